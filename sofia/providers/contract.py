@@ -1,0 +1,116 @@
+"""The provider contract: what a provider receives (`Context`), raises and returns.
+
+Kept free of heavy imports: the CLI imports it on every start.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_BUDGET = 20_000
+"""Default output budget in estimated tokens (below Claude Code's 25,000 tool-result limit)."""
+
+ProgressFn = Callable[[int, "int | None", str], None]
+ConfirmFn = Callable[[str], bool]
+
+
+class ProviderError(Exception):
+    """A problem the user can fix: `message` names it and the offending value, `hint` says how."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.hint})" if self.hint else self.message
+
+
+class DeadlineExceeded(Exception):
+    """Raised inside a provider when its call deadline has passed."""
+
+
+@dataclass(frozen=True)
+class Cli:
+    """How a model field is spelled on the command line; never part of the MCP schema.
+
+    Put it in the field's `Annotated[...]` metadata. Without it a field becomes `--field-name`.
+    """
+
+    positional: bool = False
+    flag: str = ""
+    short: str = ""
+    metavar: str = ""
+    split: bool = False
+    """List fields: accept comma-separated values (`--ext php,ts`)."""
+    after_dashdash: bool = False
+    """List fields: take every argument after a bare `--` (`sf changed -- src/`)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A result that carries its own CLI exit status (CLI-only modes such as `github ci --watch`)."""
+
+    result: dict[str, Any] | str
+    exit_code: int
+
+
+def _no_progress(done: int, total: int | None, message: str) -> None:
+    return None
+
+
+def _never_confirm(question: str) -> bool:
+    return False
+
+
+def system_clock() -> float:
+    """Current time as epoch seconds; `SOFIA_NOW` (epoch seconds) pins it for reproducible tests."""
+    pinned = os.environ.get("SOFIA_NOW", "")
+    if pinned:
+        try:
+            return float(pinned)
+        except ValueError:
+            pass
+    return time.time()
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a provider may know about the call beyond its parameters."""
+
+    root: Path
+    """Absolute workspace root (the CLI's cwd, the server's cwd)."""
+    budget: int | None = DEFAULT_BUDGET
+    """Output budget in estimated tokens; None means unlimited."""
+    deadline: float | None = None
+    """`time.monotonic()` instant after which the call should give up."""
+    progress: ProgressFn = field(default=_no_progress)
+    """`progress(done, total, message)`: a no-op when nobody listens."""
+    confirm: ConfirmFn = field(default=_never_confirm)
+    """Asks the person at the terminal a yes/no question; always False where nobody can answer."""
+    clock: Callable[[], float] = field(default=system_clock)
+    """Epoch seconds; injectable so time-dependent values (ages) are testable."""
+
+    def time_left(self) -> float | None:
+        """Seconds until the deadline, or None without one."""
+        if self.deadline is None:
+            return None
+        return self.deadline - time.monotonic()
+
+    def timeout(self, wanted: float) -> float:
+        """A subprocess or network timeout: `wanted`, shortened to what the deadline leaves."""
+        left = self.time_left()
+        if left is None:
+            return wanted
+        return max(0.05, min(wanted, left))
+
+    def check_deadline(self) -> None:
+        """Raise DeadlineExceeded once the deadline has passed (call it in long loops)."""
+        left = self.time_left()
+        if left is not None and left <= 0:
+            raise DeadlineExceeded("deadline exceeded")

@@ -1,0 +1,145 @@
+"""The provider registry: the single source of truth the CLI and the MCP server are generated from.
+
+A record names its module instead of holding the model and function, so listing commands
+(`sf --help`, the server's tool names) imports nothing heavy; `load()` imports on demand.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from sofia.providers.contract import Context, ProviderError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+__all__ = ["GROUPS", "PROVIDERS", "Annotations", "Provider", "ProviderError", "by_cli", "by_name"]
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """MCP tool annotations, honest for what the provider does."""
+
+    read_only: bool = True
+    destructive: bool = False
+    idempotent: bool = True
+    open_world: bool = False
+
+
+LOCAL = Annotations()
+"""Reads the workspace only."""
+REMOTE = Annotations(open_world=True)
+"""Reads external services (GitHub, Packagist) but changes nothing."""
+RUNS_PROJECT_CODE = Annotations(read_only=False, destructive=False, idempotent=False, open_world=True)
+"""Executes the project's own scripts (composer check)."""
+MUTATES = Annotations(read_only=False, destructive=True, idempotent=False, open_world=True)
+"""Changes the world (tags, pushes, deletes): CLI only."""
+
+
+@dataclass(frozen=True)
+class Provider:
+    """One provider: a pydantic input model and a `run(params, ctx)` function in `module`."""
+
+    name: str
+    """MCP tool name: the CLI path joined with `_`."""
+    cli: tuple[str, ...]
+    module: str
+    description: str
+    """One or two sentences for the agent: what it returns and when to use it."""
+    annotations: Annotations = LOCAL
+    mcp: bool = True
+    """False for CLI-only commands; they never reach the tool list."""
+    examples: tuple[str, ...] = ()
+    timeout: float = 120.0
+    """Default per-call deadline in seconds on the server."""
+    input_attr: str = "Params"
+    run_attr: str = "run"
+    cli_input_attr: str = ""
+    """A subclass of the input model adding CLI-only fields (`--watch`, `--no-redact`)."""
+    render_attr: str = ""
+    """`render(result, fmt) -> str | None`: a custom CLI rendering (None falls back to the generic one)."""
+    cli_prepare_attr: str = ""
+    """`prepare(params, ctx) -> params`: CLI-only interpretation of positionals (e.g. code's files vs symbols)."""
+
+    @cached_property
+    def _module(self) -> ModuleType:
+        return importlib.import_module(self.module)
+
+    @property
+    def input_model(self) -> type[BaseModel]:
+        model: type[BaseModel] = getattr(self._module, self.input_attr)
+        return model
+
+    @property
+    def cli_input_model(self) -> type[BaseModel]:
+        if self.cli_input_attr:
+            model: type[BaseModel] = getattr(self._module, self.cli_input_attr)
+            return model
+        return self.input_model
+
+    def run(self, params: Any, ctx: Context) -> Any:
+        fn: Callable[[Any, Context], Any] = getattr(self._module, self.run_attr)
+        return fn(params, ctx)
+
+    def renderer(self) -> Callable[[Any, str], str | None] | None:
+        if not self.render_attr:
+            return None
+        fn: Callable[[Any, str], str | None] = getattr(self._module, self.render_attr)
+        return fn
+
+    def cli_prepare(self) -> Callable[[Any, Context], Any] | None:
+        if not self.cli_prepare_attr:
+            return None
+        fn: Callable[[Any, Context], Any] = getattr(self._module, self.cli_prepare_attr)
+        return fn
+
+
+GROUPS: dict[str, str] = {
+    "vue": "Vue project maps",
+}
+"""Help text of the CLI groups that hold several commands."""
+
+
+PROVIDERS: tuple[Provider, ...] = (
+    Provider(
+        name="changed",
+        cli=("changed",),
+        module="sofia.providers.changed",
+        description=(
+            "Classified git diff: every changed file with status, churn, category, language and the "
+            "symbols its hunks touch, plus totals per category. Use instead of reading `git diff`."
+        ),
+        examples=("sf changed", "sf changed main...feature", "sf changed --staged", "sf changed HEAD~3 -- src/"),
+    ),
+    Provider(
+        name="vue_routes",
+        cli=("vue", "routes"),
+        module="sofia.providers.vue",
+        description=(
+            "The vue-router route table flattened: full path, name, component file, meta, depth, redirect and "
+            "alias, resolved across imported route modules. Use instead of reading router files."
+        ),
+        examples=("sf vue routes", "sf vue routes src/router/index.ts", "sf vue routes --root apps/admin"),
+    ),
+)
+
+
+def by_name(name: str) -> Provider | None:
+    """The provider whose MCP tool name is `name`."""
+    for provider in PROVIDERS:
+        if provider.name == name:
+            return provider
+    return None
+
+
+def by_cli(path: tuple[str, ...]) -> Provider | None:
+    """The provider reached by the CLI path `path` (`("cc", "show")`)."""
+    for provider in PROVIDERS:
+        if provider.cli == path:
+            return provider
+    return None

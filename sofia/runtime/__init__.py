@@ -1,0 +1,1 @@
+"""Shared plumbing for providers: running external programs safely, locating and driving ripgrep."""

@@ -1,0 +1,112 @@
+"""Running external programs the one safe way: argument lists, no shell, stdin from /dev/null,
+captured output, an explicit timeout, and a process group of their own so a timeout (or a
+deadline interrupting the caller) kills the whole tree."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+
+class ProgramNotFound(FileNotFoundError):
+    """The executable is not installed (or not on PATH)."""
+
+    def __init__(self, program: str) -> None:
+        super().__init__(f"{program} not found")
+        self.program = program
+
+
+class ProgramTimeout(TimeoutError):
+    """The program ran past its timeout; its process group was killed."""
+
+    def __init__(self, args: Sequence[str], timeout: float) -> None:
+        super().__init__(f"{args[0]} timed out after {timeout:g} s")
+        self.args_list = list(args)
+        self.timeout = timeout
+
+
+@dataclass(frozen=True)
+class Completed:
+    args: list[str]
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+
+    @property
+    def out(self) -> str:
+        return self.stdout.decode("utf-8", "replace")
+
+    @property
+    def err(self) -> str:
+        return self.stderr.decode("utf-8", "replace")
+
+    def last_error_line(self) -> str:
+        """The last non-blank stderr line: usually the one that says what went wrong."""
+        for line in reversed(self.err.splitlines()):
+            if line.strip():
+                return line.strip()
+        return ""
+
+
+def environment(add: Mapping[str, str] | None = None, remove: Iterable[str] = ()) -> dict[str, str]:
+    """The current environment with `add` set and `remove` unset."""
+    env = dict(os.environ)
+    for key in remove:
+        env.pop(key, None)
+    if add:
+        env.update(add)
+    return env
+
+
+def run(
+    args: Sequence[str],
+    *,
+    timeout: float,
+    cwd: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    input: bytes | None = None,
+) -> Completed:
+    """Run `args` to completion and capture its output; never raises on a non-zero exit.
+
+    Raises ProgramNotFound when the executable is missing and ProgramTimeout after killing the
+    process group when `timeout` passes. Any exception raised while waiting (a deadline signal)
+    also kills the group before it propagates, so no child outlives its call.
+    """
+    try:
+        proc = subprocess.Popen(
+            list(args),
+            cwd=cwd,
+            env=dict(env) if env is not None else None,
+            stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+    except FileNotFoundError as exc:
+        raise ProgramNotFound(args[0]) from exc
+    except PermissionError as exc:
+        raise ProgramNotFound(args[0]) from exc
+    try:
+        stdout, stderr = proc.communicate(input=input, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        raise ProgramTimeout(args, timeout) from None
+    except BaseException:
+        kill_group(proc)
+        raise
+    return Completed(list(args), proc.returncode, stdout, stderr)
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill `proc` and everything in its process group, then reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.communicate(timeout=5)
+    except (subprocess.TimeoutExpired, ValueError, OSError):
+        pass

@@ -1,0 +1,104 @@
+"""Shared test plumbing: running `sf` as a real subprocess, building real git repositories, and an
+environment isolated from the developer's own git, Claude Code and cache configuration."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No user git config, no pager, no footer, a private cache dir: tests see only what they build."""
+    home = tmp_path_factory.mktemp("home")
+    gitconfig = home / ".gitconfig"
+    gitconfig.write_text("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n")
+    saved = dict(os.environ)
+    os.environ.update(
+        {
+            "GIT_CONFIG_GLOBAL": str(gitconfig),
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
+            "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
+            "SOFIA_FOOTER": "off",
+            "SOFIA_CACHE_DIR": str(home / "cache"),
+            "CC_PROJECTS_DIR": str(home / "no-claude-projects"),
+        }
+    )
+    for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_EXTERNAL_DIFF", "GIT_DIFF_OPTS", "SOFIA_MAX_OUTPUT_TOKENS"):
+        os.environ.pop(key, None)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+def run_sf(
+    *args: str,
+    cwd: Path | str | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[str]:
+    """Run the real `sf` command line (`python -m sofia`) and capture its output as text."""
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "sofia", *args],
+        cwd=cwd,
+        env=full_env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def git(repo: Path, *args: str, check: bool = True) -> str:
+    """Run git in `repo` and return its stdout."""
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, stdin=subprocess.DEVNULL
+    )
+    if check and done.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {done.stderr}")
+    return done.stdout
+
+
+class Repo:
+    """A real git repository in a temporary directory, with helpers to write files and commit."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.mkdir(parents=True, exist_ok=True)
+        git(path, "init", "-q", "-b", "main")
+
+    def write(self, rel: str, content: str | bytes) -> Path:
+        target = self.path / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_bytes(content.encode())
+        return target
+
+    def git(self, *args: str, check: bool = True) -> str:
+        return git(self.path, *args, check=check)
+
+    def commit(self, message: str = "change", paths: Sequence[str] = ()) -> str:
+        self.git("add", "-A", *(["--", *paths] if paths else []))
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD").strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    return Repo(tmp_path / "repo")
+
+
+@pytest.fixture
+def sf() -> object:
+    return run_sf
