@@ -114,7 +114,12 @@ PROVIDERS: tuple[Provider, ...] = (
             "Classified git diff: every changed file with status, churn, category, language and the "
             "symbols its hunks touch, plus totals per category. Use instead of reading `git diff`."
         ),
-        examples=("sf changed", "sf changed main...feature", "sf changed --staged", "sf changed HEAD~3 -- src/"),
+        examples=(
+            "sf changed",
+            "sf changed main...feature",
+            "sf changed --staged",
+            "sf changed HEAD~3 -- src/",
+        ),
     ),
     Provider(
         name="vue_routes",

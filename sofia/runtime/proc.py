@@ -4,6 +4,7 @@ deadline interrupting the caller) kills the whole tree."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -102,11 +103,7 @@ def run(
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:
     """Kill `proc` and everything in its process group, then reap it."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired, ValueError, OSError):
         proc.communicate(timeout=5)
-    except (subprocess.TimeoutExpired, ValueError, OSError):
-        pass

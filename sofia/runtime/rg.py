@@ -17,9 +17,27 @@ from sofia.providers.contract import ProviderError
 from sofia.runtime import proc
 
 DEFAULT_IGNORE_DIRS = (
-    ".git", ".hg", ".svn", ".idea", ".vscode", "node_modules", "vendor", "var", "dist", "build",
-    "target", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
-    ".next", ".nuxt", "coverage",
+    ".git",
+    ".hg",
+    ".svn",
+    ".idea",
+    ".vscode",
+    "node_modules",
+    "vendor",
+    "var",
+    "dist",
+    "build",
+    "target",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".next",
+    ".nuxt",
+    "coverage",
 )
 """Directory names skipped at any depth below the starting point; a root named explicitly is searched."""
 
