@@ -29,7 +29,9 @@ ENV_ADD = {
 }
 ENV_REMOVE = ("GIT_EXTERNAL_DIFF", "GIT_DIFF_OPTS", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 
-NOT_FOUND = ProviderError("git not found", "install git (e.g. apt-get install git) and make sure it is on PATH")
+NOT_FOUND = ProviderError(
+    "git not found", "install git (e.g. apt-get install git) and make sure it is on PATH"
+)
 
 
 def run(
