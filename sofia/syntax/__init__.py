@@ -1,0 +1,44 @@
+"""The tree-sitter symbol layer shared by `code`, `grep` and `changed` (spec tools-code §0.5).
+
+Nothing heavy is imported here: grammars load on the first parse.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sofia.syntax import parse as _parse
+from sofia.syntax.grammars import (
+    MAX_PARSE_BYTES,
+    LanguageUnsupported,
+    ParseTimeout,
+    ParseTooLarge,
+    ParseUnavailable,
+)
+from sofia.syntax.parse import EXTENSIONS, language_for, parse, parse_file
+from sofia.syntax.touched import touched_symbols
+from sofia.syntax.tree import Symbol, SymbolTree, slice_text
+
+__all__ = [
+    "EXTENSIONS",
+    "MAX_PARSE_BYTES",
+    "PARSE_COUNT",
+    "LanguageUnsupported",
+    "ParseTimeout",
+    "ParseTooLarge",
+    "ParseUnavailable",
+    "Symbol",
+    "SymbolTree",
+    "language_for",
+    "parse",
+    "parse_file",
+    "slice_text",
+    "touched_symbols",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """`sofia.syntax.PARSE_COUNT` reads the live counter, not a copy taken at import."""
+    if name == "PARSE_COUNT":
+        return _parse.PARSE_COUNT
+    raise AttributeError(name)

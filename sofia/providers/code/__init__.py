@@ -1,0 +1,1 @@
+"""`code`: structure without bodies, or exactly the bodies asked for (spec tools-code §1)."""

@@ -1,0 +1,125 @@
+"""Grammar loading (lazy, once per process) and the time-boxed, size-limited parse every language
+module goes through, so a pathological file can never hold a call hostage."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+MAX_PARSE_BYTES = 4 * 1024 * 1024
+"""Files larger than this are not parsed (spec tools-code §0.5)."""
+PARSE_TIMEOUT = 1.0
+"""Seconds one parse may take before it is abandoned."""
+BOM = b"\xef\xbb\xbf"
+_CHUNK = 65536
+_UINT32_MAX = 0xFFFFFFFF
+
+GRAMMARS = ("php", "go", "python", "javascript", "typescript", "tsx", "html")
+
+
+class ParseUnavailable(Exception):
+    """No tree can be had for this source; callers fall back to raw text or to no symbols."""
+
+
+class ParseTooLarge(ParseUnavailable):
+    """The source is over MAX_PARSE_BYTES."""
+
+
+class ParseTimeout(ParseUnavailable):
+    """The parse took longer than its time box."""
+
+
+class LanguageUnsupported(ParseUnavailable):
+    """No grammar or extraction module for this language."""
+
+
+@cache
+def language(grammar: str) -> Any:
+    """The `tree_sitter.Language` of `grammar` (one of GRAMMARS), loaded on first use."""
+    from tree_sitter import Language
+
+    if grammar == "php":
+        import tree_sitter_php
+
+        return Language(tree_sitter_php.language_php())
+    if grammar == "go":
+        import tree_sitter_go
+
+        return Language(tree_sitter_go.language())
+    if grammar == "python":
+        import tree_sitter_python
+
+        return Language(tree_sitter_python.language())
+    if grammar == "javascript":
+        import tree_sitter_javascript
+
+        return Language(tree_sitter_javascript.language())
+    if grammar in ("typescript", "tsx"):
+        import tree_sitter_typescript
+
+        if grammar == "tsx":
+            return Language(tree_sitter_typescript.language_tsx())
+        return Language(tree_sitter_typescript.language_typescript())
+    if grammar == "html":
+        import tree_sitter_html
+
+        return Language(tree_sitter_html.language())
+    raise LanguageUnsupported(f"no grammar named {grammar}")
+
+
+def whole_range(start_byte: int, start_column: int = 0) -> Any:
+    """An included range from `start_byte` (on the first line, at `start_column`) to the end of input."""
+    from tree_sitter import Point, Range
+
+    return Range(Point(0, start_column), Point(_UINT32_MAX, _UINT32_MAX), start_byte, _UINT32_MAX)
+
+
+def parse_bytes(
+    source: bytes,
+    grammar: str,
+    ranges: Sequence[Any] | None = None,
+    timeout: float = PARSE_TIMEOUT,
+) -> Any:
+    """Parse `source` with `grammar` and return the `tree_sitter.Tree`.
+
+    Offsets and points in the tree are those of `source` itself: a leading BOM is skipped through an
+    included range instead of being cut off, and `ranges` (Vue script blocks) restrict the parse the
+    same way. Raises ParseTooLarge above MAX_PARSE_BYTES and ParseTimeout after `timeout` seconds
+    (the read-callback form is the one tree-sitter lets a progress callback abort).
+    """
+    from tree_sitter import Parser
+
+    if len(source) > MAX_PARSE_BYTES:
+        raise ParseTooLarge(f"{len(source)} bytes is over the {MAX_PARSE_BYTES}-byte parse limit")
+    parser = Parser(language(grammar))
+    if ranges is not None:
+        parser.included_ranges = list(ranges)
+    elif source.startswith(BOM):
+        parser.included_ranges = [whole_range(len(BOM), len(BOM))]
+    deadline = time.monotonic() + timeout
+
+    def read(byte: int, point: Any) -> bytes:
+        return source[byte : byte + _CHUNK]
+
+    def give_up(offset: int, has_error: bool) -> bool:
+        return time.monotonic() > deadline
+
+    try:
+        tree = parser.parse(read, progress_callback=give_up)
+    except ValueError as error:
+        raise ParseTimeout(f"parse took longer than {timeout:g} s") from error
+    if tree is None:
+        raise ParseTimeout(f"parse took longer than {timeout:g} s")
+    return tree
+
+
+def count_errors(node: Any) -> int:
+    """ERROR and MISSING nodes under `node`, visiting only subtrees that hold errors."""
+    if not node.has_error and not node.is_missing:
+        return 0
+    count = 1 if node.is_error or node.is_missing else 0
+    for child in node.children:
+        count += count_errors(child)
+    return count

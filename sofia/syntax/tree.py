@@ -1,0 +1,184 @@
+"""The symbol tree every language module produces, its queries, and the helpers that turn
+tree-sitter nodes into symbols with line numbers and slice ranges in file coordinates."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Node = Any
+"""A `tree_sitter.Node`; kept as Any so this module imports without tree-sitter."""
+
+
+@dataclass
+class Symbol:
+    """One declaration: its name, where it is, and the whole-line range a slice of it covers."""
+
+    kind: str
+    """class interface trait enum struct type namespace function method const var (Vue: template script style)."""
+    name: str
+    qname: str
+    """Qualified name (spec tools-code §0.5): `Class::method`, `Type.Method`, `Outer.Inner.method`, ..."""
+    owner: str
+    """qname of the enclosing symbol, "" at top level."""
+    line: int
+    """1-based first line of the declaration itself (Python: the def/class line, as `ast`)."""
+    end_line: int
+    start_byte: int
+    end_byte: int
+    slice_line: int
+    """First line of the slice range: the first attached doc comment, attribute or decorator."""
+    slice_start_byte: int
+    slice_end_byte: int
+    """Just past the last line, including its newline if any."""
+    children: list[Symbol] = field(default_factory=list)
+
+
+@dataclass
+class SymbolTree:
+    """The symbols of one file plus what the summarisers need to look further (the parse trees)."""
+
+    lang: str
+    source: bytes
+    symbols: list[Symbol]
+    parse_errors: int = 0
+    trees: list[Any] = field(default_factory=list)
+
+    def walk(self) -> Iterator[Symbol]:
+        """Every symbol, pre-order, in source order."""
+        stack = list(reversed(self.symbols))
+        while stack:
+            symbol = stack.pop()
+            yield symbol
+            stack.extend(reversed(symbol.children))
+
+    def enclosing(self, line: int) -> Symbol | None:
+        """The innermost symbol whose [line, end_line] holds `line`."""
+        found: Symbol | None = None
+        level: Sequence[Symbol] = self.symbols
+        while True:
+            inner = next((s for s in level if s.line <= line <= s.end_line), None)
+            if inner is None:
+                return found
+            found = inner
+            level = inner.children
+
+    def intersecting(self, ranges: Iterable[tuple[int, int]]) -> list[Symbol]:
+        """Symbols (at any depth, pre-order) overlapping at least one inclusive line range."""
+        wanted = [(a, b) for a, b in ranges if a <= b]
+        return [s for s in self.walk() if any(a <= s.end_line and s.line <= b for a, b in wanted)]
+
+    def find(self, qname: str) -> list[Symbol]:
+        """Symbols whose qname is exactly `qname` (several for overloads), in source order."""
+        return [s for s in self.walk() if s.qname == qname]
+
+    def qnames(self) -> list[str]:
+        """Every qname once, in source order."""
+        return list(dict.fromkeys(s.qname for s in self.walk()))
+
+
+def text_of(node: Node) -> str:
+    """A node's source text decoded as UTF-8 (invalid bytes become U+FFFD)."""
+    raw: bytes = node.text or b""
+    return raw.decode("utf-8", "replace")
+
+
+def first_line(node: Node) -> int:
+    """1-based line where `node` starts."""
+    row: int = node.start_point.row
+    return row + 1
+
+
+def last_line(node: Node) -> int:
+    """1-based line holding the last byte of `node` (a node ending right after a newline ends on the line before)."""
+    row: int = node.end_point.row
+    if node.end_point.column == 0 and node.end_byte > node.start_byte:
+        return row
+    return row + 1
+
+
+def line_start_byte(node: Node) -> int:
+    """Byte offset of the start of the line `node` starts on."""
+    start: int = node.start_byte - node.start_point.column
+    return start
+
+
+def line_end_byte(source: bytes, end_byte: int) -> int:
+    """Byte offset just past the line holding byte `end_byte - 1` (past its newline, if any)."""
+    if end_byte > 0 and source[end_byte - 1 : end_byte] == b"\n":
+        return end_byte
+    newline = source.find(b"\n", end_byte)
+    return len(source) if newline < 0 else newline + 1
+
+
+def attached_above(node: Node, kinds: Iterable[str] = ("comment",), *, same_column: bool = False) -> Node:
+    """The first of the sibling nodes of `kinds` directly above `node` with no blank line between.
+
+    This is how doc comments (and, with other kinds, attributes) attach to a declaration. Returns
+    `node` itself when nothing is attached. `same_column` requires the attached node to start in the
+    declaration's column (Python, where a comment ending the previous block sits deeper).
+    """
+    accepted = set(kinds)
+    first = node
+    sibling = node.prev_sibling
+    while sibling is not None and sibling.type in accepted:
+        if sibling.end_point.row < first.start_point.row - 1 or _shares_line_with_code_before(sibling):
+            break
+        if same_column and sibling.start_point.column != node.start_point.column:
+            break
+        first = sibling
+        sibling = sibling.prev_sibling
+    return first
+
+
+def _shares_line_with_code_before(node: Node) -> bool:
+    """A trailing comment (`x = 1  # note`) belongs to the code before it, not to what follows."""
+    before = node.prev_sibling
+    return before is not None and before.end_point.row == node.start_point.row
+
+
+def make_symbol(
+    source: bytes,
+    kind: str,
+    name: str,
+    owner: str,
+    decl: Node,
+    *,
+    qname: str = "",
+    separator: str = ".",
+    end: Node | None = None,
+    first: Node | None = None,
+    line: int | None = None,
+) -> Symbol:
+    """A symbol for the declaration node `decl`.
+
+    `end` overrides the node whose end closes the declaration (Python: the last statement, not a
+    trailing comment); `first` is the first attached node (doc comment, decorator, attribute) where
+    the slice starts; `line` overrides the declaration's first line (PHP attributes inside the node).
+    The qname defaults to `owner + separator + name`.
+    """
+    last = end if end is not None else decl
+    head = first if first is not None else decl
+    declared_line = line if line is not None else first_line(decl)
+    slice_line = min(first_line(head), declared_line)
+    slice_start = line_start_byte(head) if first_line(head) <= declared_line else line_start_byte(decl)
+    end_byte: int = max(last.end_byte, decl.start_byte)
+    return Symbol(
+        kind=kind,
+        name=name,
+        qname=qname or (f"{owner}{separator}{name}" if owner else name),
+        owner=owner,
+        line=declared_line,
+        end_line=max(last_line(last), declared_line),
+        start_byte=decl.start_byte,
+        end_byte=end_byte,
+        slice_line=slice_line,
+        slice_start_byte=slice_start,
+        slice_end_byte=line_end_byte(source, end_byte),
+    )
+
+
+def slice_text(source: bytes, symbol: Symbol) -> bytes:
+    """The exact bytes of a symbol's slice range: whole lines, doc comments and decorators included."""
+    return source[symbol.slice_start_byte : symbol.slice_end_byte]
