@@ -1,0 +1,165 @@
+"""Deriving argparse arguments from a provider's pydantic input model, and back.
+
+Defaults stay in the model: every argument defaults to `argparse.SUPPRESS`, so only what the user
+typed reaches `model_validate` and the CLI can never disagree with the MCP defaults.
+"""
+
+from __future__ import annotations
+
+import argparse
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any
+
+from sofia.providers.contract import Cli
+
+
+@dataclass(frozen=True)
+class FieldArg:
+    """How one model field appears on the command line."""
+
+    name: str
+    kind: str  # "bool", "int", "float", "str", "list"
+    cli: Cli
+    display: str  # what the user sees in messages: "--max-per-pattern" or "PATTERN"
+
+
+def _kind(annotation: Any) -> tuple[str, tuple[Any, ...]]:
+    """Classify a field's type; the second item holds Literal choices."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return "str", typing.get_args(annotation)
+    if origin in (list, tuple, set):
+        return "list", ()
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(inner) == 1:
+            return _kind(inner[0])
+    if annotation is bool:
+        return "bool", ()
+    if annotation is int:
+        return "int", ()
+    if annotation is float:
+        return "float", ()
+    return "str", ()
+
+
+def _cli_of(metadata: list[Any]) -> Cli:
+    for item in metadata:
+        if isinstance(item, Cli):
+            return item
+    return Cli()
+
+
+def _default_text(default: Any) -> str:
+    if default in (None, "", False, [], ()) or default is Ellipsis:
+        return ""
+    if isinstance(default, bool):
+        return "on"
+    return str(default)
+
+
+def add_model_arguments(parser: argparse.ArgumentParser, model: Any) -> list[FieldArg]:
+    """Add one argument per field of `model` to `parser`; return how each field is spelled."""
+    from pydantic_core import PydanticUndefined
+
+    specs: list[FieldArg] = []
+    for name, field in model.model_fields.items():
+        cli = _cli_of(field.metadata)
+        kind, choices = _kind(field.annotation)
+        required = field.is_required()
+        default = None if field.default is PydanticUndefined else field.default
+        if field.default_factory is not None:
+            default = field.default_factory()
+        help_text = (field.description or "").rstrip(".")
+        shown = _default_text(default)
+        if shown and kind != "bool":
+            help_text += f" (default: {shown})"
+        metavar = cli.metavar or name.upper()
+        if cli.after_dashdash:
+            display = f"-- {metavar}..."
+            specs.append(FieldArg(name, kind, cli, display))
+            continue
+        if cli.positional:
+            nargs: str | None
+            if kind == "list":
+                nargs = "+" if required else "*"
+            else:
+                nargs = None if required else "?"
+            kwargs: dict[str, Any] = {"help": help_text, "metavar": metavar, "default": argparse.SUPPRESS}
+            if nargs:
+                kwargs["nargs"] = nargs
+            if choices:
+                kwargs["choices"] = choices
+            parser.add_argument(name, **kwargs)
+            specs.append(FieldArg(name, kind, cli, metavar))
+            continue
+        flag = cli.flag or "--" + name.replace("_", "-")
+        flags = [flag, *([cli.short] if cli.short else [])]
+        if kind == "bool":
+            if default is True:
+                parser.add_argument(
+                    *flags,
+                    dest=name,
+                    action=argparse.BooleanOptionalAction,
+                    default=argparse.SUPPRESS,
+                    help=help_text + " (default: on)",
+                )
+            else:
+                parser.add_argument(
+                    *flags, dest=name, action="store_true", default=argparse.SUPPRESS, help=help_text
+                )
+        elif kind == "list":
+            parser.add_argument(
+                *flags,
+                dest=name,
+                action="append",
+                default=argparse.SUPPRESS,
+                metavar=cli.metavar or "VALUE",
+                help=help_text
+                + (" (repeatable; comma-separated values allowed)" if cli.split else " (repeatable)"),
+            )
+        else:
+            kwargs = {
+                "dest": name,
+                "default": argparse.SUPPRESS,
+                "help": help_text,
+                "metavar": cli.metavar or "N",
+            }
+            if kind == "str":
+                kwargs["metavar"] = cli.metavar or "VALUE"
+            if choices:
+                kwargs["choices"] = choices
+                kwargs.pop("metavar")
+            parser.add_argument(*flags, **kwargs)
+        specs.append(FieldArg(name, kind, cli, flag))
+    return specs
+
+
+def collect(
+    namespace: argparse.Namespace, specs: list[FieldArg], after_dashdash: list[str]
+) -> dict[str, Any]:
+    """The values the user gave, keyed by field name, ready for `model_validate`."""
+    values: dict[str, Any] = {}
+    for spec in specs:
+        if spec.cli.after_dashdash:
+            if after_dashdash:
+                values[spec.name] = list(after_dashdash)
+            continue
+        if not hasattr(namespace, spec.name):
+            continue
+        value = getattr(namespace, spec.name)
+        if spec.kind == "list":
+            items = list(value or [])
+            if spec.cli.split:
+                items = [part.strip() for item in items for part in item.split(",") if part.strip()]
+            if spec.cli.positional and not items:
+                continue
+            value = items
+        values[spec.name] = value
+    return values
+
+
+def has_after_dashdash(specs: list[FieldArg]) -> bool:
+    return any(spec.cli.after_dashdash for spec in specs)

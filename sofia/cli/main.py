@@ -1,0 +1,254 @@
+"""The `sf` command line, generated from the provider registry.
+
+Only the command that runs has its provider module imported (to build its arguments from the
+input model); `sf --help` imports nothing heavier than the registry, and `mcp`/`loky` are
+imported by `sf mcp` alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from sofia import __version__
+from sofia.providers.contract import DEFAULT_BUDGET
+from sofia.providers.registry import GROUPS, PROVIDERS, Provider
+
+DESCRIPTION = (
+    "sofia: compact, structured, read-only context about a workspace for LLM coding agents.\n"
+    "Every command prints TOON by default; --json and --md switch the format."
+)
+
+BUILTINS = {
+    "mcp": "run the MCP stdio server (sf mcp --help for its options)",
+    "doctor": "check what sofia needs (git, rg, gh, composer, php, Claude Code data, the MCP server)",
+}
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class UsageError(Exception):
+    """Bad command-line input: exit status 2."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(args)
+    except KeyboardInterrupt:
+        print("sf: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`sf grep x | head`): nothing left to say, and nothing to report.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _command_path(args: list[str]) -> tuple[str, ...]:
+    """The leading words of `args` that name a command (`("cc", "show")`), as far as they match."""
+    words = [a for a in args[:2]]
+    if not words or words[0].startswith("-"):
+        return ()
+    first = words[0]
+    if first in BUILTINS:
+        return (first,)
+    for provider in PROVIDERS:
+        if provider.cli[0] != first:
+            continue
+        if len(provider.cli) == 1:
+            return provider.cli
+        if len(words) > 1 and provider.cli[1] == words[1]:
+            return provider.cli
+    return (first,)
+
+
+def _first_sentence(text: str) -> str:
+    head = text.split(". ")[0].rstrip(".")
+    return head[:1].lower() + head[1:]
+
+
+def _build_parser(
+    selected: tuple[str, ...],
+) -> tuple[argparse.ArgumentParser, dict[tuple[str, ...], argparse.ArgumentParser]]:
+    """The whole command tree; only leaves get their arguments (filled in later for the selected one)."""
+    parser = argparse.ArgumentParser(
+        prog="sf", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--version", action="version", version=f"sf {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    leaves: dict[tuple[str, ...], argparse.ArgumentParser] = {}
+    groups: dict[str, Any] = {}
+    order: list[str] = []
+    for provider in PROVIDERS:
+        if provider.cli[0] not in order:
+            order.append(provider.cli[0])
+    for head in order:
+        members = [p for p in PROVIDERS if p.cli[0] == head]
+        if len(members) == 1 and len(members[0].cli) == 1:
+            provider = members[0]
+            leaves[provider.cli] = commands.add_parser(
+                head,
+                help=_first_sentence(provider.description),
+                description=provider.description,
+                epilog=_examples(provider),
+                formatter_class=argparse.RawDescriptionHelpFormatter,
+            )
+            continue
+        group_help = GROUPS.get(head, head)
+        group = commands.add_parser(head, help=group_help, description=group_help)
+        groups[head] = group.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", title="subcommands")
+        group.set_defaults(_group=group)
+        for provider in members:
+            leaves[provider.cli] = groups[head].add_parser(
+                provider.cli[1],
+                help=_first_sentence(provider.description),
+                description=provider.description,
+                epilog=_examples(provider),
+                formatter_class=argparse.RawDescriptionHelpFormatter,
+            )
+    for name, text in BUILTINS.items():
+        leaves[(name,)] = commands.add_parser(name, help=text, description=text, add_help=name != "mcp")
+    return parser, leaves
+
+
+def _examples(provider: Provider) -> str:
+    if not provider.examples:
+        return ""
+    return "examples:\n" + "\n".join(f"  {example}" for example in provider.examples)
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    out = parser.add_argument_group("output")
+    out.add_argument(
+        "--format", choices=("toon", "json", "md"), default="toon", help="output format (default: toon)"
+    )
+    out.add_argument(
+        "--json", dest="format", action="store_const", const="json", help="same as --format json"
+    )
+    out.add_argument("--md", dest="format", action="store_const", const="md", help="same as --format md")
+    out.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        metavar="TOKENS",
+        help=f"output budget in estimated tokens; 0 = unlimited (default: $SOFIA_MAX_OUTPUT_TOKENS or {DEFAULT_BUDGET})",
+    )
+
+
+def _dispatch(args: list[str]) -> int:
+    selected = _command_path(args)
+    if selected == ("mcp",):
+        from sofia.server import main as server_main
+
+        return server_main(args[1:])
+    parser, leaves = _build_parser(selected)
+    provider = next((p for p in PROVIDERS if p.cli == selected), None)
+    if selected == ("doctor",):
+        _add_output_options(leaves[selected])
+    specs = []
+    after: list[str] = []
+    if provider is not None:
+        from sofia.cli import arguments
+
+        model = provider.cli_input_model
+        specs = arguments.add_model_arguments(leaves[selected], model)
+        _add_output_options(leaves[selected])
+        if arguments.has_after_dashdash(specs) and "--" in args:
+            cut = args.index("--")
+            args, after = args[:cut], args[cut + 1 :]
+    namespace = parser.parse_args(args)
+    if getattr(namespace, "command", None) is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    if hasattr(namespace, "_group") and getattr(namespace, "subcommand", None) is None:
+        namespace._group.print_help(sys.stderr)
+        return EXIT_USAGE
+    if selected == ("doctor",):
+        from sofia.cli.doctor import run_doctor
+
+        return run_doctor(namespace.format)
+    assert provider is not None
+    return _run_provider(provider, namespace, specs, after)
+
+
+def _budget(namespace: argparse.Namespace) -> int | None:
+    value = namespace.budget
+    if value is None:
+        env = os.environ.get("SOFIA_MAX_OUTPUT_TOKENS", "")
+        value = int(env) if env.strip().isdigit() else DEFAULT_BUDGET
+    if value < 0:
+        raise UsageError("--budget must be 0 (unlimited) or a positive number of tokens")
+    return value or None
+
+
+def _run_provider(
+    provider: Provider, namespace: argparse.Namespace, specs: list[Any], after: list[str]
+) -> int:
+    from pydantic import ValidationError
+
+    from sofia.cli import arguments, interact
+    from sofia.output import render
+    from sofia.providers.contract import Context, Outcome, ProviderError
+
+    command = "sf " + " ".join(provider.cli)
+    try:
+        budget = _budget(namespace)
+        values = arguments.collect(namespace, specs, after)
+        try:
+            params = provider.cli_input_model.model_validate(values)
+        except ValidationError as exc:
+            raise UsageError(_validation_message(exc, specs)) from None
+    except UsageError as exc:
+        print(f"{command}: error: {exc}", file=sys.stderr)
+        print(f"(see {command} --help)", file=sys.stderr)
+        return EXIT_USAGE
+    ctx = Context(root=Path.cwd(), budget=budget, progress=interact.progress(), confirm=interact.confirm)
+    exit_code = EXIT_OK
+    try:
+        prepare = provider.cli_prepare()
+        if prepare is not None:
+            params = prepare(params, ctx)
+        result = provider.run(params, ctx)
+    except ProviderError as exc:
+        print(f"{command}: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except (KeyboardInterrupt, BrokenPipeError):
+        raise
+    except Exception as exc:
+        print(f"{command}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if os.environ.get("SOFIA_DEBUG"):
+            import traceback
+
+            traceback.print_exc()
+        else:
+            print("(set SOFIA_DEBUG=1 for the traceback)", file=sys.stderr)
+        return EXIT_ERROR
+    finally:
+        interact.clear_progress()
+    if isinstance(result, Outcome):
+        exit_code, result = result.exit_code, result.result
+    text = render.render(result, namespace.format, provider.renderer())
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    if namespace.format != "json":
+        line = render.footer(text, result)
+        if line:
+            print(line, file=sys.stderr)
+    return exit_code
+
+
+def _validation_message(exc: Any, specs: list[Any]) -> str:
+    """One short line per problem, naming the option as the user typed it."""
+    names = {spec.name: spec.display for spec in specs}
+    problems = []
+    for error in exc.errors(include_url=False, include_context=False, include_input=False):
+        location = error.get("loc") or ()
+        field = str(location[0]) if location else ""
+        where = names.get(field, field)
+        problems.append(f"{where}: {error['msg']}" if where else error["msg"])
+    return "; ".join(problems)

@@ -1,0 +1,313 @@
+"""Reading a diff from git deterministically: the two sides, `--raw --numstat -z`, `-U0` hunks,
+untracked files and blob contents. Nothing here interprets what the changes mean."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sofia.providers.contract import Context, ProviderError
+from sofia.runtime import git
+
+DIFF_OPTIONS = (
+    "--no-ext-diff", "--no-textconv", "--no-color", "--no-relative", "-M", "--ignore-submodules=dirty",
+    "--diff-algorithm=myers", "--inter-hunk-context=0", "--src-prefix=a/", "--dst-prefix=b/",
+)  # fmt: skip
+ZERO_SHA = re.compile(rb"^0+$")
+HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$")
+
+
+@dataclass(frozen=True)
+class Sides:
+    """What is compared: `old` is a tree-ish; `new` is a tree-ish, or None for the index / working tree."""
+
+    old: str
+    new: str | None
+    index: bool
+    untracked: bool
+    spec: str
+    unborn: bool = False
+
+    def diff_args(self) -> list[str]:
+        if self.new is not None:
+            return [self.old, self.new]
+        if self.index:
+            return ["--cached", self.old]
+        return [self.old]
+
+
+@dataclass
+class Entry:
+    """One changed file as git reports it in `--raw` and `--numstat`."""
+
+    status: str
+    path: str
+    old_path: str = ""
+    old_mode: str = ""
+    new_mode: str = ""
+    old_sha: str = ""
+    new_sha: str = ""
+    adds: int = 0
+    dels: int = 0
+    binary: bool = False
+
+
+@dataclass
+class Hunks:
+    """Changed line ranges of one file on each side, and git's funcname contexts."""
+
+    old: list[tuple[int, int]] = field(default_factory=list)
+    new: list[tuple[int, int]] = field(default_factory=list)
+    funcnames: list[str] = field(default_factory=list)
+
+
+def _git(top: Path, args: list[str], ctx: Context, what: str, input: bytes | None = None) -> bytes:
+    done = git.run(args, cwd=top, timeout=ctx.timeout(120), input=input)
+    if done.returncode != 0:
+        raise ProviderError(
+            f"git {what} failed: {done.last_error_line()}", "check the repository with git status"
+        )
+    return done.stdout
+
+
+def resolve_rev(top: Path, rev: str, ctx: Context) -> str | None:
+    """The commit id `rev` names, or None."""
+    done = git.run(
+        ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
+        cwd=top,
+        timeout=ctx.timeout(30),
+    )
+    return done.out.strip() if done.returncode == 0 else None
+
+
+def empty_tree(top: Path, ctx: Context) -> str:
+    """The empty tree's id in this repository's hash algorithm (valid for SHA-1 and SHA-256)."""
+    return _git(top, ["hash-object", "-t", "tree", "--stdin"], ctx, "hash-object", input=b"").decode().strip()
+
+
+def sides(top: Path, range_: str, staged: bool, ctx: Context) -> Sides:
+    """Turn `range` and `staged` into the two sides of the diff (spec tools-code §3.3)."""
+    range_ = range_.strip()
+    if range_.startswith("-"):
+        raise ProviderError(
+            f"range must be a revision, not an option: {range_}",
+            "pass a revision such as HEAD~3 or main..feature",
+        )
+
+    def need(rev: str) -> str:
+        commit = resolve_rev(top, rev, ctx)
+        if commit is None:
+            where = f" in range '{range_}'" if range_ != rev else ""
+            raise ProviderError(f"unknown revision '{rev}'{where}", "check it with git log --oneline")
+        return commit
+
+    if ".." in range_:
+        if staged:
+            raise ProviderError(
+                f"staged cannot be combined with the range {range_}",
+                "use staged with no range or with one revision (index vs that revision)",
+            )
+        three = "..." in range_
+        left, right = range_.split("..." if three else "..", 1)
+        left, right = left or "HEAD", right or "HEAD"
+        old, new = need(left), need(right)
+        if three:
+            base = git.run(["merge-base", old, new], cwd=top, timeout=ctx.timeout(30))
+            if base.returncode != 0:
+                raise ProviderError(
+                    f"{left} and {right} have no merge base", f"compare them directly: {left}..{right}"
+                )
+            return Sides(base.out.strip(), new, False, False, f"merge-base({left}, {right})..{right}")
+        return Sides(old, new, False, False, f"{left}..{right}")
+    side = "index" if staged else "working tree"
+    if range_:
+        return Sides(need(range_), None, staged, not staged, f"{side} vs {range_}")
+    head = resolve_rev(top, "HEAD", ctx)
+    if head is None:
+        return Sides(
+            empty_tree(top, ctx), None, staged, not staged, f"{side} vs HEAD (no commits yet)", unborn=True
+        )
+    return Sides(head, None, staged, not staged, f"{side} vs HEAD")
+
+
+def changes(top: Path, sides_: Sides, pathspecs: list[str], ctx: Context) -> list[Entry]:
+    """Status, paths, modes, blob ids and churn of every changed file, from one NUL-separated run."""
+    out = _git(
+        top,
+        [
+            "diff",
+            "--raw",
+            "--numstat",
+            "-z",
+            "--no-abbrev",
+            *DIFF_OPTIONS,
+            *sides_.diff_args(),
+            "--",
+            *pathspecs,
+        ],
+        ctx,
+        "diff",
+    )
+    fields = out.split(b"\0")
+    entries: list[Entry] = []
+    by_key: dict[str, Entry] = {}
+    i = 0
+    while i < len(fields):
+        head = fields[i]
+        if not head:
+            i += 1
+            continue
+        if head.startswith(b":"):
+            meta = head[1:].split(b" ")
+            status = meta[4][:1].decode()
+            if status in ("R", "C"):
+                old, new = os.fsdecode(fields[i + 1]), os.fsdecode(fields[i + 2])
+                i += 3
+            else:
+                old = new = os.fsdecode(fields[i + 1])
+                i += 2
+            entry = Entry(
+                status=status,
+                path=new,
+                old_path=old if status in ("R", "C") else "",
+                old_mode=meta[0].decode(),
+                new_mode=meta[1].decode(),
+                old_sha="" if ZERO_SHA.match(meta[2]) else meta[2].decode(),
+                new_sha="" if ZERO_SHA.match(meta[3]) else meta[3].decode(),
+            )
+            entries.append(entry)
+            by_key.setdefault(entry.path, entry)
+            continue
+        adds, dels, name = head.split(b"\t", 2)
+        if name:
+            path = os.fsdecode(name)
+            i += 1
+        else:
+            path = os.fsdecode(fields[i + 2])
+            i += 3
+        target = by_key.get(path)
+        if target is None:
+            continue
+        if adds == b"-":
+            target.binary = True
+        else:
+            target.adds += int(adds)
+            target.dels += int(dels)
+    return entries
+
+
+def untracked(top: Path, pathspecs: list[str], ctx: Context) -> list[str]:
+    """Every untracked, not ignored file, one by one (also inside new directories)."""
+    out = _git(top, ["ls-files", "--others", "--exclude-standard", "-z", "--", *pathspecs], ctx, "ls-files")
+    return [os.fsdecode(p) for p in out.split(b"\0") if p]
+
+
+def c_unquote(text: str) -> str:
+    """A path as git writes it in patch headers: C-quoted when it holds special characters."""
+    if not (len(text) >= 2 and text.startswith('"') and text.endswith('"')):
+        return text
+    body = text[1:-1].encode("utf-8", "surrogateescape")
+    out = bytearray()
+    escapes = {b"n": 10, b"t": 9, b"r": 13, b'"': 34, b"\\": 92, b"a": 7, b"b": 8, b"f": 12, b"v": 11}
+    i = 0
+    while i < len(body):
+        ch = body[i : i + 1]
+        if ch == b"\\" and i + 1 < len(body):
+            nxt = body[i + 1 : i + 2]
+            if nxt in escapes:
+                out.append(escapes[nxt])
+                i += 2
+                continue
+            digits = body[i + 1 : i + 4]
+            if len(digits) == 3 and all(48 <= c <= 55 for c in digits):
+                out.append(int(digits, 8))
+                i += 4
+                continue
+        out += ch
+        i += 1
+    return os.fsdecode(bytes(out))
+
+
+def _header_path(line: str, prefix: str) -> str | None:
+    """The path of a `--- a/x` / `+++ b/x` line, or None for /dev/null."""
+    name = line[4:]
+    if name.endswith("\t"):
+        name = name[:-1]
+    name = c_unquote(name)
+    if name == "/dev/null":
+        return None
+    return name[len(prefix) :] if name.startswith(prefix) else name
+
+
+def hunks(
+    top: Path, sides_: Sides, pathspecs: list[str], ctx: Context
+) -> tuple[dict[str, Hunks], dict[str, Hunks]]:
+    """Hunk ranges from `diff -U0`, keyed by new path and by old path."""
+    out = _git(top, ["diff", "-U0", *DIFF_OPTIONS, *sides_.diff_args(), "--", *pathspecs], ctx, "diff -U0")
+    by_new: dict[str, Hunks] = {}
+    by_old: dict[str, Hunks] = {}
+    old_name: str | None = None
+    new_name: str | None = None
+    current_new: Hunks | None = None
+    current_old: Hunks | None = None
+    for raw in out.split(b"\n"):
+        line = raw.decode("utf-8", "surrogateescape")
+        if line.startswith("diff --git "):
+            old_name = new_name = None
+            current_new = current_old = None
+        elif line.startswith("--- ") and current_new is None and current_old is None:
+            old_name = _header_path(line, "a/")
+        elif line.startswith("+++ ") and current_new is None and current_old is None:
+            new_name = _header_path(line, "b/")
+            current_new = by_new.setdefault(new_name, Hunks()) if new_name is not None else None
+            current_old = by_old.setdefault(old_name, Hunks()) if old_name is not None else None
+        elif line.startswith("@@ "):
+            match = HUNK.match(line)
+            if not match:
+                continue
+            a, b, c, d, context = match.groups()
+            old_count = 1 if b is None else int(b)
+            new_count = 1 if d is None else int(d)
+            if current_old is not None and old_count:
+                current_old.old.append((int(a), int(a) + old_count - 1))
+            if current_new is not None and new_count:
+                current_new.new.append((int(c), int(c) + new_count - 1))
+            target = current_new if current_new is not None else current_old
+            context = context.strip()
+            if target is not None and context and context not in target.funcnames:
+                target.funcnames.append(context)
+    return by_new, by_old
+
+
+def blob_sizes_and_contents(top: Path, shas: list[str], limit: int, ctx: Context) -> dict[str, bytes | None]:
+    """Contents of the blobs `shas` (None when larger than `limit` bytes or missing)."""
+    unique = sorted(set(shas))
+    if not unique:
+        return {}
+    check = _git(
+        top, ["cat-file", "--batch-check"], ctx, "cat-file", input="".join(s + "\n" for s in unique).encode()
+    )
+    small: list[str] = []
+    contents: dict[str, bytes | None] = dict.fromkeys(unique)
+    for line in check.decode().splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] == "blob" and int(parts[2]) <= limit:
+            small.append(parts[0])
+    if not small:
+        return contents
+    data = _git(
+        top, ["cat-file", "--batch"], ctx, "cat-file", input="".join(s + "\n" for s in small).encode()
+    )
+    pos = 0
+    while pos < len(data):
+        end = data.index(b"\n", pos)
+        header = data[pos:end].split()
+        if len(header) != 3:
+            pos = end + 1
+            continue
+        size = int(header[2])
+        contents[header[0].decode()] = data[end + 1 : end + 1 + size]
+        pos = end + 1 + size + 1
+    return contents
