@@ -4,6 +4,7 @@ its members."""
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 from sofia.syntax.grammars import ParseUnavailable
@@ -46,20 +47,21 @@ def touched_symbols(
 
 def _touched(tree: SymbolTree | None, ranges: Sequence[tuple[int, int]]) -> list[Symbol]:
     """Symbols touched by `ranges`, ordered by line: for every changed line its innermost symbol,
-    unless an enclosing symbol lies entirely inside the changed lines (then that one)."""
+    unless an enclosing symbol lies entirely inside the changed lines (then that one). A changed
+    blank line between members does not make the enclosing symbol count as touched."""
     if tree is None:
         return []
     changed = sorted({line for start, end in ranges for line in range(start, end + 1)})
     if not changed:
         return []
+    text_lines = tree.source.split(b"\n")
+    blank = {line for line in changed if line > len(text_lines) or not text_lines[line - 1].strip()}
     found: list[Symbol] = []
-    _visit(tree.symbols, changed, found)
+    _visit(tree.symbols, changed, blank, found)
     return sorted(found, key=lambda s: (s.line, s.end_line))
 
 
-def _visit(symbols: Sequence[Symbol], changed: list[int], found: list[Symbol]) -> None:
-    import bisect
-
+def _visit(symbols: Sequence[Symbol], changed: list[int], blank: set[int], found: list[Symbol]) -> None:
     for symbol in symbols:
         low = bisect.bisect_left(changed, symbol.line)
         high = bisect.bisect_right(changed, symbol.end_line)
@@ -69,9 +71,9 @@ def _visit(symbols: Sequence[Symbol], changed: list[int], found: list[Symbol]) -
         if len(inside) == symbol.end_line - symbol.line + 1:
             found.append(symbol)
             continue
-        if any(not _in_children(line, symbol.children) for line in inside):
+        if any(line not in blank and not _in_children(line, symbol.children) for line in inside):
             found.append(symbol)
-        _visit(symbol.children, inside, found)
+        _visit(symbol.children, inside, blank, found)
 
 
 def _in_children(line: int, children: Sequence[Symbol]) -> bool:
