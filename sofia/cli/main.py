@@ -68,7 +68,8 @@ def _command_path(args: list[str]) -> tuple[str, ...]:
 
 
 def _first_sentence(text: str) -> str:
-    head = text.split(". ")[0].rstrip(".")
+    """The short help of a command: its description up to the first colon or full stop."""
+    head = text.split(". ")[0].split(": ")[0].rstrip(".")
     return head[:1].lower() + head[1:]
 
 

@@ -59,6 +59,11 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     pathspecs = _pathspecs(params.paths, base, top)
     sides = gitdiff.sides(top, params.range, params.staged, ctx)
     entries = gitdiff.changes(top, sides, pathspecs, ctx)
+    if sides.new is None and entries:
+        conflicted = gitdiff.unmerged(top, pathspecs, ctx)
+        for entry in entries:
+            if entry.path in conflicted:
+                entry.status = "U"
     ctx.check_deadline()
     rows = report.tracked_rows(top, sides, entries, pathspecs, not params.no_symbols, ctx)
     if sides.untracked:

@@ -198,6 +198,18 @@ def changes(top: Path, sides_: Sides, pathspecs: list[str], ctx: Context) -> lis
     return entries
 
 
+def unmerged(top: Path, pathspecs: list[str], ctx: Context) -> set[str]:
+    """Paths with unresolved merge conflicts in the index."""
+    out = _git(top, ["ls-files", "--unmerged", "-z", "--", *pathspecs], ctx, "ls-files")
+    return {os.fsdecode(item.split(b"\t", 1)[1]) for item in out.split(b"\0") if b"\t" in item}
+
+
+def submodule_head(top: Path, path: str, ctx: Context) -> str:
+    """The commit checked out in the submodule at `path`, or "" when it is not checked out."""
+    done = git.run(["rev-parse", "--verify", "--quiet", "HEAD"], cwd=top / path, timeout=ctx.timeout(30))
+    return done.out.strip() if done.returncode == 0 else ""
+
+
 def untracked(top: Path, pathspecs: list[str], ctx: Context) -> list[str]:
     """Every untracked, not ignored file, one by one (also inside new directories)."""
     out = _git(top, ["ls-files", "--others", "--exclude-standard", "-z", "--", *pathspecs], ctx, "ls-files")

@@ -51,7 +51,10 @@ def tracked_rows(
     rows = []
     for entry in entries:
         if SUBMODULE_MODE in (entry.old_mode, entry.new_mode):
-            old, new = entry.old_sha[:7] or "0000000", entry.new_sha[:7] or "0000000"
+            new_sha = entry.new_sha
+            if not new_sha and sides.new is None and not sides.index and entry.status != "D":
+                new_sha = gitdiff.submodule_head(top, entry.path, ctx)
+            old, new = entry.old_sha[:7] or "0000000", new_sha[:7] or "0000000"
             row = _row("M", entry.path, "", entry.adds, entry.dels, False, f"submodule {old}..{new}")
             row["category"], row["lang"] = "other", ""
             rows.append(row)
