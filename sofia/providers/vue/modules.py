@@ -1,0 +1,304 @@
+"""JS/TS modules as the route resolver sees them: top-level bindings, imports and exports, and
+import specifiers resolved to files (relative, `@/`/`~/` or tsconfig `paths`), parsed with tree-sitter.
+
+Never reads outside the root, follows at most MAX_MODULES modules, and cuts import cycles.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+MAX_MODULES = 50
+EXTENSIONS = (".ts", ".js", ".mts", ".mjs", ".tsx", ".jsx")
+GRAMMAR_BY_SUFFIX = {".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript"}
+WRAPPERS = ("as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression")
+
+
+def text(node: Any) -> str:
+    return str(node.text.decode("utf-8", "replace"))
+
+
+def collapse(source: str) -> str:
+    """Source text on one line with runs of whitespace collapsed."""
+    return re.sub(r"\s+", " ", source).strip()
+
+
+def unwrap(node: Any) -> Any:
+    """The expression inside `as`, `satisfies`, parentheses and `!`."""
+    while node is not None and node.type in WRAPPERS:
+        node = node.named_children[0] if node.named_children else None
+    return node
+
+
+def string_value(node: Any) -> str | None:
+    """The value of a string literal or a template literal without substitutions, else None."""
+    if node is None:
+        return None
+    if node.type == "string":
+        return "".join(text(c) if c.type == "string_fragment" else _escape(c) for c in node.named_children)
+    if node.type == "template_string":
+        if any(c.type == "template_substitution" for c in node.named_children):
+            return None
+        return text(node)[1:-1]
+    return None
+
+
+def _escape(node: Any) -> str:
+    raw = text(node)
+    if node.type == "escape_sequence" and len(raw) == 2:
+        return {"n": "\n", "t": "\t"}.get(raw[1], raw[1])
+    return raw
+
+
+@dataclass
+class Import:
+    specifier: str
+    name: str  # "default", "*" or the exported name
+
+
+@dataclass
+class Module:
+    """One parsed module and its top-level names."""
+
+    path: Path
+    rel: str
+    source: bytes
+    root_node: Any
+    bindings: dict[str, Any] = field(default_factory=dict)  # name -> value expression (or declaration)
+    imports: dict[str, Import] = field(default_factory=dict)  # local name -> where it comes from
+    exports: dict[str, Any] = field(default_factory=dict)  # exported name -> local name (str) or value node
+    reexports: dict[str, Import] = field(default_factory=dict)  # exported name -> re-exported binding
+    star_reexports: list[str] = field(default_factory=list)
+    default_export: Any = None
+
+    def line(self, node: Any) -> int:
+        return int(node.start_point.row) + 1
+
+
+def _index(module: Module) -> None:
+    for statement in module.root_node.named_children:
+        kind = statement.type
+        if kind == "import_statement":
+            _index_import(module, statement)
+        elif kind in ("lexical_declaration", "variable_declaration"):
+            _index_declaration(module, statement)
+        elif kind in ("function_declaration", "class_declaration", "generator_function_declaration"):
+            name = statement.child_by_field_name("name")
+            if name is not None:
+                module.bindings[text(name)] = statement
+        elif kind == "export_statement":
+            _index_export(module, statement)
+
+
+def _index_import(module: Module, statement: Any) -> None:
+    source = string_value(statement.child_by_field_name("source"))
+    if source is None:
+        return
+    for clause in statement.named_children:
+        if clause.type != "import_clause":
+            continue
+        for part in clause.named_children:
+            if part.type == "identifier":
+                module.imports[text(part)] = Import(source, "default")
+            elif part.type == "namespace_import":
+                names = [c for c in part.named_children if c.type == "identifier"]
+                if names:
+                    module.imports[text(names[0])] = Import(source, "*")
+            elif part.type == "named_imports":
+                for spec in part.named_children:
+                    if spec.type != "import_specifier":
+                        continue
+                    name = spec.child_by_field_name("name")
+                    alias = spec.child_by_field_name("alias")
+                    if name is not None:
+                        module.imports[text(alias if alias is not None else name)] = Import(
+                            source, text(name)
+                        )
+
+
+def _index_declaration(module: Module, statement: Any) -> list[str]:
+    names = []
+    for declarator in statement.named_children:
+        if declarator.type != "variable_declarator":
+            continue
+        name = declarator.child_by_field_name("name")
+        value = declarator.child_by_field_name("value")
+        if name is not None and name.type == "identifier":
+            module.bindings[text(name)] = value
+            names.append(text(name))
+    return names
+
+
+def _index_export(module: Module, statement: Any) -> None:
+    declaration = statement.child_by_field_name("declaration")
+    value = statement.child_by_field_name("value")
+    source = string_value(statement.child_by_field_name("source"))
+    is_default = any(child.type == "default" for child in statement.children)
+    if declaration is not None:
+        if declaration.type in ("lexical_declaration", "variable_declaration"):
+            for name in _index_declaration(module, declaration):
+                module.exports[name] = name
+        else:
+            name_node = declaration.child_by_field_name("name")
+            if name_node is not None:
+                module.bindings[text(name_node)] = declaration
+                module.exports[text(name_node)] = text(name_node)
+                if is_default:
+                    module.default_export = declaration
+            elif is_default:
+                module.default_export = declaration
+        return
+    if is_default and value is not None:
+        module.default_export = value
+        return
+    clause = next((c for c in statement.named_children if c.type == "export_clause"), None)
+    if clause is None:
+        if source is not None:
+            module.star_reexports.append(source)
+        return
+    for spec in clause.named_children:
+        if spec.type != "export_specifier":
+            continue
+        name = spec.child_by_field_name("name")
+        alias = spec.child_by_field_name("alias")
+        if name is None:
+            continue
+        exported = text(alias if alias is not None else name)
+        if source is not None:
+            module.reexports[exported] = Import(source, text(name))
+        else:
+            module.exports[exported] = text(name)
+
+
+def load_aliases(root: Path) -> list[tuple[str, list[str]]]:
+    """Path aliases as (prefix, [target prefixes]): `compilerOptions.paths` of tsconfig/jsconfig at
+    `root` in the simple `"@/*": ["src/*"]` form, else `@/` and `~/` mapped to `src/`."""
+    for name in ("tsconfig.json", "jsconfig.json"):
+        config = root / name
+        if not config.is_file():
+            continue
+        try:
+            raw = config.read_text(encoding="utf-8", errors="replace")
+            data = json.loads(_strip_json_comments(raw))
+        except (OSError, ValueError):
+            continue
+        options = data.get("compilerOptions", {}) if isinstance(data, dict) else {}
+        paths = options.get("paths", {}) if isinstance(options, dict) else {}
+        base = options.get("baseUrl", ".") if isinstance(options, dict) else "."
+        aliases = []
+        if isinstance(paths, dict):
+            for key, targets in paths.items():
+                if not (isinstance(key, str) and key.endswith("/*") and isinstance(targets, list)):
+                    continue
+                prefixes = [
+                    os.path.normpath(os.path.join(str(base), t[:-2])) + "/"
+                    for t in targets
+                    if isinstance(t, str) and t.endswith("/*")
+                ]
+                if prefixes:
+                    aliases.append((key[:-1], prefixes))
+        if aliases:
+            return sorted(aliases, key=lambda item: -len(item[0]))
+    return [("@/", ["src/"]), ("~/", ["src/"])]
+
+
+def _strip_json_comments(raw: str) -> str:
+    """tsconfig files allow comments and trailing commas; JSON does not."""
+    without = re.sub(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', lambda m: m.group(1) or "", raw, flags=re.S)
+    return re.sub(r",(\s*[}\]])", r"\1", without)
+
+
+class Loader:
+    """Parses modules on demand, each once, within the root and the module limit."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.aliases = load_aliases(root)
+        self.modules: dict[Path, Module | None] = {}
+        self.order: list[str] = []
+        self.notes: list[str] = []
+        self._limit_noted = False
+
+    def rel(self, path: Path) -> str:
+        return os.path.relpath(path, self.root).replace(os.sep, "/")
+
+    def inside(self, path: Path) -> bool:
+        try:
+            path.resolve().relative_to(self.root.resolve())
+        except ValueError:
+            return False
+        return True
+
+    def load(self, path: Path) -> Module | None:
+        path = path.resolve()
+        if path in self.modules:
+            return self.modules[path]
+        if not self.inside(path):
+            self.notes.append(f"not followed (outside root): {path}")
+            self.modules[path] = None
+            return None
+        if len(self.order) >= MAX_MODULES:
+            if not self._limit_noted:
+                self.notes.append(f"stopped following imports after {MAX_MODULES} modules")
+                self._limit_noted = True
+            return None
+        from sofia.syntax.grammars import ParseUnavailable, count_errors, parse_bytes
+
+        try:
+            source = path.read_bytes()
+            grammar = GRAMMAR_BY_SUFFIX.get(
+                path.suffix.lower(), "tsx" if path.suffix == ".tsx" else "typescript"
+            )
+            tree = parse_bytes(source, grammar)
+        except (OSError, ParseUnavailable) as exc:
+            self.notes.append(f"could not read {self.rel(path)}: {exc}")
+            self.modules[path] = None
+            return None
+        module = Module(path, self.rel(path), source, tree.root_node)
+        _index(module)
+        self.modules[path] = module
+        self.order.append(module.rel)
+        if count_errors(tree.root_node):
+            module_errors = _first_error_line(tree.root_node)
+            self.notes.append(f"{module.rel}:{module_errors}: syntax error outside the routes (ignored)")
+        return module
+
+    def resolve(self, importer: Module, specifier: str) -> Path | None:
+        """The file an import specifier names, or None (package imports, missing files)."""
+        if specifier.startswith("."):
+            return self._existing(importer.path.parent / specifier)
+        for prefix, targets in self.aliases:
+            if specifier.startswith(prefix):
+                for target in targets:
+                    candidate = self._existing(self.root / (target + specifier[len(prefix) :]))
+                    if candidate is not None:
+                        return candidate
+                return None
+        return None
+
+    def _existing(self, base: Path) -> Path | None:
+        if base.is_file():
+            return base
+        for ext in EXTENSIONS:
+            candidate = base.with_name(base.name + ext)
+            if candidate.is_file():
+                return candidate
+        for ext in EXTENSIONS:
+            candidate = base / f"index{ext}"
+            if candidate.is_file():
+                return candidate
+        return None
+
+
+def _first_error_line(node: Any) -> int:
+    if node.is_error or node.is_missing:
+        return int(node.start_point.row) + 1
+    for child in node.children:
+        if child.has_error or child.is_missing:
+            return _first_error_line(child)
+    return int(node.start_point.row) + 1
