@@ -107,6 +107,22 @@ GROUPS: dict[str, str] = {
 
 PROVIDERS: tuple[Provider, ...] = (
     Provider(
+        name="grep",
+        cli=("grep",),
+        module="sofia.providers.grep",
+        description=(
+            "Search the workspace for 1-32 literal (or regex) patterns at once: every hit with file, line, "
+            "column, trimmed text and its enclosing symbol (a `code` slice key), exact totals per pattern, "
+            "and the files holding hits not shown. Use instead of `grep -rn` and follow-up reads."
+        ),
+        examples=(
+            "sf grep deleteUser",
+            "sf grep deleteUser UserService --ext php --word",
+            'sf grep "fn\\w+\\(" --regex --root src --ignore-dir generated',
+            "sf grep -- -foo --no-case --max-per-pattern 5",
+        ),
+    ),
+    Provider(
         name="changed",
         cli=("changed",),
         module="sofia.providers.changed",

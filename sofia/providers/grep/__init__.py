@@ -1,0 +1,181 @@
+"""`grep`: every hit of one or more patterns with its enclosing symbol, capped per pattern, with
+exact totals (spec tools-code §2).
+
+ripgrep is the matching authority: a count phase gives exact per-file totals without streaming
+every match, a detail phase reads only the files whose hits are shown. This module holds the input
+model and the orchestration; the rg plumbing, text windows, symbols and result shaping live in
+the submodules, imported when a search runs so `sf --help` stays light.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sofia.providers.contract import Cli, Context, ProviderError
+
+MAX_PATTERNS = 32
+EXT_RE = re.compile(r"[A-Za-z0-9_+-]+")
+
+
+class Params(BaseModel):
+    """Search the workspace for patterns; every hit comes with its enclosing symbol."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    patterns: Annotated[
+        list[str],
+        Field(
+            description=(
+                "1 to 32 patterns, each searched independently; literal text unless regex=true. "
+                "On the command line put `--` before a pattern starting with `-`."
+            )
+        ),
+        Cli(positional=True, metavar="PATTERN"),
+    ]
+    root: Annotated[
+        str,
+        Field(description="Directory or single file to search, relative to the workspace root."),
+        Cli(flag="--root", metavar="DIR"),
+    ] = "."
+    regex: Annotated[
+        bool,
+        Field(
+            description=(
+                "Treat patterns as ripgrep (Rust) regular expressions; look-around and "
+                "backreferences are unsupported."
+            )
+        ),
+    ] = False
+    word: Annotated[
+        bool,
+        Field(description="Match whole words only (works with literal and regex patterns)."),
+    ] = False
+    case: Annotated[
+        bool,
+        Field(description="Case-sensitive matching; false matches case-insensitively."),
+    ] = True
+    exts: Annotated[
+        list[str],
+        Field(
+            default_factory=list,
+            description="File extensions to search (`php`, `.ts`), case-insensitive; empty searches every file.",
+        ),
+        Cli(flag="--ext", split=True, metavar="EXT"),
+    ]
+    ignore_dirs: Annotated[
+        list[str],
+        Field(
+            default_factory=list,
+            description=(
+                "Directory names to skip at any depth, on top of the defaults "
+                "(.git node_modules vendor dist build ...) and .gitignore."
+            ),
+        ),
+        Cli(flag="--ignore-dir", split=True, metavar="NAME"),
+    ]
+    max_per_pattern: Annotated[
+        int,
+        Field(
+            ge=0,
+            description=(
+                "Hits shown per pattern; totals stay exact and unshown files are listed in more_in. "
+                "0 shows every hit the output budget allows."
+            ),
+        ),
+    ] = 30
+
+
+@dataclass(frozen=True)
+class Request:
+    """Validated, normalised parameters: what the engine needs and nothing else."""
+
+    patterns: tuple[str, ...]
+    duplicates: tuple[str, ...]
+    root_display: str
+    cwd: Path
+    """Directory rg runs in; result paths are relative to it."""
+    target: str
+    """The one path rg searches: "." for a directory root, the file name for a file root."""
+    fixed: bool
+    word: bool
+    case: bool
+    exts: tuple[str, ...]
+    ignore_dirs: tuple[str, ...]
+    cap: int
+
+
+def run(params: Params, ctx: Context) -> dict[str, Any]:
+    """Search, then shape the result (hits, exact totals, more_in, notes) to the cap and the budget."""
+    request = validate(params, ctx)
+    from sofia.providers.grep.engine import search
+
+    return search(request, ctx)
+
+
+def validate(params: Params, ctx: Context) -> Request:
+    """Check every input before anything runs; each problem is a ProviderError naming the value."""
+    if not params.patterns:
+        raise ProviderError("grep needs at least one pattern", 'pass a pattern: sf grep "deleteUser"')
+    if len(params.patterns) > MAX_PATTERNS:
+        raise ProviderError(
+            f"too many patterns: {len(params.patterns)} (at most {MAX_PATTERNS})",
+            "split the search into several calls of up to 32 patterns",
+        )
+    for pattern in params.patterns:
+        if pattern == "":
+            raise ProviderError("empty pattern", "drop the empty pattern or give the text to search for")
+        if "\n" in pattern or "\r" in pattern:
+            raise ProviderError(
+                f"pattern spans lines: {pattern!r}",
+                "search one line at a time: split it into several patterns",
+            )
+    unique = tuple(dict.fromkeys(params.patterns))
+    duplicates = tuple(dict.fromkeys(p for i, p in enumerate(params.patterns) if p in params.patterns[:i]))
+    exts = tuple(dict.fromkeys(_normalise_ext(ext) for ext in params.exts))
+    ignore_dirs = tuple(
+        dict.fromkeys(name.strip().strip("/") for name in params.ignore_dirs if name.strip("/ "))
+    )
+    root_display, cwd, target = _resolve_root(params.root, ctx.root)
+    return Request(
+        patterns=unique,
+        duplicates=duplicates,
+        root_display=root_display,
+        cwd=cwd,
+        target=target,
+        fixed=not params.regex,
+        word=params.word,
+        case=params.case,
+        exts=exts,
+        ignore_dirs=ignore_dirs,
+        cap=params.max_per_pattern,
+    )
+
+
+def _normalise_ext(ext: str) -> str:
+    bare = ext.strip().removeprefix(".")
+    if not EXT_RE.fullmatch(bare):
+        raise ProviderError(
+            f"invalid extension: {ext!r}",
+            "give bare extensions such as php or .ts (letters, digits, _ + -)",
+        )
+    return bare.lower()
+
+
+def _resolve_root(root: str, workspace: Path) -> tuple[str, Path, str]:
+    """The root as shown in the result, the directory rg runs in, and the path it searches."""
+    path = Path(workspace, root or ".")
+    if not path.exists():
+        raise ProviderError(
+            f"root not found: {root}", f"give a directory or file that exists under {workspace}"
+        )
+    relative = os.path.relpath(path, workspace)
+    display = Path(relative).as_posix() if not relative.startswith("..") else path.as_posix()
+    if path.is_dir():
+        return display, path, "."
+    return display, path.parent, path.name

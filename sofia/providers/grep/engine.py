@@ -1,0 +1,160 @@
+"""The two-phase search (spec tools-code §2.3): exact counts over the walk, then the matches of just
+enough files to fill the cap (or the budget ceiling), then enclosing symbols and the budget fit."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from sofia.providers.contract import Context
+from sofia.providers.grep.ripgrep import Counted, Detailed, Hit, Ripgrep, display_path
+from sofia.providers.grep.shape import Outcome, Shaper
+from sofia.providers.grep.symbols import Symbols
+from sofia.providers.grep.text import hit_text
+
+if TYPE_CHECKING:
+    from sofia.providers.grep import Request
+
+MAX_PROCESSES = 4
+"""rg processes running at once (each is itself multi-threaded)."""
+COUNTING = "counting matches"
+READING = "reading hits"
+PARSING = "finding enclosing symbols"
+
+WARM_MODULES = ("orjson", "sofia.output.budget", "sofia.syntax", "tree_sitter", "toon_format")
+
+_T = TypeVar("_T")
+
+
+@dataclass
+class _Pattern:
+    """One pattern's progress through the phases."""
+
+    pattern: str
+    counts: dict[bytes, int]
+    need: int
+    files: list[bytes] = field(default_factory=list)
+    """Counted files in path order."""
+    next_file: int = 0
+    hits: list[Hit] = field(default_factory=list)
+
+
+def search(request: Request, ctx: Context) -> dict[str, Any]:
+    ripgrep = Ripgrep(request, ctx)
+    skipped: dict[str, str] = {}
+    with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(request.patterns))) as pool:
+        if not request.fixed:
+            list(pool.map(ripgrep.check_regex, request.patterns))
+        counting = [pool.submit(ripgrep.count, pattern) for pattern in request.patterns]
+        _warm_imports()
+        counted = _gather(counting, ctx, COUNTING)
+        for result in counted:
+            skipped.update(result.problems)
+        ctx.check_deadline()
+        states = [
+            _state(request, ctx, pattern, result)
+            for pattern, result in zip(request.patterns, counted, strict=True)
+        ]
+        _read_hits(states, ripgrep, pool, skipped, ctx)
+    outcomes = [_outcome(state, skipped) for state in states]
+    symbols = Symbols(request.cwd)
+    shaper = Shaper(request, outcomes, skipped, ctx.budget)
+
+    def parse(files: Sequence[bytes]) -> None:
+        symbols.load(files, lambda done, total: _progress(ctx, done, total, PARSING))
+
+    return shaper.fit(parse, symbols.enclosing)
+
+
+def _warm_imports() -> None:
+    """Import what the later phases and the renderer need while rg walks the tree."""
+    for name in WARM_MODULES:
+        importlib.import_module(name)
+
+
+def _gather(futures: list[Future[_T]], ctx: Context, message: str) -> list[_T]:
+    """Results in submission order, reporting progress as each completes."""
+    for done, future in enumerate(as_completed(futures), 1):
+        future.result()
+        _progress(ctx, done, len(futures), message)
+    return [future.result() for future in futures]
+
+
+def _progress(ctx: Context, done: int, total: int, message: str) -> None:
+    ctx.progress(done, total, message)
+    ctx.check_deadline()
+
+
+def _state(request: Request, ctx: Context, pattern: str, counted: Counted) -> _Pattern:
+    counts = {path: n for path, n in counted.counts.items() if n > 0}
+    files = sorted(counts)
+    total = sum(counts.values())
+    if request.cap:
+        need = min(total, request.cap)
+    elif ctx.budget is None:
+        need = total
+    else:
+        need = min(total, _budget_ceiling(files, counts, ctx.budget))
+    return _Pattern(pattern, counts, need, files)
+
+
+def _budget_ceiling(files: Sequence[bytes], counts: dict[bytes, int], budget: int) -> int:
+    """More hits than can possibly fit `budget`: each row costs at least its JSON skeleton and path."""
+    skeleton = len('{"file":"","line":0,"col":0,"symbol":"","text":""},')
+    left = float(budget) + 1
+    fitting = 0
+    for path in files:
+        shown = display_path(path)
+        ascii_count = len(shown.encode("ascii", "ignore"))
+        per_hit = (skeleton + ascii_count) / 4 + (len(shown) - ascii_count)
+        if counts[path] * per_hit > left:
+            return fitting + int(left // per_hit) + 1
+        left -= counts[path] * per_hit
+        fitting += counts[path]
+    return fitting
+
+
+def _read_hits(
+    states: list[_Pattern], ripgrep: Ripgrep, pool: ThreadPoolExecutor, skipped: dict[str, str], ctx: Context
+) -> None:
+    """Detail phase: fetch the files that hold each pattern's first `need` hits; refill from the
+    following files when some turn out binary or vanished."""
+    while True:
+        jobs: list[tuple[_Pattern, Future[Detailed]]] = []
+        for state in states:
+            files = _next_files(state, skipped)
+            if files:
+                jobs.append((state, pool.submit(ripgrep.details, state.pattern, files, state.need)))
+        if not jobs:
+            return
+        results = _gather([job for _, job in jobs], ctx, READING)
+        for (state, _), detailed in zip(jobs, results, strict=True):
+            skipped.update(detailed.problems)
+            skipped.update((display_path(path), "binary") for path in detailed.binary)
+            state.hits.extend(detailed.hits)
+        for state in states:
+            state.hits = [hit for hit in state.hits if display_path(hit.path) not in skipped]
+
+
+def _next_files(state: _Pattern, skipped: dict[str, str]) -> list[bytes]:
+    """Counted files after those already read, in path order, until they hold the missing hits."""
+    missing = state.need - len(state.hits)
+    chosen: list[bytes] = []
+    while missing > 0 and state.next_file < len(state.files):
+        path = state.files[state.next_file]
+        state.next_file += 1
+        if display_path(path) in skipped:
+            continue
+        chosen.append(path)
+        missing -= state.counts[path]
+    return chosen
+
+
+def _outcome(state: _Pattern, skipped: dict[str, str]) -> Outcome:
+    counts = {path: n for path, n in state.counts.items() if display_path(path) not in skipped}
+    hits = sorted(state.hits, key=lambda hit: (hit.path, hit.line, hit.col))[: state.need]
+    texts = [hit_text(hit.content, hit.col - 1) for hit in hits]
+    return Outcome(state.pattern, counts, hits, texts)

@@ -1,0 +1,202 @@
+"""The three ways grep drives ripgrep: checking a regex on empty input, counting matches per file
+over the whole walk, and reading the matches of chosen files as JSON.
+
+Every run uses `--no-config`, stdin from /dev/null, patterns only as `--regexp=` and paths only
+after `--`, so neither user configuration nor a hostile pattern or file name can change its meaning.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sofia.providers.contract import Context, DeadlineExceeded, ProviderError
+from sofia.runtime import proc, rg
+
+if TYPE_CHECKING:
+    from sofia.providers.grep import Request
+
+RG_TIMEOUT = 600.0
+"""Seconds one rg run may take when the call has no deadline of its own."""
+CHECK_TIMEOUT = 10.0
+MAX_ARGS_BYTES = 100_000
+"""Command-line bytes of explicit paths per detail run (well under every platform's limit)."""
+
+_COUNT_LINE = re.compile(rb"([^\x00]*)\x00(\d+)\n")
+_OS_ERROR = re.compile(r"\s*\(os error (\d+)\)$")
+_NO_SUCH_FILE = "2"
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One match as rg reports it: raw path bytes, 1-based line and byte column, the whole line."""
+
+    path: bytes
+    line: int
+    col: int
+    content: bytes
+    """The matched line with its terminator; shared by every hit on that line."""
+
+
+@dataclass
+class Counted:
+    counts: dict[bytes, int]
+    problems: dict[str, str]
+    """Display path -> skip reason, from rg's stderr."""
+
+
+@dataclass
+class Detailed:
+    hits: list[Hit] = field(default_factory=list)
+    binary: set[bytes] = field(default_factory=set)
+    problems: dict[str, str] = field(default_factory=dict)
+
+
+def display_path(raw: bytes) -> str:
+    """A path as shown in results: relative to the root, `/`-separated, without `./`, U+FFFD for bad bytes."""
+    text = raw.decode("utf-8", "replace")
+    return text[2:] if text.startswith("./") else text
+
+
+class Ripgrep:
+    """rg with one request's matching options, run in the request's directory under the call deadline."""
+
+    def __init__(self, request: Request, ctx: Context) -> None:
+        self.request = request
+        self.ctx = ctx
+        self.executable = rg.executable()
+        self.matching = _matching_args(request)
+        self.walk = [f"--iglob=*.{ext}" for ext in request.exts] + rg.walk_args(request.ignore_dirs)
+
+    def check_regex(self, pattern: str) -> None:
+        """Compile `pattern` by searching empty input; rg's parse error becomes a ProviderError."""
+        done = self._run([*self.matching, f"--regexp={pattern}", "--", os.devnull], CHECK_TIMEOUT)
+        if done.returncode == 2:
+            raise ProviderError(
+                f'invalid regex "{pattern}": {_regex_error(done.err)}',
+                "regex=true uses ripgrep syntax; look-around and backreferences are unsupported; "
+                "drop regex=true to search literally",
+            )
+
+    def count(self, pattern: str) -> Counted:
+        """Exact match counts of every file the walk keeps, keyed by raw path."""
+        done = self._run(
+            [
+                *self.matching,
+                *self.walk,
+                "--count-matches",
+                "--with-filename",
+                "--null",
+                f"--regexp={pattern}",
+                "--",
+                self.request.target,
+            ],
+            RG_TIMEOUT,
+        )
+        counts = {m.group(1): int(m.group(2)) for m in _COUNT_LINE.finditer(done.stdout)}
+        problems = _problems(done.err)
+        if done.returncode == 2 and not counts and not problems:
+            raise ProviderError(
+                f"ripgrep failed: {done.last_error_line()}", "check the root and its permissions"
+            )
+        return Counted(counts, problems)
+
+    def details(self, pattern: str, files: Sequence[bytes], max_lines: int) -> Detailed:
+        """The matches of `files` (at most `max_lines` matching lines each), from `rg --json`."""
+        result = Detailed()
+        for batch in _batches(files):
+            args = [*self.matching, *self.walk, "--json", f"--regexp={pattern}"]
+            if max_lines:
+                args.append(f"--max-count={max_lines}")
+            done = self._run([*args, "--", *(os.fsdecode(p) for p in batch)], RG_TIMEOUT)
+            _parse_json(done.stdout, result)
+            result.problems.update(_problems(done.err))
+        return result
+
+    def _run(self, args: list[str], wanted: float) -> proc.Completed:
+        timeout = self.ctx.timeout(wanted)
+        try:
+            return proc.run([self.executable, "--no-config", *args], cwd=self.request.cwd, timeout=timeout)
+        except proc.ProgramNotFound:
+            raise rg.NOT_FOUND from None
+        except proc.ProgramTimeout:
+            left = self.ctx.time_left()
+            if left is not None and left <= 0.1:
+                raise DeadlineExceeded("deadline exceeded while ripgrep was searching") from None
+            raise ProviderError(
+                f"ripgrep timed out after {timeout:g} s searching {self.request.root_display}",
+                "narrow the search with root, exts or ignore_dirs",
+            ) from None
+
+
+def _matching_args(request: Request) -> list[str]:
+    args = ["--fixed-strings"] if request.fixed else []
+    if request.word:
+        args.append("--word-regexp")
+    args.append("--case-sensitive" if request.case else "--ignore-case")
+    return args
+
+
+def _regex_error(stderr: str) -> str:
+    """The line of rg's regex error that says what is wrong."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith("error: "):
+            return line.removeprefix("error: ")
+    return lines[0].removeprefix("rg: ") if lines else "rejected by ripgrep"
+
+
+def _problems(stderr: str) -> dict[str, str]:
+    """`rg: <path>: <error>` lines as display path -> `vanished` or `unreadable: <error>`."""
+    found: dict[str, str] = {}
+    for line in stderr.splitlines():
+        if not line.startswith("rg: ") or ": " not in line[4:]:
+            continue
+        path, message = line[4:].rsplit(": ", 1)
+        os_error = _OS_ERROR.search(message)
+        if os_error and os_error.group(1) == _NO_SUCH_FILE:
+            reason = "vanished"
+        else:
+            reason = "unreadable: " + (_OS_ERROR.sub("", message) or message)
+        found[path[2:] if path.startswith("./") else path] = reason
+    return found
+
+
+def _batches(files: Sequence[bytes]) -> list[list[bytes]]:
+    batches: list[list[bytes]] = []
+    size = MAX_ARGS_BYTES
+    for path in files:
+        if size + len(path) + 1 > MAX_ARGS_BYTES:
+            batches.append([])
+            size = 0
+        batches[-1].append(path)
+        size += len(path) + 1
+    return batches
+
+
+def _data(field_value: dict[str, Any]) -> bytes:
+    """A `{"text": ...}` or `{"bytes": <base64>}` field of rg's JSON as raw bytes."""
+    text = field_value.get("text")
+    if text is not None:
+        return str(text).encode()
+    return base64.b64decode(field_value.get("bytes", ""))
+
+
+def _parse_json(stdout: bytes, into: Detailed) -> None:
+    import orjson
+
+    for line in stdout.splitlines():
+        if line.startswith(b'{"type":"match"'):
+            data = orjson.loads(line)["data"]
+            path = _data(data["path"])
+            content = _data(data["lines"])
+            number = int(data["line_number"])
+            into.hits.extend(Hit(path, number, int(sub["start"]) + 1, content) for sub in data["submatches"])
+        elif line.startswith(b'{"type":"end"'):
+            data = orjson.loads(line)["data"]
+            if data.get("binary_offset") is not None:
+                into.binary.add(_data(data["path"]))
