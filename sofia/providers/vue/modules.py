@@ -15,6 +15,8 @@ from typing import Any
 
 MAX_MODULES = 50
 EXTENSIONS = (".ts", ".js", ".mts", ".mjs", ".tsx", ".jsx")
+COMPONENT_EXTENSIONS = (*EXTENSIONS, ".vue")
+"""Component specifiers may also leave out `.vue` (vue-cli and Vite apps commonly resolve it)."""
 GRAMMAR_BY_SUFFIX = {".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript"}
 WRAPPERS = ("as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression")
 
@@ -239,7 +241,7 @@ class Loader:
         if path in self.modules:
             return self.modules[path]
         if not self.inside(path):
-            self.notes.append(f"not followed (outside root): {path}")
+            self.notes.append(f"not followed (outside root): {self.rel(path)}")
             self.modules[path] = None
             return None
         if len(self.order) >= MAX_MODULES:
@@ -268,27 +270,28 @@ class Loader:
             self.notes.append(f"{module.rel}:{module_errors}: syntax error outside the routes (ignored)")
         return module
 
-    def resolve(self, importer: Module, specifier: str) -> Path | None:
+    def resolve(self, importer: Module, specifier: str, component: bool = False) -> Path | None:
         """The file an import specifier names, or None (package imports, missing files)."""
+        extensions = COMPONENT_EXTENSIONS if component else EXTENSIONS
         if specifier.startswith("."):
-            return self._existing(importer.path.parent / specifier)
+            return self._existing(importer.path.parent / specifier, extensions)
         for prefix, targets in self.aliases:
             if specifier.startswith(prefix):
                 for target in targets:
-                    candidate = self._existing(self.root / (target + specifier[len(prefix) :]))
+                    candidate = self._existing(self.root / (target + specifier[len(prefix) :]), extensions)
                     if candidate is not None:
                         return candidate
                 return None
         return None
 
-    def _existing(self, base: Path) -> Path | None:
+    def _existing(self, base: Path, extensions: tuple[str, ...]) -> Path | None:
         if base.is_file():
             return base
-        for ext in EXTENSIONS:
+        for ext in extensions:
             candidate = base.with_name(base.name + ext)
             if candidate.is_file():
                 return candidate
-        for ext in EXTENSIONS:
+        for ext in extensions:
             candidate = base / f"index{ext}"
             if candidate.is_file():
                 return candidate

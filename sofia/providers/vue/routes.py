@@ -199,7 +199,7 @@ class RouteWalker:
         return cut(collapse(text(node)), 40)
 
     def _file(self, module: Module, specifier: str) -> str:
-        path = self.loader.resolve(module, specifier)
+        path = self.loader.resolve(module, specifier, component=True)
         if path is None or not self.loader.inside(path):
             return specifier
         return self.loader.rel(path)

@@ -1,0 +1,571 @@
+"""`vue_routes` on router fixtures of every style the spec names, real-world shapes, errors and limits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sofia.providers.contract import Context, ProviderError
+from sofia.providers.vue import Params, run
+from sofia.providers.vue.routes import join_path
+from tests.helpers import run_sf
+
+
+def make(root: Path, files: dict[str, str]) -> Path:
+    for rel, content in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content)
+    return root
+
+
+def routes_of(workspace: Path, **params: Any) -> dict[str, Any]:
+    return run(Params(**params), Context(root=workspace, budget=None))
+
+
+def table(result: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """(path, name, component, meta, depth, redirect, alias) per row, elided columns as defaults."""
+    return [
+        (
+            r["path"],
+            r.get("name", ""),
+            r.get("component", ""),
+            r.get("meta", ""),
+            r.get("depth", 0),
+            r.get("redirect", ""),
+            r.get("alias", ""),
+        )
+        for r in result["routes"]
+    ]
+
+
+VIEWS = [
+    "src/views/LoginView.vue",
+    "src/views/DashboardView.vue",
+    "src/views/MyTasksView.vue",
+    "src/layouts/AppLayout.vue",
+]
+
+
+def with_views(files: dict[str, str], views: list[str] = VIEWS) -> dict[str, str]:
+    return {**{v: "<template><div/></template>\n" for v in views}, **files}
+
+
+REFERENCE_SAMPLE = """import { createRouter, createWebHistory } from 'vue-router'
+import AppLayout from '@/layouts/AppLayout.vue'
+
+const router = createRouter({
+  history: createWebHistory(),
+  routes: [
+    {
+      path: '/login',
+      name: 'login',
+      component: () => import('@/views/LoginView.vue'),
+      meta: { public: true },
+    },
+    {
+      path: '/',
+      component: AppLayout,
+      children: [
+        { path: '', name: 'dashboard', component: () => import('@/views/DashboardView.vue') },
+        {
+          path: 'tasks',
+          name: 'my-tasks',
+          component: () => import('@/views/MyTasksView.vue'),
+          meta: { requiresRole: 'agent' },
+        },
+      ],
+    },
+  ],
+})
+
+export default router
+"""
+
+
+def test_reference_four_route_sample(tmp_path: Path) -> None:
+    make(tmp_path, with_views({"src/router/index.ts": REFERENCE_SAMPLE}))
+    result = routes_of(tmp_path)
+    assert table(result) == [
+        ("/login", "login", "src/views/LoginView.vue", "public: true", 0, "", ""),
+        ("/", "", "src/layouts/AppLayout.vue", "", 0, "", ""),
+        ("/", "dashboard", "src/views/DashboardView.vue", "", 1, "", ""),
+        ("/tasks", "my-tasks", "src/views/MyTasksView.vue", "requiresRole: agent", 1, "", ""),
+    ]
+    assert result["files"] == ["src/router/index.ts"]
+    assert result["total"] == 4
+    assert result["notes"] == []
+    assert result["stats"]["raw_tok"] > 0
+
+
+@pytest.mark.parametrize(
+    ("parent", "child", "full"),
+    [
+        ("", "/login", "/login"),
+        ("/", "", "/"),
+        ("/", "tasks", "/tasks"),
+        ("/admin", "users", "/admin/users"),
+        ("/admin", "/abs", "/abs"),
+        ("", "", "/"),
+        ("/admin/", "users", "/admin/users"),
+    ],
+)
+def test_join_table(parent: str, child: str, full: str) -> None:
+    assert join_path(parent, child) == full
+
+
+def test_typed_routes_constant(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/index.ts": """import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router'
+import Home from '../views/Home.vue'
+
+const routes: RouteRecordRaw[] = [
+  { path: '/', name: 'home', component: Home },
+  { path: '/about', name: 'about', component: () => import('../views/About.vue') },
+]
+
+export default createRouter({ history: createWebHistory(), routes })
+""",
+            "src/views/Home.vue": "",
+            "src/views/About.vue": "",
+        },
+    )
+    assert table(routes_of(tmp_path)) == [
+        ("/", "home", "src/views/Home.vue", "", 0, "", ""),
+        ("/about", "about", "src/views/About.vue", "", 0, "", ""),
+    ]
+
+
+def test_satisfies_and_as_are_unwrapped(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "router.ts": """const routes = [
+  { path: '/a', name: 'a', component: () => import('./A.vue') },
+] satisfies RouteRecordRaw[]
+export const router = createRouter({ routes: routes as RouteRecordRaw[] })
+""",
+            "A.vue": "",
+        },
+    )
+    assert table(routes_of(tmp_path)) == [("/a", "a", "A.vue", "", 0, "", "")]
+
+
+def test_spread_modules_with_a_reexport_chain(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/index.ts": """import { createRouter } from 'vue-router'
+import adminRoutes from './modules/admin'
+import { shopRoutes } from './modules'
+
+export default createRouter({
+  routes: [
+    { path: '/', name: 'home', component: () => import('@/views/Home.vue') },
+    ...adminRoutes,
+    { path: '/shop', component: () => import('@/views/Shop.vue'), children: [...shopRoutes] },
+  ],
+})
+""",
+            "src/router/modules/admin.ts": """const adminRoutes = [
+  { path: '/admin', name: 'admin', component: () => import('@/views/admin/Dashboard.vue') },
+  { path: '/admin/users/:id', name: 'admin-user', component: () => import('@/views/admin/UserView.vue') },
+]
+export default adminRoutes
+""",
+            "src/router/modules/index.ts": "export { routes as shopRoutes } from './shop'\n",
+            "src/router/modules/shop.ts": """export const routes = [
+  { path: 'cart', name: 'cart', component: () => import('@/views/shop/Cart.vue') },
+]
+""",
+            "src/views/Home.vue": "",
+            "src/views/Shop.vue": "",
+            "src/views/admin/Dashboard.vue": "",
+            "src/views/admin/UserView.vue": "",
+            "src/views/shop/Cart.vue": "",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert table(result) == [
+        ("/", "home", "src/views/Home.vue", "", 0, "", ""),
+        ("/admin", "admin", "src/views/admin/Dashboard.vue", "", 0, "", ""),
+        ("/admin/users/:id", "admin-user", "src/views/admin/UserView.vue", "", 0, "", ""),
+        ("/shop", "", "src/views/Shop.vue", "", 0, "", ""),
+        ("/shop/cart", "cart", "src/views/shop/Cart.vue", "", 1, "", ""),
+    ]
+    assert result["files"] == [
+        "src/router/index.ts",
+        "src/router/modules/admin.ts",
+        "src/router/modules/index.ts",
+        "src/router/modules/shop.ts",
+    ]
+
+
+def test_one_line_route_objects_keep_their_paths(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/index.js": "export default createRouter({ routes: [{ path: '/a', name: 'a' }, "
+            "{ path: '/b', name: 'b', children: [{ path: 'c', name: 'c' }] }] })\n"
+        },
+    )
+    assert [(r["path"], r["name"]) for r in routes_of(tmp_path)["routes"]] == [
+        ("/a", "a"),
+        ("/b", "b"),
+        ("/b/c", "c"),
+    ]
+
+
+def test_deep_children(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "router.ts": """export default [
+  { path: '/a', children: [
+    { path: 'b', children: [
+      { path: 'c', children: [
+        { path: '/absolute', name: 'abs' },
+        { path: 'd', name: 'deep' },
+      ] },
+    ] },
+  ] },
+]
+"""
+        },
+    )
+    assert [(r["path"], r.get("depth", 0)) for r in routes_of(tmp_path)["routes"]] == [
+        ("/a", 0),
+        ("/a/b", 1),
+        ("/a/b/c", 2),
+        ("/absolute", 3),
+        ("/a/b/c/d", 3),
+    ]
+
+
+def test_redirect_alias_and_meta_forms(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "router.ts": """const HOME = '/home'
+export const routes = [
+  { path: '/', redirect: HOME },
+  { path: '/old', redirect: { name: 'home', query: { from: 'old' } } },
+  { path: '/fn', redirect: (to) => ({ path: '/search', query: { q: to.params.q } }) },
+  { path: '/home', name: 'home', alias: '/start' },
+  { path: '/users', alias: ['/people', '/members'],
+    meta: { title: 'Users', order: 3, hidden: false, roles: ['admin', "editor"], nav: { icon: 'user', pinned: true },
+            guard: canSee(), nothing: null } },
+]
+"""
+        },
+    )
+    rows = {r["path"]: r for r in routes_of(tmp_path)["routes"]}
+    assert rows["/"]["redirect"] == "HOME"
+    assert rows["/old"]["redirect"] == "name: home, query: {from: old}"
+    assert rows["/fn"]["redirect"] == "(function)"
+    assert rows["/home"]["alias"] == "/start"
+    assert rows["/users"]["alias"] == "/people, /members"
+    assert rows["/users"]["meta"] == (
+        "title: Users, order: 3, hidden: false, roles: [admin, editor], nav: {icon: user, pinned: true}, "
+        "guard: canSee(), nothing: null"
+    )
+
+
+def test_lazy_component_forms_and_tsconfig_paths(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "tsconfig.json": """{
+  // comments are allowed in tsconfig
+  "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["app/*"], "#views/*": ["app/views/*"], }, },
+}
+""",
+            "app/router/index.ts": """import { defineAsyncComponent } from 'vue'
+import Shell from '@/Shell.vue'
+import { Sidebar as Side } from '@/parts'
+const Local = { render: () => null }
+export default createRouter({ routes: [
+  { path: '/a', component: () => import(/* webpackChunkName: "a" */ '@/views/A.vue') },
+  { path: '/b', component: async () => import('#views/B.vue') },
+  { path: '/c', component: defineAsyncComponent(() => import('@/views/C.vue')) },
+  { path: '/d', component: () => { return import('@/views/D.vue') } },
+  { path: '/e', component: Shell },
+  { path: '/f', component: Local },
+  { path: '/g', components: { default: () => import('@/views/G.vue'), sidebar: Side } },
+  { path: '/h', component: () => import('some-package/View.vue') },
+  { path: '/i', component: defineAsyncComponent({ loader: () => import('@/views/I.vue') }) },
+] })
+""",
+            "app/Shell.vue": "",
+            "app/parts/index.ts": "export { default as Sidebar } from './Sidebar.vue'\n",
+            "app/parts/Sidebar.vue": "",
+            **{f"app/views/{name}.vue": "" for name in "ABCDGI"},
+        },
+    )
+    components = {r["path"]: r.get("component", "") for r in routes_of(tmp_path)["routes"]}
+    assert components == {
+        "/a": "app/views/A.vue",
+        "/b": "app/views/B.vue",
+        "/c": "app/views/C.vue",
+        "/d": "app/views/D.vue",
+        "/e": "app/Shell.vue",
+        "/f": "Local",
+        "/g": "default=app/views/G.vue; sidebar=app/parts/index.ts",
+        "/h": "some-package/View.vue",
+        "/i": "app/views/I.vue",
+    }
+
+
+def test_js_router_is_found_and_parsed(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router.js": """import VueRouter from 'vue-router'
+const routes = [{ path: '/', name: 'home', component: () => import('./views/Home.vue') }]
+export default new VueRouter({ mode: 'history', routes })
+""",
+            "src/views/Home.vue": "",
+        },
+    )
+    assert table(routes_of(tmp_path)) == [("/", "home", "src/views/Home.vue", "", 0, "", "")]
+
+
+def test_vue_element_admin_style(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/index.js": """import Vue from 'vue'
+import Router from 'vue-router'
+import Layout from '@/layout'
+
+export const constantRoutes = [
+  { path: '/login', component: () => import('@/views/login/index'), hidden: true },
+  {
+    path: '/',
+    component: Layout,
+    redirect: '/dashboard',
+    children: [{
+      path: 'dashboard',
+      component: () => import('@/views/dashboard/index'),
+      name: 'Dashboard',
+      meta: { title: 'Dashboard', icon: 'dashboard', affix: true }
+    }]
+  }
+]
+
+export const asyncRoutes = [
+  { path: '/permission', component: Layout, meta: { title: 'Permission', roles: ['admin', 'editor'] } },
+  { path: '*', redirect: '/404', hidden: true }
+]
+
+const createRouter = () => new Router({
+  scrollBehavior: () => ({ y: 0 }),
+  routes: constantRoutes
+})
+
+const router = createRouter()
+export default router
+""",
+            "src/layout/index.vue": "",
+            "src/views/login/index.vue": "",
+            "src/views/dashboard/index.vue": "",
+        },
+    )
+    rows = table(routes_of(tmp_path))
+    assert rows == [
+        ("/login", "", "src/views/login/index.vue", "", 0, "", ""),
+        ("/", "", "src/layout/index.vue", "", 0, "/dashboard", ""),
+        (
+            "/dashboard",
+            "Dashboard",
+            "src/views/dashboard/index.vue",
+            "title: Dashboard, icon: dashboard, affix: true",
+            1,
+            "",
+            "",
+        ),
+    ]
+
+
+def test_import_meta_glob_loader_is_noted_not_fatal(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/index.ts": """const modules = import.meta.glob('./modules/**/*.ts', { eager: true })
+const routeModuleList = Object.keys(modules).map((key) => modules[key].default)
+export const basicRoutes = [
+  { path: '/', name: 'Root', redirect: '/dashboard' },
+  ...routeModuleList,
+]
+export const router = createRouter({ routes: basicRoutes })
+"""
+        },
+    )
+    result = routes_of(tmp_path)
+    assert table(result) == [("/", "Root", "", "", 0, "/dashboard", "")]
+    assert any("skipped src/router/index.ts:5: ...routeModuleList" in note for note in result["notes"])
+
+
+def test_monorepo_fewest_segments_wins_and_the_other_is_noted(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "apps/web/src/router/index.ts": "export default [{ path: '/web' }]\n",
+            "apps/admin/src/router/index.ts": "export default [{ path: '/admin' }]\n",
+            "shop/router.ts": "export default [{ path: '/shop' }]\n",
+            "node_modules/lib/router.ts": "export default [{ path: '/nope' }]\n",
+            "dist/router.js": "export default [{ path: '/nope' }]\n",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert [r["path"] for r in result["routes"]] == ["/shop"]
+    assert (
+        "also found: apps/admin/src/router/index.ts, apps/web/src/router/index.ts; pass file= to choose"
+        in (result["notes"])
+    )
+    chosen = routes_of(tmp_path, file="apps/admin/src/router/index.ts", root="apps/admin")
+    assert [r["path"] for r in chosen["routes"]] == ["/admin"]
+    assert chosen["files"] == ["src/router/index.ts"]
+
+
+def test_tie_prefers_index_ts(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/index.js": "export default [{ path: '/js' }]\n",
+            "src/router/index.ts": "export default [{ path: '/ts' }]\n",
+        },
+    )
+    assert [r["path"] for r in routes_of(tmp_path)["routes"]] == ["/ts"]
+
+
+def test_syntax_error_inside_a_route_names_file_and_line(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/index.ts": """export default [
+  { path: '/ok', name: 'ok' },
+  { path: '/broken', name: 'broken' component: X },
+]
+"""
+        },
+    )
+    with pytest.raises(ProviderError) as caught:
+        routes_of(tmp_path)
+    assert caught.value.message == "src/router/index.ts:3: cannot parse the route definition"
+
+
+def test_syntax_error_in_a_guard_is_only_a_note(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/index.ts": """const routes = [{ path: '/', name: 'home' }]
+const router = createRouter({ routes })
+router.beforeEach((to) => { if (to.meta. ) return false })
+export default router
+"""
+        },
+    )
+    result = routes_of(tmp_path)
+    assert [r["path"] for r in result["routes"]] == ["/"]
+    assert any("syntax error outside the routes" in note for note in result["notes"])
+
+
+def test_import_cycle_terminates(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "router.ts": "import { a } from './a'\nexport default createRouter({ routes: a })\n",
+            "a.ts": "import { b } from './b'\nexport const a = b\n",
+            "b.ts": "import { a } from './a'\nexport const b = a\n",
+        },
+    )
+    with pytest.raises(ProviderError, match="no route array in router.ts"):
+        routes_of(tmp_path)
+
+
+def test_no_route_array_and_empty_routes(tmp_path: Path) -> None:
+    make(tmp_path / "none", {"router.ts": "export const x = 1\n"})
+    with pytest.raises(ProviderError) as caught:
+        routes_of(tmp_path / "none")
+    assert caught.value.message == "no route array in router.ts"
+    assert "createRouter({ routes })" in caught.value.hint
+    make(tmp_path / "empty", {"router.ts": "export default createRouter({ routes: [] })\n"})
+    result = routes_of(tmp_path / "empty")
+    assert result["routes"] == []
+    assert result["total"] == 0
+
+
+def test_no_router_in_a_large_tree_is_a_named_error(tmp_path: Path) -> None:
+    tree = tmp_path / "big"
+    for i in range(200):
+        directory = tree / f"pkg{i:03}" / "src"
+        directory.mkdir(parents=True)
+        for j in range(50):
+            (directory / f"mod{j}.ts").write_text("export const x = 1\n")
+    (tree / "node_modules" / "vue-router").mkdir(parents=True)
+    (tree / "node_modules" / "vue-router" / "router.ts").write_text("export default []\n")
+    with pytest.raises(ProviderError) as caught:
+        routes_of(tree)
+    assert caught.value.message == "no router file under ."
+    assert "pass file=path/to/router.ts" in caught.value.hint
+
+
+def test_missing_file_and_root(tmp_path: Path) -> None:
+    with pytest.raises(ProviderError, match="router file not found: nope.ts"):
+        routes_of(tmp_path, file="nope.ts")
+    with pytest.raises(ProviderError, match="root not found: nowhere"):
+        routes_of(tmp_path, root="nowhere")
+
+
+def test_imports_outside_root_are_not_followed(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "shared/routes.ts": "export default [{ path: '/shared' }]\n",
+            "app/router.ts": "import shared from '../shared/routes'\nexport default createRouter({ routes: [...shared] })\n",
+        },
+    )
+    result = routes_of(tmp_path, root="app")
+    assert result["routes"] == []
+    assert any("outside root" in note for note in result["notes"])
+
+
+def test_budget_cuts_rows_from_the_end(tmp_path: Path) -> None:
+    entries = ",\n".join(f"  {{ path: '/page{i}', name: 'page-{i}' }}" for i in range(400))
+    make(tmp_path, {"router.ts": f"export default [\n{entries}\n]\n"})
+    result = run(Params(), Context(root=tmp_path, budget=1000))
+    from sofia.output.budget import cost
+
+    assert cost(result) <= 1000
+    shown = len(result["routes"])
+    assert 0 < shown < 400
+    assert result["total"] == 400
+    assert result["routes"][-1]["path"] == f"/page{shown - 1}"
+    assert result["notes"][-1] == (
+        f"routes: showing {shown} of 400 routes (budget 1000 tok); pass file= for a single route module"
+    )
+
+
+def test_cli_toon_json_md_and_determinism(tmp_path: Path) -> None:
+    make(tmp_path, with_views({"src/router/index.ts": REFERENCE_SAMPLE}))
+    toon = run_sf("vue", "routes", cwd=tmp_path)
+    assert toon.returncode == 0, toon.stderr
+    assert toon.stdout.splitlines()[:2] == [
+        "files[1]: src/router/index.ts",
+        "routes[4]{path,name,component,meta,depth}:",
+    ]
+    assert "stats" not in toon.stdout
+    as_json = run_sf("vue", "routes", "--json", cwd=tmp_path)
+    assert json.loads(as_json.stdout)["total"] == 4
+    assert as_json.stdout == run_sf("vue", "routes", "--json", cwd=tmp_path).stdout
+    markdown = run_sf("vue", "routes", "--md", cwd=tmp_path)
+    assert "| path | name | component | meta | depth |" in markdown.stdout
+    missing = run_sf("vue", "routes", cwd=tmp_path / "src" / "views")
+    assert missing.returncode == 1
+    assert missing.stderr.startswith("sf vue routes: error: no router file under .")
