@@ -101,6 +101,7 @@ class Provider:
 
 GROUPS: dict[str, str] = {
     "vue": "Vue project maps",
+    "github": "GitHub CI runs, pull requests and branch cleanup (through the gh CLI)",
 }
 """Help text of the CLI groups that hold several commands."""
 
@@ -146,6 +147,50 @@ PROVIDERS: tuple[Provider, ...] = (
             "alias, resolved across imported route modules. Use instead of reading router files."
         ),
         examples=("sf vue routes", "sf vue routes src/router/index.ts", "sf vue routes --root apps/admin"),
+    ),
+    Provider(
+        name="github_ci",
+        cli=("github", "ci"),
+        module="sofia.providers.github.ci",
+        description=(
+            "Latest GitHub Actions runs of a repository (or the latest run of every package repository under "
+            "a tree), failing first, with failed jobs, steps and a log tail each. Use instead of gh run list/view."
+        ),
+        annotations=REMOTE,
+        cli_input_attr="CliParams",
+        examples=(
+            "sf github ci",
+            "sf github ci acme/http-client --log-lines 40",
+            "sf github ci --root ~/src/packages",
+            "sf github ci --watch --timeout 20m",
+        ),
+    ),
+    Provider(
+        name="github_pr",
+        cli=("github", "pr"),
+        module="sofia.providers.github.pr",
+        description=(
+            "Your open pull requests: authored, review-requested, and those on your own public repositories, "
+            "with CI and review state and the action each needs, action-needed first."
+        ),
+        annotations=REMOTE,
+        examples=("sf github pr", "sf github pr --limit 10"),
+    ),
+    Provider(
+        name="github_branches",
+        cli=("github", "branches"),
+        module="sofia.providers.github.branches",
+        description=(
+            "Non-default branches across your own repositories with age, newest pull request and a verdict "
+            "(merged, closed, stale, no-pr, open), to find branches to clean up. Reports only."
+        ),
+        annotations=REMOTE,
+        cli_input_attr="CliParams",
+        examples=(
+            "sf github branches",
+            "sf github branches --owner acme --stale-days 60",
+            "sf github branches --delete --merged-only",
+        ),
     ),
 )
 

@@ -1,0 +1,1 @@
+"""GitHub providers: CI runs, pull requests and branch cleanup, all read through the real `gh` CLI."""

@@ -1,0 +1,91 @@
+"""`sf github branches --delete` (CLI only): delete the branches the report calls merged (and closed,
+unless `--merged-only`), never the default branch, protected or moved branches, names matching a
+keep pattern, or names starting with `-`. Asks first unless `--yes`; the result lists what happened."""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from sofia.providers.contract import Context, Outcome, ProviderError
+from sofia.providers.github import gh
+
+if TYPE_CHECKING:
+    from sofia.providers.github.branches import Branch, CliParams
+
+
+def keep_reason(branch: Branch, params: CliParams) -> str:
+    """Why a merged or closed branch stays, or "" when it may go."""
+    if branch.verdict == "closed" and params.merged_only:
+        return "closed, --merged-only"
+    if branch.protected:
+        return "protected"
+    if branch.moved:
+        return "moved since its pull request"
+    if branch.branch.startswith("-"):
+        return "name starts with -"
+    for pattern in params.keep:
+        if fnmatchcase(branch.branch, pattern):
+            return f"matches {pattern}"
+    return ""
+
+
+def ref_path(repo: str, branch: str) -> str:
+    """`repos/OWNER/REPO/git/refs/heads/BRANCH` with every path segment URL-encoded."""
+    segments = [*repo.split("/"), "git", "refs", "heads", *branch.split("/")]
+    return "/".join(quote(segment, safe="") for segment in ["repos", *segments])
+
+
+def delete(result: dict[str, Any], branches: list[Branch], params: CliParams, ctx: Context) -> Outcome:
+    planned: list[Branch] = []
+    kept: list[dict[str, str]] = []
+    for branch in branches:
+        if branch.verdict not in ("merged", "closed"):
+            continue
+        reason = keep_reason(branch, params)
+        if reason:
+            kept.append({"repo": branch.repo, "branch": branch.branch, "reason": reason})
+        else:
+            planned.append(branch)
+    deleted: list[dict[str, str]] = []
+    failed: list[dict[str, str]] = []
+    notes = list(result["notes"])
+    exit_code = 0
+    if planned and not params.yes and not ctx.confirm(plan_question(planned)):
+        kept.extend({"repo": b.repo, "branch": b.branch, "reason": "not confirmed"} for b in planned)
+        notes.append(
+            f"nothing deleted: {len(planned)} deletions were not confirmed (without a terminal pass --yes)"
+        )
+        planned, exit_code = [], 1
+    for done, branch in enumerate(planned, 1):
+        try:
+            gh.run(
+                ["api", "-X", "DELETE", ref_path(branch.repo, branch.branch)],
+                ctx,
+                subcommand="api DELETE",
+                timeout=15,
+            )
+        except ProviderError as exc:
+            failed.append({"repo": branch.repo, "branch": branch.branch, "error": exc.message})
+        else:
+            deleted.append({"repo": branch.repo, "branch": branch.branch})
+        ctx.progress(done, len(planned), f"{branch.repo} {branch.branch}")
+    if failed:
+        notes.append(f"{len(failed)} of {len(planned)} deletions failed; see deletion.failed")
+        exit_code = 1
+    document = {
+        "owner": result["owner"],
+        "branches": result["branches"],
+        "summary": result["summary"],
+        "deletion": {"deleted": deleted, "kept": kept, "failed": failed},
+        "notes": notes,
+        "omitted": result["omitted"],
+    }
+    return Outcome(document, exit_code)
+
+
+def plan_question(planned: list[Branch]) -> str:
+    lines = [f"  {b.repo} {b.branch} ({b.verdict} #{b.pr}, {b.age_days} days)" for b in planned]
+    noun = "branch" if len(planned) == 1 else "branches"
+    return "\n".join(["Branches to delete:", *lines, f"Delete {len(planned)} {noun}?"])

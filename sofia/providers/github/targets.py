@@ -1,0 +1,90 @@
+"""Which repository (or repositories) `github_ci` asks about: a package or directory inside a git
+work tree selects that repository; a tree without one selects every package repository under it."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sofia.providers.contract import Context, ProviderError
+
+if TYPE_CHECKING:
+    from sofia.providers.composer.discovery import Discovery
+
+
+@dataclass(frozen=True)
+class Target:
+    mode: str
+    """`repository` or `tree`."""
+    repo_dir: str
+    """The repository, or the tree, relative to the workspace root (`/`-separated)."""
+    repo: Path | None = None
+    repos: list[tuple[str, Path]] = field(default_factory=list)
+    """Tree mode: (label, repository) pairs, sorted by label."""
+
+
+def resolve(root: str, package: str, ctx: Context) -> Target:
+    """The target of a github_ci call, or a ProviderError naming what was not found."""
+    from sofia.providers.composer import discovery
+
+    found = discovery.resolve_root(root, ctx)
+    base = found.parent if found.is_file() else found
+    if package:
+        directory = package_dir(base, package, root, ctx)
+        repo = enclosing_repository(directory)
+        if repo is None:
+            raise ProviderError(
+                f"{package} is not in a git repository: {relative(directory, ctx.root)}",
+                "github_ci reads the runs of the GitHub repository a package lives in; clone it with git",
+            )
+        return Target("repository", relative(repo, ctx.root), repo=repo)
+    repo = enclosing_repository(base)
+    if repo is not None:
+        return Target("repository", relative(repo, ctx.root), repo=repo)
+    repos = package_repositories(discovery.discover(base, ctx))
+    if not repos:
+        raise ProviderError(
+            f"{root} is not in a git repository and contains no package repositories",
+            "pass a repository, a package, or a tree holding cloned packages as root",
+        )
+    return Target("tree", relative(base, ctx.root), repos=repos)
+
+
+def package_dir(base: Path, package: str, root: str, ctx: Context) -> Path:
+    """The directory `package` names: an existing directory (under root, then the workspace root),
+    else a Composer package by name, name suffix or directory basename."""
+    from sofia.providers.composer import discovery
+
+    if not package.startswith("-"):
+        for start in (base, ctx.root):
+            candidate = start / package
+            if candidate.is_dir():
+                return Path(os.path.abspath(candidate))
+    return discovery.resolve_package(package, base, ctx, root_label=root).path
+
+
+def enclosing_repository(path: Path) -> Path | None:
+    """The nearest directory at or above `path` holding a `.git` entry (no subprocess)."""
+    for directory in (path, *path.parents):
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def package_repositories(found: Discovery) -> list[tuple[str, Path]]:
+    """(label, repository) per distinct package repository: the label of the package at the
+    repository's top, else of its first package; sorted by label."""
+    labels: dict[Path, str] = {}
+    for package in found.packages:
+        if package.repo is None:
+            continue
+        if package.path == package.repo or package.repo not in labels:
+            labels[package.repo] = package.label
+    return sorted(((label, repo) for repo, label in labels.items()), key=lambda pair: (pair[0], str(pair[1])))
+
+
+def relative(path: Path, start: Path) -> str:
+    """`path` relative to `start` with `/` separators (`.` for the same directory)."""
+    return Path(os.path.relpath(path, start)).as_posix()
