@@ -1,1 +1,115 @@
-"""`code`: structure without bodies, or exactly the bodies asked for (spec tools-code §1)."""
+"""`code`: structure without bodies, or exactly the bodies asked for (spec tools-code §1).
+
+Only pydantic and the contract are imported here: the CLI imports this module to build `--help`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sofia.providers.contract import Cli, Context
+
+__all__ = ["CliParams", "Params", "prepare", "render", "run", "slice_text"]
+
+FILES_HELP = (
+    "Files, directories or globs (`src/**/*.php`, `app/{Models,Http}`), relative to the workspace root; "
+    "directories and globs expand to every supported source file (at most 250)."
+)
+SYMBOLS_HELP = (
+    "Symbols whose exact source to return, e.g. `UserController::destroy`, `Server.Routes`, "
+    "`(*Server).Routes`, `Widget.label`, or a bare name; needs exactly one file."
+)
+Files = Annotated[
+    list[str], Field(min_length=1, description=FILES_HELP), Cli(positional=True, metavar="PATH")
+]
+Exported = Annotated[bool, Field(default=False, description="Public/exported declarations and members only.")]
+Api = Annotated[
+    bool,
+    Field(
+        default=False,
+        description=(
+            "PHP: the effective public surface of a class (own members plus traits and parents, each row "
+            "with `via`); implies exported."
+        ),
+    ),
+]
+Brief = Annotated[
+    bool,
+    Field(
+        default=False,
+        description="Names and signatures only: no imports, properties, values, attributes or details.",
+    ),
+]
+Force = Annotated[
+    bool,
+    Field(default=False, description="Return the full result even if an identical call just returned it."),
+]
+
+
+class Params(BaseModel):
+    """Inputs of `code` (MCP and library callers)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    files: Files
+    symbol: Annotated[
+        str, Field(default="", description="One symbol to slice; placed in front of `symbols`.")
+    ]
+    symbols: Annotated[list[str], Field(default_factory=list, description=SYMBOLS_HELP)]
+    exported: Exported
+    api: Api
+    brief: Brief
+    force: Force
+
+
+class CliParams(BaseModel):
+    """The CLI spelling: `sf code PATH... [SYMBOL...]`, `--symbol NAME` repeatable; `prepare` turns
+    it into `Params` after telling files from symbols among the positionals."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    files: Annotated[
+        list[str],
+        Field(min_length=1, description="Files, directories or globs; or one file followed by symbol names"),
+        Cli(positional=True, metavar="PATH"),
+    ]
+    symbols: Annotated[
+        list[str], Field(default_factory=list, description=SYMBOLS_HELP), Cli(flag="--symbol", metavar="NAME")
+    ]
+    exported: Exported
+    api: Api
+    brief: Brief
+    force: Force
+
+
+def prepare(params: CliParams | Params, ctx: Context) -> Params:
+    """Classify CLI positionals: one existing file followed by words means slices of those symbols."""
+    from sofia.providers.code.inputs import classify
+
+    values = params.model_dump()
+    if values["symbols"] or values.get("symbol"):
+        return Params.model_validate(values)
+    files, symbols = classify(values["files"], ctx.root)
+    return Params.model_validate({**values, "files": files, "symbols": symbols})
+
+
+def run(params: Params, ctx: Context) -> dict[str, Any]:
+    from sofia.providers.code import pipeline
+
+    return pipeline.run(params, ctx)
+
+
+def render(result: Any, fmt: str) -> str | None:
+    """CLI text: file documents one by one, raw files verbatim, slices as source (None for JSON)."""
+    from sofia.providers.code import text
+
+    return text.render(result, fmt)
+
+
+def slice_text(result: dict[str, Any]) -> str:
+    """The plain-text form of a slice-mode result (what the MCP server returns for slices)."""
+    from sofia.providers.code import text
+
+    return text.slice_text(result)

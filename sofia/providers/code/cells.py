@@ -1,0 +1,67 @@
+"""Cell formatting shared by every summariser, so signatures, values and relations read the same
+in every language (spec tools-code §1.4 "Cells")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from sofia.output.tables import cut
+
+DEFAULT_CUT = 24
+"""Parameter defaults and values are cut to this many characters."""
+DETAIL_CUT = 160
+
+_SPACE = re.compile(r"\s+")
+_AFTER_OPEN = re.compile(r"([(\[{]) ")
+_BEFORE_CLOSE = re.compile(r" ([)\]}])")
+_TRAILING_COMMA = re.compile(r",\s*([)\]}])")
+
+ELIDABLE: dict[str, dict[str, object]] = {
+    "types": {
+        "vis": "public",
+        "mods": "",
+        "extends": "",
+        "implements": "",
+        "uses": "",
+        "attrs": "",
+        "detail": "",
+    },
+    "functions": {"owner": "", "vis": "public", "mods": "", "attrs": "", "via": ""},
+    "properties": {"type": "", "vis": "public", "mods": "", "value": "", "attrs": "", "via": ""},
+    "ctor": {"type": "", "promoted": False},
+    "constants": {"owner": "", "type": "", "value": "", "via": ""},
+    "cases": {"value": ""},
+}
+"""Per table, the columns removed from every row when every row holds the default (§0.2)."""
+
+
+def collapse(text: str) -> str:
+    """Whitespace runs to one space, none just inside brackets, no trailing comma before a closer."""
+    flat = _SPACE.sub(" ", text).strip()
+    flat = _TRAILING_COMMA.sub(r"\1", flat)
+    flat = _AFTER_OPEN.sub(r"\1", flat)
+    return _BEFORE_CLOSE.sub(r"\1", flat)
+
+
+def default(text: str) -> str:
+    """A parameter default as shown in `sig`: collapsed and cut at 24 characters."""
+    return cut(collapse(text), DEFAULT_CUT)
+
+
+def value(text: str) -> str:
+    """A short literal's `value` cell: collapsed and cut at 24 characters."""
+    return cut(collapse(text), DEFAULT_CUT)
+
+
+def detail(text: str) -> str:
+    return cut(collapse(text), DETAIL_CUT)
+
+
+def join(items: Iterable[str], separator: str = ", ") -> str:
+    """A multi-valued cell: the non-empty items joined (relations by `, `, attributes by `; `)."""
+    return separator.join(item for item in items if item)
+
+
+def mods(items: Iterable[str]) -> str:
+    return " ".join(item for item in items if item)

@@ -1,0 +1,233 @@
+"""One file, one document: the decision rules a–g of spec tools-code §1.3 and the summary document
+assembled from a summariser's fields (key order, `brief`, elided columns)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sofia.output.budget import cost
+from sofia.output.tables import elide
+from sofia.output.tokens import estimate
+from sofia.providers.code.cells import ELIDABLE
+from sofia.providers.code.inputs import Input
+from sofia.providers.code.model import SourceFile, Summary, SummaryOptions
+from sofia.syntax import (
+    MAX_PARSE_BYTES,
+    LanguageUnsupported,
+    ParseUnavailable,
+    SymbolTree,
+    language_for,
+    parse,
+)
+
+DEFAULT_RAW_BELOW = 8192
+BINARY_PROBE = 8000
+BOM = b"\xef\xbb\xbf"
+
+PLAIN_KEYS = ("imports", "types", "functions")
+OPTIONAL_KEYS = ("properties", "ctor", "constants", "cases", "vue", "unresolved")
+BRIEF_DROPPED_KEYS = ("imports", "properties")
+BRIEF_DROPPED_COLUMNS = ("value", "attrs", "detail")
+
+SUMMARISERS = {
+    "python": "summary_python",
+    "go": "summary_go",
+    "php": "summary_php",
+    "js": "summary_ts",
+    "ts": "summary_ts",
+    "tsx": "summary_ts",
+    "vue": "summary_vue",
+}
+
+Summariser = Callable[[SymbolTree, SourceFile, SummaryOptions], Summary]
+
+
+def raw_below() -> int:
+    """`SOFIA_CODE_RAW_BELOW` in bytes: 0 disables the passthrough; negative or unparsable → 8192."""
+    text = os.environ.get("SOFIA_CODE_RAW_BELOW", "").strip()
+    try:
+        value = int(text)
+    except ValueError:
+        return DEFAULT_RAW_BELOW
+    return value if value >= 0 else DEFAULT_RAW_BELOW
+
+
+@dataclass
+class Read:
+    """A file as read once: bytes, decoded text, language; `error` set when it could not be read."""
+
+    source: bytes = b""
+    text: str = ""
+    lang: str = ""
+    error: str = ""
+    invalid_utf8: bool = False
+
+
+@dataclass
+class FileResult:
+    document: dict[str, Any]
+    raw_tok: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def read(path: Path) -> Read:
+    """Read a regular file whole; special files and OS errors become `error` (never raised)."""
+    lang = language_for(path) or ""
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return Read(lang=lang, error="not a regular file")
+        source = path.read_bytes()
+    except OSError as error:
+        return Read(lang=lang, error=error.strerror or str(error))
+    return Read(source=source, text=decode(source), lang=lang, invalid_utf8=not is_utf8(source))
+
+
+def decode(source: bytes) -> str:
+    """Text as the agent sees it: UTF-8 with U+FFFD for invalid bytes, a leading BOM stripped."""
+    return source.removeprefix(BOM).decode("utf-8", "replace")
+
+
+def is_utf8(source: bytes) -> bool:
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def count_lines(text: str) -> int:
+    """Lines counted on `\\n`; a last line without a newline counts too."""
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+
+def size_text(size: int) -> str:
+    """`0K`, `3.1K`, `8K` below one MiB, then `5.2 MiB`."""
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):.1f} MiB"
+    return f"{size // 1024}K" if size % 1024 == 0 else f"{size / 1024:.1f}K"
+
+
+def header(rel: str, lang: str, mode: str, lines: int) -> dict[str, Any]:
+    return {"path": rel, "lang": lang, "mode": mode, "lines": lines}
+
+
+def skipped(rel: str, lang: str, lines: int, reason: str) -> dict[str, Any]:
+    return {**header(rel, lang, "skipped", lines), "reason": reason}
+
+
+def raw(rel: str, file: Read, reason: str, parse_errors: int = 0) -> dict[str, Any]:
+    document = header(rel, file.lang, "raw", count_lines(file.text))
+    if parse_errors:
+        document["parse_errors"] = parse_errors
+    document["reason"] = reason
+    document["content"] = file.text
+    return document
+
+
+def summariser(lang: str) -> Summariser | None:
+    """The summarise function of `lang`'s module, or None while that module does not exist."""
+    qualified = f"sofia.providers.code.{SUMMARISERS[lang]}"
+    try:
+        module = importlib.import_module(qualified)
+    except ModuleNotFoundError as error:
+        if error.name != qualified:
+            raise
+        return None
+    function: Summariser = module.summarise
+    return function
+
+
+def process(item: Input, root: Path, options: SummaryOptions, below: int) -> FileResult:
+    """Rules a–g for one file (spec tools-code §1.3 step 3)."""
+    file = read(item.path)
+    if file.error:
+        return FileResult(skipped(item.rel, file.lang, 0, f"unreadable: {file.error}"))
+    raw_tok = estimate(file.source)
+    notes = [f"{item.rel}: invalid UTF-8 bytes shown as U+FFFD"] if file.invalid_utf8 else []
+    if b"\0" in file.source[:BINARY_PROBE]:
+        return FileResult(skipped(item.rel, file.lang, 0, f"binary ({size_text(len(file.source))})"), raw_tok)
+    if not file.lang:
+        return FileResult(raw(item.rel, file, "unsupported_type"), raw_tok, notes)
+    if below > 0 and len(file.source) < below and not (options.api and file.lang == "php"):
+        return FileResult(raw(item.rel, file, "below_threshold"), raw_tok, notes)
+    if len(file.source) > MAX_PARSE_BYTES:
+        return FileResult(raw(item.rel, file, "too_large"), raw_tok, notes)
+    summarise = summariser(file.lang)
+    if summarise is None:
+        return FileResult(
+            raw(item.rel, file, "unsupported_type"),
+            raw_tok,
+            [*notes, f"{item.rel}: no {file.lang} summariser yet"],
+        )
+    try:
+        tree = parse(file.source, file.lang)
+    except LanguageUnsupported:
+        return FileResult(
+            raw(item.rel, file, "unsupported_type"),
+            raw_tok,
+            [*notes, f"{item.rel}: no {file.lang} parser yet"],
+        )
+    except ParseUnavailable:
+        return FileResult(raw(item.rel, file, "too_large"), raw_tok, notes)
+    source_file = SourceFile(item.path, item.rel, root, file.source, file.text, file.lang)
+    summary = summarise(tree, source_file, options)
+    document = summary_document(item.rel, file, tree.parse_errors, summary, options.brief)
+    baseline = raw_tok + summary.extra_raw_tok
+    if not declares_anything(tree, document) and tree.parse_errors > 0:
+        return FileResult(raw(item.rel, file, "parse_failed", tree.parse_errors), raw_tok, notes)
+    if cost(document) < baseline:
+        return FileResult(document, baseline, [*notes, *summary.notes])
+    return FileResult(raw(item.rel, file, "summary_not_smaller"), baseline, notes)
+
+
+def declares_anything(tree: SymbolTree, document: dict[str, Any]) -> bool:
+    return bool(tree.symbols) or any(document.get(k) for k in ("types", "functions", *OPTIONAL_KEYS))
+
+
+def summary_document(
+    rel: str, file: Read, parse_errors: int, summary: Summary, brief: bool
+) -> dict[str, Any]:
+    """The summary document: header, namespace, parse_errors (when any), the plain tables, then the
+    non-empty optional ones, in spec order; `brief` applied and default-only columns elided."""
+    fields = dict(summary.fields)
+    document = header(rel, file.lang, "summary", count_lines(file.text))
+    document["namespace"] = fields.pop("namespace", "")
+    if parse_errors:
+        document["parse_errors"] = parse_errors
+    for key in PLAIN_KEYS:
+        document[key] = fields.pop(key, [])
+    for key in OPTIONAL_KEYS:
+        value = fields.pop(key, None)
+        if value:
+            document[key] = value
+    document.update((k, v) for k, v in fields.items() if v)
+    if brief:
+        document = briefed(document)
+    return elided(document)
+
+
+def briefed(document: dict[str, Any]) -> dict[str, Any]:
+    """`brief`: no imports or properties, and no value, attrs or detail cells anywhere."""
+    out: dict[str, Any] = {}
+    for key, value in document.items():
+        if key in BRIEF_DROPPED_KEYS:
+            continue
+        if key in ELIDABLE and isinstance(value, list):
+            value = [{k: v for k, v in row.items() if k not in BRIEF_DROPPED_COLUMNS} for row in value]
+        out[key] = value
+    return out
+
+
+def elided(document: dict[str, Any]) -> dict[str, Any]:
+    """Columns holding only their default in every row of a table are dropped from that table."""
+    return {
+        key: elide(value, ELIDABLE[key]) if key in ELIDABLE and isinstance(value, list) else value
+        for key, value in document.items()
+    }

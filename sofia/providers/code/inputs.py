@@ -1,0 +1,163 @@
+"""From what the caller typed to the list of files to read: CLI positional classification,
+validation, and expansion of directories and globs under the one walking rule set (§0.4)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from sofia.providers.code.globs import (
+    GlobError,
+    compile_glob,
+    expand_braces,
+    is_glob,
+    literal_prefix,
+    matches,
+)
+from sofia.providers.contract import ProviderError
+from sofia.syntax import EXTENSIONS, language_for
+
+MAX_FILES = 250
+SLICE_HINT = (
+    "for bodies use sf code FILE SYMBOL... (MCP: files=[FILE], symbols=[...]); for summaries drop the symbols"
+)
+SUPPORTED = " ".join(sorted(EXTENSIONS))
+
+
+@dataclass(frozen=True)
+class Input:
+    """One file to process: its display path (relative to the root when inside it) and absolute path."""
+
+    rel: str
+    path: Path
+
+
+def resolve(root: Path, text: str) -> Path:
+    return Path(os.path.normpath(root / text))
+
+
+def display(root: Path, path: Path) -> str:
+    """`/`-separated path relative to the root, without `./`; absolute when outside the root."""
+    try:
+        rel = path.relative_to(root)
+    except ValueError:
+        return path.as_posix()
+    return rel.as_posix() if str(rel) != "." else "."
+
+
+def classify(args: list[str], root: Path) -> tuple[list[str], list[str]]:
+    """Split CLI positionals into (files, symbols), spec tools-code §1.2.
+
+    After an existing regular file, words that are neither paths nor globs are symbols; when all
+    the rest look like paths (exist, are globs, or contain `/`) they are files; a mix is an error.
+    """
+    if len(args) <= 1 or not resolve(root, args[0]).is_file():
+        return list(args), []
+    rest = args[1:]
+    path_like = [os.path.lexists(resolve(root, a)) or is_glob(a) or "/" in a for a in rest]
+    if not any(path_like):
+        return [args[0]], rest
+    if all(path_like):
+        return list(args), []
+    words = [a for a, like in zip(rest, path_like, strict=True) if not like]
+    raise ProviderError(
+        f"mixed files and symbols: {', '.join(words)}",
+        "for bodies use sf code FILE SYMBOL..., for summaries pass only paths",
+    )
+
+
+def slice_target(files: list[str], root: Path) -> Input:
+    """The one regular file symbols are sliced from, or a ProviderError saying what is wrong."""
+    if len(files) != 1:
+        raise ProviderError(
+            f"symbols need exactly one file, got {len(files)}: {', '.join(files)}", SLICE_HINT
+        )
+    text = files[0]
+    path = resolve(root, text)
+    if path.is_dir():
+        raise ProviderError(f"symbols need one file, not a directory: {text}", SLICE_HINT)
+    if not os.path.lexists(path):
+        if is_glob(text):
+            raise ProviderError(f"symbols need one file, not a glob: {text}", SLICE_HINT)
+        raise ProviderError(f"not found: {text}", f"paths are relative to {root}")
+    return Input(display(root, path), path)
+
+
+def expand(files: list[str], root: Path, timeout: float = 60.0) -> list[Input]:
+    """Every input as files: existing files kept, directories walked, globs matched; input order
+    first, paths sorted within an input, duplicates dropped (first wins); at most MAX_FILES."""
+    for text in files:
+        if not os.path.lexists(resolve(root, text)) and not is_glob(text):
+            raise ProviderError(f"not found: {text}", f"paths are relative to {root}")
+    found: dict[str, Input] = {}
+    for text in files:
+        path = resolve(root, text)
+        if os.path.lexists(path) and not path.is_dir():
+            found.setdefault(display(root, path), Input(display(root, path), path))
+            continue
+        rels = walk_directory(text, path, root, timeout) if path.is_dir() else match_glob(text, root, timeout)
+        for rel in rels:
+            found.setdefault(rel, Input(rel, resolve(root, rel)))
+    if len(found) > MAX_FILES:
+        raise too_many(files, list(found))
+    return list(found.values())
+
+
+def walk_directory(text: str, path: Path, root: Path, timeout: float) -> list[str]:
+    from sofia.runtime import rg
+
+    listed = rg.list_files([display(root, path)], cwd=root, timeout=timeout)
+    kept = [p for p in listed if language_for(p)]
+    if not kept:
+        raise ProviderError(f"no supported files under {text}", f"code reads {SUPPORTED} files")
+    return kept
+
+
+def match_glob(text: str, root: Path, timeout: float) -> list[str]:
+    """Files matched by a glob, or inside directories it matches, walked under §0.4's rules."""
+    from sofia.runtime import rg
+
+    pattern = text[2:] if text.startswith("./") else text
+    try:
+        alternatives = expand_braces(pattern)
+        compiled = [(p, compile_glob(p), literal_prefix(p)) for p in alternatives]
+    except GlobError as error:
+        raise ProviderError(
+            f"malformed glob: {text} ({error})",
+            "globs support * ? [abc] [!abc] {a,b} and ** across directories",
+        ) from None
+    matched: set[str] = set()
+    for _, regex, prefix in compiled:
+        start = resolve(root, prefix or ".")
+        if not start.is_dir():
+            continue
+        for rel in rg.list_files([prefix or "."], cwd=root, timeout=timeout):
+            if matches(regex, rel, prefix):
+                matched.add(rel)
+    if not matched:
+        raise ProviderError(f"no match: {text}", f"paths and globs are relative to {root}")
+    kept = sorted((p for p in matched if language_for(p)), key=os.fsencode)
+    if not kept:
+        raise ProviderError(f"no supported files match {text}", f"code reads {SUPPORTED} files")
+    return kept
+
+
+def too_many(files: list[str], rels: list[str]) -> ProviderError:
+    """The over-the-limit error, naming the largest subdirectories one level below the common prefix."""
+    directories = [r.split("/")[:-1] for r in rels]
+    common = directories[0]
+    for parts in directories[1:]:
+        while parts[: len(common)] != common:
+            common = common[:-1]
+    groups = Counter("/".join(parts[: len(common) + 1]) for parts in directories if len(parts) > len(common))
+    ranked = sorted(groups.items(), key=lambda item: (-item[1], item[0]))[:8]
+    shown = [f"{name} ({count:,}{' files' if i == 0 else ''})" for i, (name, count) in enumerate(ranked)]
+    more = ", …" if len(groups) > len(ranked) else ""
+    hint = (
+        f"narrow it, e.g. {', '.join(shown)}{more}" if shown else "narrow it to fewer files or one extension"
+    )
+    return ProviderError(
+        f"{', '.join(files)} matched {len(rels):,} files; the limit is {MAX_FILES} per call", hint
+    )

@@ -1,0 +1,148 @@
+"""Symbol slices (spec tools-code §1.7): the exact source of named symbols, matched by qname or an
+accepted spelling, with close matches for misses and the whole file when that is cheaper."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from sofia.output.tokens import estimate
+from sofia.providers.code.documents import count_lines, decode, header, raw, read, size_text
+from sofia.providers.code.inputs import Input
+from sofia.providers.contract import ProviderError
+from sofia.syntax import EXTENSIONS, MAX_PARSE_BYTES, ParseUnavailable, Symbol, SymbolTree, parse, slice_text
+
+AVAILABLE_SHOWN = 40
+WHOLE_FILE_NOTE = "whole file returned"
+_GO_RECEIVER = re.compile(r"^\(?\*?\s*([A-Za-z_][\w]*)(?:\[[^\]]*\])?\)?\.(\w+)$")
+
+
+def spellings(symbol: str, lang: str) -> list[str]:
+    """The qnames a requested spelling may stand for, most literal first."""
+    wanted = symbol.strip().lstrip("\\")
+    found = [wanted]
+    if lang == "php":
+        if "::" not in wanted and "." in wanted:
+            found.append(wanted.replace(".", "::", 1))
+        found.extend(s.rsplit("\\", 1)[-1] for s in list(found) if "\\" in s)
+    elif lang == "go":
+        match = _GO_RECEIVER.match(wanted.replace(" ", ""))
+        if match:
+            found.append(f"{match.group(1)}.{match.group(2)}")
+    return list(dict.fromkeys(found))
+
+
+def last_segment(qname: str) -> str:
+    return re.split(r"::|\.", qname)[-1] if not qname.startswith("<") else qname
+
+
+def find(tree: SymbolTree, symbol: str) -> list[Symbol]:
+    """Symbols for one request: an exact qname or accepted spelling, else every symbol whose last
+    qname segment equals a bare name (all of them, in source order)."""
+    for spelling in spellings(symbol, tree.lang):
+        exact = tree.find(spelling)
+        if exact:
+            return exact
+    bare = symbol.strip()
+    if re.search(r"::|\.|\\", bare):
+        return []
+    return [s for s in tree.walk() if last_segment(s.qname) == bare]
+
+
+def close_matches(tree: SymbolTree, symbol: str) -> list[str]:
+    """Up to 3 qnames close to a missed spelling (difflib), also comparing bare names."""
+    qnames = tree.qnames()
+    close = difflib.get_close_matches(symbol, qnames, n=3, cutoff=0.6)
+    if len(close) < 3:
+        by_segment: dict[str, list[str]] = {}
+        for qname in qnames:
+            by_segment.setdefault(last_segment(qname), []).append(qname)
+        target = last_segment(symbol)
+        for segment in difflib.get_close_matches(target, list(by_segment), n=3, cutoff=0.6):
+            close.extend(q for q in by_segment[segment] if q not in close)
+    return close[:3]
+
+
+def run_slices(item: Input, symbols: list[str], below: int) -> dict[str, Any]:
+    """The slice-mode result for one file (budget applied later by the caller)."""
+    file = read(item.path)
+    if file.error:
+        raise ProviderError(f"unreadable: {item.rel}: {file.error}", "check the path and its permissions")
+    if not file.lang:
+        raise ProviderError(
+            f"symbols cannot be sliced from this file type: {item.rel}",
+            f"symbols work in {' '.join(sorted(EXTENSIONS))} files; drop the symbols to get the file",
+        )
+    if b"\0" in file.source[:8000]:
+        raise ProviderError(f"binary file: {item.rel}", "symbols can only be sliced from source files")
+    if len(file.source) > MAX_PARSE_BYTES:
+        raise ProviderError(
+            f"too large to parse: {item.rel} ({size_text(len(file.source))})",
+            "use sf grep to find the lines you need",
+        )
+    try:
+        tree = parse(file.source, file.lang)
+    except ParseUnavailable as error:
+        raise ProviderError(
+            f"could not parse {item.rel}: {error}", "use sf grep to find the lines you need"
+        ) from None
+    found: list[Symbol] = []
+    missing: list[dict[str, str]] = []
+    notes: list[str] = []
+    for symbol in symbols:
+        matched = find(tree, symbol)
+        if not matched:
+            missing.append({"symbol": symbol, "close": ", ".join(close_matches(tree, symbol))})
+            continue
+        if len(matched) > 1 and not any(
+            spelling == matched[0].qname for spelling in spellings(symbol, tree.lang)
+        ):
+            notes.append(
+                f"{symbol} matches {len(matched)} symbols: {', '.join(s.qname for s in matched)}; all are shown"
+            )
+        found.extend(s for s in matched if all(s is not f for f in found))
+    if not found:
+        raise none_found(item.rel, symbols, missing, tree)
+    raw_tok = estimate(file.source)
+    texts = [decode_slice(file.source, s) for s in found]
+    whole_reason = ""
+    if below > 0 and len(file.source) < below:
+        whole_reason = "below_threshold"
+    elif estimate("".join(texts)) >= raw_tok:
+        whole_reason = "slices_not_smaller"
+    names = list(dict.fromkeys(s.qname for s in found))
+    if whole_reason:
+        document = raw(item.rel, file, whole_reason)
+        document["symbols"] = names
+        why = (
+            f"{size_text(len(file.source))} < {size_text(below)}"
+            if whole_reason == "below_threshold"
+            else "slices would not be smaller"
+        )
+        notes.append(f"{WHOLE_FILE_NOTE} ({why}); it contains {', '.join(names)}")
+    else:
+        document = header(item.rel, file.lang, "slice", count_lines(file.text))
+        document["slices"] = [
+            {"symbol": s.qname, "kind": s.kind, "line": s.slice_line, "end_line": s.end_line, "text": text}
+            for s, text in zip(found, texts, strict=True)
+        ]
+    if missing:
+        document["missing"] = missing
+    return {"files": [document], "notes": notes, "stats": {"raw_tok": raw_tok}}
+
+
+def decode_slice(source: bytes, symbol: Symbol) -> str:
+    return decode(slice_text(source, symbol))
+
+
+def none_found(
+    rel: str, symbols: list[str], missing: list[dict[str, str]], tree: SymbolTree
+) -> ProviderError:
+    close = list(dict.fromkeys(c for m in missing for c in m["close"].split(", ") if c))
+    qnames = tree.qnames()
+    available = ", ".join(qnames[:AVAILABLE_SHOWN]) or "none (the file declares no symbols)"
+    if len(qnames) > AVAILABLE_SHOWN:
+        available += f" (+{len(qnames) - AVAILABLE_SHOWN})"
+    hint = f"close: {', '.join(close)}; available: {available}" if close else f"available: {available}"
+    return ProviderError(f"none of the symbols were found in {rel}: {', '.join(symbols)}", hint)
