@@ -102,11 +102,32 @@ class Provider:
 GROUPS: dict[str, str] = {
     "vue": "Vue project maps",
     "github": "GitHub CI runs, pull requests and branch cleanup (through the gh CLI)",
+    "composer": "Composer packages of a tree: digests, one package in full, and their check scripts",
+    "packagist": "Packagist release health per package, and a guarded release (tag, push, update, verify)",
 }
 """Help text of the CLI groups that hold several commands."""
 
 
 PROVIDERS: tuple[Provider, ...] = (
+    Provider(
+        name="code",
+        cli=("code",),
+        module="sofia.providers.code",
+        description=(
+            "Structure of source files without bodies (namespace, imports, types, signatures with line ranges, "
+            "properties, constants; Vue props/emits) for files, directories or globs, or the exact source of named "
+            "symbols in one file. Use instead of reading whole files; small files come back raw."
+        ),
+        examples=(
+            "sf code src/Controller/UserController.php",
+            "sf code src/Entity 'src/**/*.vue' --exported",
+            "sf code internal/server/server.go Server.Routes New",
+            "sf code app/Models/User.php --api",
+        ),
+        cli_input_attr="CliParams",
+        cli_prepare_attr="prepare",
+        render_attr="render",
+    ),
     Provider(
         name="grep",
         cli=("grep",),
@@ -147,6 +168,68 @@ PROVIDERS: tuple[Provider, ...] = (
             "alias, resolved across imported route modules. Use instead of reading router files."
         ),
         examples=("sf vue routes", "sf vue routes src/router/index.ts", "sf vue routes --root apps/admin"),
+    ),
+    Provider(
+        name="composer_ls",
+        cli=("composer", "ls"),
+        module="sofia.providers.composer.ls",
+        description=(
+            "One row per Composer package under a tree: name, dir, version (highest stable git tag), type, PHP "
+            "constraint, PHPStan level, namespaces, scripts and dependencies. Use instead of reading every composer.json."
+        ),
+        examples=("sf composer ls", "sf composer ls --root packages"),
+    ),
+    Provider(
+        name="composer_show",
+        cli=("composer", "show"),
+        module="sofia.providers.composer.show",
+        description=(
+            "One Composer package in full: scripts with their commands, autoload maps, all constraints, and "
+            "whether composer.lock is fresh, with the locked versions of the direct dependencies."
+        ),
+        examples=("sf composer show acme/array-reader", "sf composer show enum", "sf composer show packages/enum"),
+    ),
+    Provider(
+        name="composer_check",
+        cli=("composer", "check"),
+        module="sofia.providers.composer.check",
+        description=(
+            "Runs each package's composer check script (executes project code), in parallel with timeouts, and "
+            "returns one row per package: ok/fail/skip/timeout/error with the first failing line."
+        ),
+        annotations=RUNS_PROJECT_CODE,
+        timeout=900.0,
+        examples=(
+            "sf composer check",
+            "sf composer check enum",
+            "sf composer check --script lint --jobs 2 --timeout 120",
+        ),
+    ),
+    Provider(
+        name="packagist_status",
+        cli=("packagist", "status"),
+        module="sofia.providers.packagist.status",
+        description=(
+            "Release health per package: highest stable local tag, whether it is pushed to origin, the newest "
+            "stable version on Packagist, and a state (in-sync, needs-update, unpublished, ...)."
+        ),
+        annotations=REMOTE,
+        examples=("sf packagist status", "sf packagist status enum", "sf packagist status --offline"),
+    ),
+    Provider(
+        name="packagist_release",
+        cli=("packagist", "release"),
+        module="sofia.providers.packagist.release",
+        description=(
+            "Publishes a version: annotated tag, push to origin, Packagist update, then waits until Packagist "
+            "lists it. Checks every precondition first; --dry-run prints the exact plan. CLI only."
+        ),
+        annotations=MUTATES,
+        mcp=False,
+        examples=(
+            "sf packagist release acme/enum 1.4.0 --dry-run",
+            "sf packagist release enum v1.4.0 --yes",
+        ),
     ),
     Provider(
         name="github_ci",
