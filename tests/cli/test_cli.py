@@ -1,0 +1,186 @@
+"""The `sf` command line: command tree from the registry, formats, exit codes, lazy imports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sofia import __version__
+from sofia.providers.registry import GROUPS, PROVIDERS
+from tests.helpers import Repo, run_sf
+
+
+def imported_modules_after(argv: list[str]) -> set[str]:
+    """The top-level modules imported by running `sf <argv>` in a fresh interpreter."""
+    script = (
+        "import sys\n"
+        "from sofia.cli.main import main\n"
+        "try:\n"
+        f"    main({argv!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "sys.stdout.flush()\n"
+        "print('\\n'.join(sorted({m.split('.')[0] for m in sys.modules})), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, stdin=subprocess.DEVNULL
+    )
+    return set(done.stderr.split())
+
+
+def test_help_lists_every_registered_command() -> None:
+    done = run_sf("--help")
+    assert done.returncode == 0
+    heads = {p.cli[0] for p in PROVIDERS} | {"mcp", "doctor"}
+    for head in heads:
+        assert f"\n    {head} " in done.stdout, head
+    flat = " ".join(done.stdout.split())
+    for group, text in GROUPS.items():
+        if any(p.cli[0] == group and len(p.cli) == 2 for p in PROVIDERS):
+            assert " ".join(text.split()) in flat
+
+
+def test_help_imports_no_provider_models_and_never_mcp_or_loky() -> None:
+    modules = imported_modules_after(["--help"])
+    assert "sofia" in modules
+    assert {"pydantic", "mcp", "loky", "tree_sitter", "toon_format", "orjson"}.isdisjoint(modules)
+
+
+def test_a_command_imports_neither_mcp_nor_loky(tmp_path: Path) -> None:
+    modules = imported_modules_after(["changed", "--help"])
+    assert "pydantic" in modules  # its arguments come from the input model
+    assert {"mcp", "loky"}.isdisjoint(modules)
+
+
+def test_group_help_lists_its_subcommands() -> None:
+    done = run_sf("vue", "--help")
+    assert done.returncode == 0
+    assert "routes" in done.stdout
+
+
+def test_group_without_subcommand_is_a_usage_error() -> None:
+    done = run_sf("vue")
+    assert done.returncode == 2
+    assert "routes" in done.stderr
+
+
+def test_no_command_prints_help_and_exits_2() -> None:
+    done = run_sf()
+    assert done.returncode == 2
+    assert "COMMAND" in done.stderr
+
+
+def test_version() -> None:
+    done = run_sf("--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"sf {__version__}"
+
+
+def test_command_help_shows_fields_defaults_and_examples() -> None:
+    done = run_sf("changed", "--help")
+    assert done.returncode == 0
+    for text in (
+        "RANGE",
+        "--staged",
+        "--root",
+        "--no-symbols",
+        "--json",
+        "--md",
+        "--format",
+        "examples:",
+        "(default: .)",
+    ):
+        assert text in done.stdout, text
+
+
+def test_unknown_flag_is_a_usage_error() -> None:
+    done = run_sf("changed", "--frobnicate")
+    assert done.returncode == 2
+    assert "unrecognized arguments: --frobnicate" in done.stderr
+
+
+def test_provider_error_format_and_exit_code(tmp_path: Path) -> None:
+    done = run_sf("changed", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    line = done.stderr.strip().splitlines()[0]
+    assert line.startswith("sf changed: error: not a git repository: ")
+    assert line.endswith("(run inside a repository or pass root=<a directory inside one>)")
+
+
+def test_format_aliases_agree(repo: Repo) -> None:
+    repo.write("a.py", "def f():\n    return 1\n")
+    repo.commit("one")
+    repo.write("a.py", "def f():\n    return 2\n")
+    assert (
+        run_sf("changed", "--json", cwd=repo.path).stdout
+        == run_sf("changed", "--format", "json", cwd=repo.path).stdout
+    )
+    assert (
+        run_sf("changed", "--md", cwd=repo.path).stdout
+        == run_sf("changed", "--format=md", cwd=repo.path).stdout
+    )
+    toon = run_sf("changed", cwd=repo.path).stdout
+    assert toon == run_sf("changed", "--format", "toon", cwd=repo.path).stdout
+    assert toon.startswith("spec: working tree vs HEAD\nfiles[1]{")
+    document = json.loads(run_sf("changed", "--json", cwd=repo.path).stdout)
+    assert document["files"][0]["symbols"] == "f"
+
+
+def test_footer_goes_to_stderr_and_never_with_json(repo: Repo) -> None:
+    repo.write("a.txt", "x\n")
+    done = run_sf("changed", cwd=repo.path, env={"SOFIA_FOOTER": "on"})
+    assert done.stderr.startswith("# sf ≈")
+    assert "# sf" not in done.stdout
+    assert "# sf" not in run_sf("changed", "--json", cwd=repo.path, env={"SOFIA_FOOTER": "on"}).stderr
+    assert run_sf("changed", cwd=repo.path, env={"SOFIA_FOOTER": "off"}).stderr == ""
+
+
+def test_negative_budget_is_a_usage_error(repo: Repo) -> None:
+    done = run_sf("changed", "--budget", "-5", cwd=repo.path)
+    assert done.returncode == 2
+    assert "--budget" in done.stderr
+
+
+@pytest.mark.parametrize("provider", PROVIDERS, ids=lambda p: p.name)
+def test_registry_names_follow_the_cli_path(provider: object) -> None:
+    from sofia.providers.registry import Provider
+
+    assert isinstance(provider, Provider)
+    assert provider.name == "_".join(provider.cli)
+    assert provider.description.strip()
+    model = provider.input_model
+    for name, field in model.model_fields.items():
+        assert field.description, f"{provider.name}.{name} has no description"
+    assert model.model_config.get("extra") == "forbid"
+
+
+def test_doctor_reports_each_check(tmp_path: Path) -> None:
+    done = run_sf("doctor", "--json", cwd=tmp_path)
+    document = json.loads(done.stdout)
+    checks = {row["check"]: row for row in document["checks"]}
+    for name in (
+        "python",
+        "git",
+        "ripgrep",
+        "tree-sitter",
+        "gh",
+        "php",
+        "composer",
+        "claude code data",
+        "mcp server",
+    ):
+        assert name in checks
+    assert checks["git"]["status"] == "ok"
+    assert checks["ripgrep"]["status"] == "ok"
+    assert checks["claude code data"]["status"] == "missing"
+    broken = [r for r in document["checks"] if r["required"] and r["status"] != "ok"]
+    assert document["ok"] is (not broken)
+    assert done.returncode == (1 if broken else 0)
+    for row in document["checks"]:
+        if row["status"] != "ok":
+            assert row["fix"], row
