@@ -7,6 +7,7 @@ A record names its module instead of holding the model and function, so listing 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -276,6 +277,19 @@ PROVIDERS: tuple[Provider, ...] = (
         ),
     ),
 )
+
+
+def _test_providers() -> tuple[Provider, ...]:
+    """The test suite's extra providers (hanging, crashing, printing ones for the MCP server's fault
+    paths): the `PROVIDERS` tuple of the module named in `SOFIA_TEST_PROVIDERS`. Unset, nothing is added."""
+    module = os.environ.get("SOFIA_TEST_PROVIDERS", "")
+    if not module:
+        return ()
+    extra: tuple[Provider, ...] = importlib.import_module(module).PROVIDERS
+    return extra
+
+
+PROVIDERS += _test_providers()
 
 
 def by_name(name: str) -> Provider | None:
