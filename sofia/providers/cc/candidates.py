@@ -1,0 +1,217 @@
+"""`cc_candidates`: across sessions, where tool-result tokens go and which commands and reads repeat —
+evidence for building or adopting a dedicated deterministic tool. Main and subagent activity both
+count: tokens are spent either way."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sofia.providers.contract import Context
+
+from .categories import category
+from .common import (
+    ProjectFilter,
+    ProjectsDir,
+    Redact,
+    Since,
+    named_paths,
+    result_tail,
+    wants_redaction,
+)
+from .digest import Digest, Thread
+from .discovery import Session, list_sessions, parse_since, peek, resolve_root
+from .fitting import Shrink, fit
+from .loading import Attribution, Loader, agent_files, attribute_legacy_agents, with_agents
+from .parallel import Job
+from .rules import cut, one_line
+from .selector import project_label, select
+
+COMMAND_CHARS = 140
+
+SUGGESTIONS = {
+    "Grep": "sofia grep (hits with enclosing function)",
+    "Bash": "see repeated_commands",
+    "Read": "sofia code (structure before full reads)",
+    "Glob": "sofia code on the directory (files with their symbols)",
+}
+"""What could replace a heavy tool; tools without an entry get ""."""
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    session: Annotated[
+        str,
+        Field(
+            description="one session (with its subagents) by id prefix, project, 'last' or path; empty = all"
+        ),
+    ] = ""
+    project: ProjectFilter = ""
+    since: Since = ""
+    min_count: Annotated[int, Field(ge=1, description="threshold of the repeated lists")] = 2
+    limit: Annotated[int, Field(ge=0, description="rows per repeated list; 0 = all")] = 20
+    projects_dir: ProjectsDir = None
+
+
+class CliParams(Params):
+    redact: Redact = True
+
+
+def run(params: Params, ctx: Context) -> dict[str, Any]:
+    loader = Loader(ctx, wants_redaction(params))
+    notes: list[str] = []
+    if params.session.strip():
+        session, listing = select(params.session, params.projects_dir, ctx)
+        attribution = attribute_legacy_agents(listing) if listing is not None else None
+        digests = _load(loader, [session], attribution)
+    else:
+        root = resolve_root(params.projects_dir, ctx)
+        window = parse_since(params.since)
+        listing = list_sessions(root)
+        sessions = listing.sessions
+        if window is not None:
+            threshold = ctx.clock() - window
+            sessions = [s for s in sessions if s.file.mtime >= threshold]
+        wanted = params.project.strip().lower()
+        if wanted:
+            sessions = [s for s in sessions if _project_matches(s, peek(s.file.path)[0], wanted)]
+        attribution = attribute_legacy_agents(listing)
+        digests = _load(loader, sessions, attribution)
+        if wanted:
+            digests = [(s, d) for s, d in digests if _project_matches(s, d.cwd, wanted)]
+        if listing.unreadable:
+            loader.unreadable += listing.unreadable
+    if loader.unreadable:
+        notes.append(named_paths(f"{len(loader.unreadable)} unreadable", loader.unreadable))
+    return _report(digests, params, notes, ctx.budget)
+
+
+def _load(
+    loader: Loader, sessions: list[Session], attribution: Attribution | None
+) -> list[tuple[Session, Digest]]:
+    """Each readable session with its subagent files folded in."""
+    agents = {s.full_id: agent_files(s, attribution) for s in sessions}
+    jobs: list[Job] = [(s.file, None) for s in sessions]
+    jobs += [(file, agent) for s in sessions for agent, file in agents[s.full_id]]
+    digests = loader.digests(jobs, "sessions")
+    out = []
+    for session in sessions:
+        main = digests.get(session.file.path)
+        if main is not None:
+            out.append((session, with_agents(main, agents[session.full_id], digests)))
+    return out
+
+
+def _project_matches(session: Session, cwd: str, wanted: str) -> bool:
+    if not cwd:
+        return True
+    label = project_label(cwd, session.project_dir)
+    return wanted in label.lower() or wanted in session.project_dir.lower() or wanted in cwd.lower()
+
+
+def _report(
+    digests: list[tuple[Session, Digest]], params: Params, notes: list[str], budget: int | None
+) -> dict[str, Any]:
+    tools: dict[str, list[int]] = {}
+    commands: dict[str, tuple[int, set[str], int]] = {}
+    reads: dict[str, tuple[int, set[str], int]] = {}
+    for session, digest in digests:
+        for thread in (digest.main, digest.sub):
+            _add_tools(tools, thread)
+            for command, calls in thread.commands.items():
+                count, seen, secrets = commands.get(command, (0, set(), digest.redactions_in(command)))
+                seen.add(session.full_id)
+                commands[command] = (count + calls, seen, secrets)
+            for path, touches in thread.files.items():
+                if touches[0]:
+                    count, seen, secrets = reads.get(path, (0, set(), digest.redactions_in(path)))
+                    seen.add(session.full_id)
+                    reads[path] = (count + touches[0], seen, secrets)
+    heavy = [
+        {"tool": name, "calls": calls, "result_tokens": tokens, "suggestion": SUGGESTIONS.get(name, "")}
+        for name, (calls, tokens) in sorted(tools.items(), key=lambda kv: (-kv[1][1], -kv[1][0], kv[0]))
+    ]
+    repeated_commands = _repeated(commands, params.min_count)
+    repeated_reads = _repeated(reads, params.min_count)
+    limit_commands = _limited(len(repeated_commands), params.limit)
+    limit_reads = _limited(len(repeated_reads), params.limit)
+    for name, total, shown in (
+        ("repeated commands", len(repeated_commands), limit_commands),
+        ("repeated reads", len(repeated_reads), limit_reads),
+    ):
+        if shown < total:
+            notes.append(f"{total - shown} more {name} beyond limit={params.limit}; pass limit=0 for all")
+
+    def build(k: dict[str, int]) -> dict[str, Any]:
+        n_commands, n_reads = _alternate(limit_commands, limit_reads, k["kept"])
+        kept_commands = repeated_commands[:n_commands]
+        kept_reads = repeated_reads[:n_reads]
+        more = list(notes)
+        dropped = limit_commands + limit_reads - k["kept"]
+        if dropped:
+            more.append(
+                f"{dropped} repeated rows omitted to fit the output budget; raise min_count or narrow with project/since"
+            )
+        secrets = sum(row[3] for row in kept_commands) + sum(row[3] for row in kept_reads)
+        return {
+            "scanned_sessions": len(digests),
+            "heavy_tools": heavy,
+            "repeated_commands": [
+                {
+                    "count": count,
+                    "sessions": sessions,
+                    "category": category(text),
+                    "command": cut(one_line(text), COMMAND_CHARS),
+                }
+                for count, sessions, text, _ in kept_commands
+            ],
+            "repeated_reads": [
+                {"reads": count, "sessions": sessions, "path": text}
+                for count, sessions, text, _ in kept_reads
+            ],
+            **result_tail(
+                secrets,
+                more,
+                {
+                    "repeated_commands": len(repeated_commands) - n_commands,
+                    "repeated_reads": len(repeated_reads) - n_reads,
+                },
+            ),
+        }
+
+    return fit(build, {"kept": limit_commands + limit_reads}, [Shrink("kept")], budget)
+
+
+def _add_tools(tools: dict[str, list[int]], thread: Thread) -> None:
+    for name, calls in thread.tool_calls.items():
+        entry = tools.setdefault(name, [0, 0])
+        entry[0] += calls
+    for name, tokens in thread.result_tokens.items():
+        entry = tools.setdefault(name, [0, 0])
+        entry[1] += tokens
+
+
+def _repeated(counts: dict[str, tuple[int, set[str], int]], minimum: int) -> list[tuple[int, int, str, int]]:
+    """(count, sessions, text, secrets) at or above `minimum`, count desc then text."""
+    rows = [
+        (count, len(seen), text, secrets)
+        for text, (count, seen, secrets) in counts.items()
+        if count >= minimum
+    ]
+    return sorted(rows, key=lambda row: (-row[0], row[2]))
+
+
+def _limited(count: int, limit: int) -> int:
+    return min(count, limit) if limit else count
+
+
+def _alternate(commands: int, reads: int, kept: int) -> tuple[int, int]:
+    """Rows left in each list when `commands + reads - kept` rows are taken from their ends in turn,
+    starting with the commands."""
+    drop = commands + reads - kept
+    from_commands = min(commands, (drop + 1) // 2)
+    from_reads = min(reads, drop - from_commands)
+    from_commands = drop - from_reads
+    return commands - from_commands, reads - from_reads

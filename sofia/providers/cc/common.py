@@ -1,0 +1,98 @@
+"""What the six cc providers share: parameter declarations, opening one session, small notes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import BaseModel, Field
+
+from sofia.providers.contract import Cli, Context, ProviderError
+
+from .digest import Digest
+from .discovery import Session
+from .loading import Loader, agent_files, with_agents
+from .selector import project_label, select
+
+ProjectsDir = Annotated[
+    str | None,
+    Field(description="Claude Code projects directory; default $CC_PROJECTS_DIR, else ~/.claude/projects"),
+]
+SessionSelector = Annotated[
+    str,
+    Field(
+        description=(
+            "which session: empty or 'last' = newest, a session id prefix, a project name, "
+            "or a path to a .jsonl transcript"
+        )
+    ),
+    Cli(positional=True, metavar="SESSION"),
+]
+Since = Annotated[
+    str,
+    Field(description="only transcripts modified within this period, e.g. 30m, 24h, 7d, 2w, 1h30m"),
+]
+ProjectFilter = Annotated[
+    str,
+    Field(description="only sessions whose project name, project directory or cwd contains this (any case)"),
+]
+Redact = Annotated[
+    bool,
+    Field(description="replace secrets (API keys, tokens, passwords) with [REDACTED:<kind>]; CLI only"),
+]
+
+SHOWN_PATHS = 5
+"""Paths named in a note about unreadable or orphaned files."""
+
+
+def wants_redaction(params: BaseModel) -> bool:
+    return bool(getattr(params, "redact", True))
+
+
+@dataclass
+class Opened:
+    """One session with its digest (subagent files folded in when asked for)."""
+
+    session: Session
+    digest: Digest
+    project: str
+
+    @property
+    def updated(self) -> float:
+        return self.digest.end if self.digest.end is not None else self.session.file.mtime
+
+
+def open_session(
+    selector: str, projects_dir: str | None, ctx: Context, redact: bool, subagents: bool
+) -> Opened:
+    """Resolve `selector`, read the session (cache first) and, if asked, its subagent files."""
+    session, _ = select(selector, projects_dir, ctx)
+    agents = agent_files(session) if subagents else []
+    loader = Loader(ctx, redact)
+    digests = loader.digests([(session.file, None), *((file, agent) for agent, file in agents)])
+    main = digests.get(session.file.path)
+    if main is None:
+        raise ProviderError(f"cannot read session file: {session.file.path}", "check its permissions")
+    digest = with_agents(main, agents, digests) if agents else main
+    return Opened(session, digest, project_label(digest.cwd, session.project_dir))
+
+
+def named_paths(what: str, paths: Sequence[str]) -> str:
+    """`<what>: a, b, c and 4 more`."""
+    shown = ", ".join(paths[:SHOWN_PATHS])
+    more = f" and {len(paths) - SHOWN_PATHS} more" if len(paths) > SHOWN_PATHS else ""
+    return f"{what}: {shown}{more}"
+
+
+def kept_prompts_note(digest: Digest) -> list[str]:
+    """A note when the session has more human turns than are kept."""
+    extra = digest.prompts_total - len(digest.prompts)
+    if extra <= 0:
+        return []
+    return [f"only the first {len(digest.prompts)} prompts are kept; {extra} later prompts are not shown"]
+
+
+def result_tail(redactions: int, notes: list[str], omitted: dict[str, int]) -> dict[str, Any]:
+    """The keys every cc result ends with."""
+    return {"redactions": redactions, "notes": notes, "omitted": {k: v for k, v in omitted.items() if v}}

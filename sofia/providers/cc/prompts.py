@@ -1,0 +1,70 @@
+"""`cc_prompts`: the human turns of a session, verbatim and in order (main thread only)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sofia.providers.contract import Context
+
+from .common import (
+    ProjectsDir,
+    Redact,
+    SessionSelector,
+    kept_prompts_note,
+    open_session,
+    result_tail,
+    wants_redaction,
+)
+from .fitting import Lower, Shrink, fit
+from .rules import cut
+
+TEXT_CHARS = 2000
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    session: SessionSelector = ""
+    offset: Annotated[
+        int, Field(ge=0, description="skip the first N prompts (to continue a shortened list)")
+    ] = 0
+    projects_dir: ProjectsDir = None
+
+
+class CliParams(Params):
+    redact: Redact = True
+
+
+def run(params: Params, ctx: Context) -> dict[str, Any]:
+    opened = open_session(params.session, params.projects_dir, ctx, wants_redaction(params), subagents=False)
+    digest = opened.digest
+    available = list(enumerate(digest.prompts, 1))[params.offset :]
+    longest = max((len(text) for _, text in available), default=0)
+    knobs = {"chars": max(longest, TEXT_CHARS), "rows": len(available)}
+
+    def build(k: dict[str, int]) -> dict[str, Any]:
+        rows = available[: k["rows"]]
+        notes = kept_prompts_note(digest)
+        if k["chars"] < longest:
+            notes.append(f"prompt texts cut to {k['chars']} characters to fit the output budget")
+        if len(rows) < len(available):
+            first_left_out = rows[-1][0] + 1 if rows else params.offset + 1
+            notes.append(
+                f"prompts {first_left_out}–{available[-1][0]} omitted; call again with offset={first_left_out - 1}"
+            )
+        return {
+            "id": opened.session.short_id,
+            "project": opened.project,
+            "total": digest.prompts_total,
+            "offset": params.offset,
+            "prompts": [{"i": i, "text": cut(text, k["chars"])} for i, text in rows],
+            **result_tail(
+                digest.redactions_in(*(text for _, text in rows)),
+                notes,
+                {"prompts": len(available) - len(rows)},
+            ),
+        }
+
+    return fit(build, knobs, (Lower({"chars": TEXT_CHARS}), Shrink("rows")), ctx.budget)

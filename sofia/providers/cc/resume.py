@@ -1,0 +1,105 @@
+"""`cc_resume`: a restart brief — the goal, the latest ask, what the assistant said last, open todos
+and the working set — to continue a session's work in a fresh one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from sofia.providers.contract import Context
+
+from . import timefmt
+from .common import (
+    ProjectsDir,
+    Redact,
+    SessionSelector,
+    kept_prompts_note,
+    open_session,
+    result_tail,
+    wants_redaction,
+)
+from .fitting import Lower, Shrink, fit
+from .rules import collapse, cut, one_line, relative_to
+
+ASK_CHARS = 240
+NEXT_CHARS = 600
+TODOS_SHOWN = 10
+TODO_CHARS = 120
+FILES_SHOWN = 12
+
+LADDER = (Shrink("files", 6), Shrink("todos", 5), Lower({"next": 300}))
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    session: SessionSelector = ""
+    projects_dir: ProjectsDir = None
+
+
+class CliParams(Params):
+    redact: Redact = True
+
+
+def run(params: Params, ctx: Context) -> dict[str, Any]:
+    opened = open_session(params.session, params.projects_dir, ctx, wants_redaction(params), subagents=False)
+    digest = opened.digest
+    first = digest.prompts[0] if digest.prompts else ""
+    last = digest.prompts[-1] if digest.prompts else ""
+    goal = collapse(first)
+    now = collapse(last)
+    if now == goal:
+        now, last = "", ""
+    files = sorted(
+        digest.main.files.items(),
+        key=lambda item: (-(item[1][1] + item[1][2]), -item[1][0], relative_to(item[0], digest.cwd)),
+    )
+    knobs = {
+        "files": min(FILES_SHOWN, len(files)),
+        "todos": min(TODOS_SHOWN, len(digest.todos)),
+        "next": NEXT_CHARS,
+    }
+    base_notes = kept_prompts_note(digest)
+    if not digest.prompts:
+        base_notes.append("no human prompts in this session")
+
+    def build(k: dict[str, int]) -> dict[str, Any]:
+        todos = digest.todos[: k["todos"]]
+        shown_files = files[: k["files"]]
+        notes = list(base_notes)
+        if k["next"] < NEXT_CHARS:
+            notes.append("next shortened to fit the output budget")
+        shown_texts = [
+            digest.branch,
+            first,
+            last,
+            digest.last_text,
+            *(content for _, content in todos),
+            *(path for path, _ in shown_files),
+        ]
+        return {
+            "project": opened.project,
+            "branch": digest.branch,
+            "session": opened.session.short_id,
+            "updated": timefmt.seconds(opened.updated),
+            "age": timefmt.duration(ctx.clock() - opened.updated),
+            "messages": digest.messages,
+            "goal": cut(goal, ASK_CHARS),
+            "now": cut(now, ASK_CHARS),
+            "next": cut(collapse(digest.last_text), k["next"]),
+            "todos": [
+                {"status": status, "content": cut(one_line(content), TODO_CHARS)} for status, content in todos
+            ],
+            "files": [
+                {"path": relative_to(path, digest.cwd), "reads": t[0], "edits": t[1], "writes": t[2]}
+                for path, t in shown_files
+            ],
+            **result_tail(
+                digest.redactions_in(*shown_texts),
+                notes,
+                {"todos": len(digest.todos) - len(todos), "files": len(files) - len(shown_files)},
+            ),
+        }
+
+    return fit(build, knobs, LADDER, ctx.budget)

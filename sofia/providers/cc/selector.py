@@ -1,0 +1,98 @@
+"""The `session` selector: a file path, `last`, an id prefix, or a project name.
+
+Ambiguity is an error that lists the candidates instead of a silent guess.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+
+from sofia.providers.contract import Context, ProviderError
+
+from . import timefmt
+from .discovery import SUFFIX, Listing, Session, list_sessions, peek, resolve_root, session_from_path
+
+SHOWN = 5
+"""Candidates named in an ambiguity or no-match message."""
+
+
+def project_label(cwd: str, project_dir: str) -> str:
+    """The project's name: the last part of its working directory, else the encoded directory name."""
+    name = os.path.basename(cwd.rstrip("/")) if cwd else ""
+    return name or project_dir.lstrip("-") or project_dir
+
+
+def is_path(selector: str) -> bool:
+    return selector.endswith(SUFFIX) or "/" in selector or os.sep in selector
+
+
+def select(selector: str, projects_dir: str | None, ctx: Context) -> tuple[Session, Listing | None]:
+    """The session `selector` names, and the listing it was found in (None for a file path)."""
+    text = selector.strip()
+    if is_path(text):
+        path = Path(os.path.expanduser(text))
+        if not path.is_absolute():
+            path = ctx.root / path
+        if not path.is_file():
+            raise ProviderError(f"session file not found: {path}", "pass an existing .jsonl transcript")
+        return session_from_path(path), None
+    listing = list_sessions(resolve_root(projects_dir, ctx))
+    if not listing.sessions:
+        raise ProviderError(f"no sessions under {listing.root}", "set projects_dir or $CC_PROJECTS_DIR")
+    return pick(text, listing), listing
+
+
+def pick(text: str, listing: Listing) -> Session:
+    sessions = listing.sessions
+    if text == "" or text.lower() == "last":
+        return sessions[0]
+    wanted = text.lower()
+    by_prefix = [s for s in sessions if s.full_id.lower().startswith(wanted)]
+    exact = [s for s in by_prefix if s.full_id.lower() == wanted]
+    if exact or len(by_prefix) == 1:
+        return (exact or by_prefix)[0]
+    if by_prefix:
+        raise ProviderError(
+            f'session prefix "{text}" is ambiguous: {_describe(by_prefix)}; use more characters'
+        )
+    labels = _labels(sessions)
+    projects = list(dict.fromkeys(s.project_dir for s in sessions))
+    named = [d for d in projects if labels[d].lower() == wanted]
+    if not named:
+        named = [d for d in projects if wanted in labels[d].lower() or wanted in d.lower()]
+    if len(named) == 1:
+        return next(s for s in sessions if s.project_dir == named[0])
+    if named:
+        listed = ", ".join(f"{labels[d]} ({d})" for d in named[:SHOWN])
+        more = f" and {len(named) - SHOWN} more" if len(named) > SHOWN else ""
+        raise ProviderError(
+            f'session selector "{text}" matches {len(named)} projects: {listed}{more}; '
+            "use the exact project name or a session id prefix"
+        )
+    choices = [s.short_id for s in sessions] + [labels[d] for d in projects]
+    close = difflib.get_close_matches(wanted, list(dict.fromkeys(choices)), n=SHOWN, cutoff=0.5)
+    suffix = f"; close matches: {', '.join(close)}" if close else ""
+    raise ProviderError(
+        f'no session matched "{text}"{suffix}',
+        "pass last, a session id prefix, a project name or a .jsonl path (cc_ls lists sessions)",
+    )
+
+
+def _labels(sessions: list[Session]) -> dict[str, str]:
+    """Project directory -> label, from the newest session of each directory."""
+    labels: dict[str, str] = {}
+    for session in sessions:
+        if session.project_dir not in labels:
+            labels[session.project_dir] = project_label(peek(session.file.path)[0], session.project_dir)
+    return labels
+
+
+def _describe(sessions: list[Session]) -> str:
+    shown = [
+        f"{s.short_id} {project_label(peek(s.file.path)[0], s.project_dir)} {timefmt.minutes(s.file.mtime)}"
+        for s in sessions[:SHOWN]
+    ]
+    more = f" and {len(sessions) - SHOWN} more" if len(sessions) > SHOWN else ""
+    return ", ".join(shown) + more

@@ -1,0 +1,226 @@
+"""`cc_show`: what happened in a session, in a few hundred tokens, without reading the transcript."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from sofia.providers.contract import Context
+
+from . import mdtext, timefmt
+from .categories import category
+from .common import (
+    Opened,
+    ProjectsDir,
+    Redact,
+    SessionSelector,
+    kept_prompts_note,
+    open_session,
+    result_tail,
+    wants_redaction,
+)
+from .fitting import Lower, Shrink, fit
+from .rules import cut, one_line, relative_to
+
+PROMPT_CHARS = 200
+PROMPTS_HEAD = 10
+PROMPTS_TAIL = 5
+FILES_SHOWN = 20
+FAT_SHOWN = 15
+TASKS_SHOWN = 10
+TASK_CHARS = 120
+LAST_TEXT_CHARS = 600
+
+LADDER = (
+    Lower({"prompt_chars": 100}),
+    Shrink("files", 10),
+    Shrink("fat", 5),
+    Shrink("tasks", 3),
+    Lower({"head": 3, "tail": 2}),
+    Lower({"last_text": 200}),
+)
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    session: SessionSelector = ""
+    projects_dir: ProjectsDir = None
+
+
+class CliParams(Params):
+    redact: Redact = True
+
+
+def run(params: Params, ctx: Context) -> dict[str, Any]:
+    opened = open_session(params.session, params.projects_dir, ctx, wants_redaction(params), subagents=True)
+    digest = opened.digest
+    files = _file_rows(digest.main.files, digest.cwd)
+    tasks = sorted(digest.agents.items(), key=lambda item: (-item[1].output_tokens, item[0]))
+    knobs = {
+        "prompt_chars": PROMPT_CHARS,
+        "head": PROMPTS_HEAD,
+        "tail": PROMPTS_TAIL,
+        "files": min(FILES_SHOWN, len(files)),
+        "fat": min(FAT_SHOWN, len(digest.fat_results)),
+        "tasks": min(TASKS_SHOWN, len(tasks)),
+        "last_text": LAST_TEXT_CHARS,
+    }
+
+    def build(k: dict[str, int]) -> dict[str, Any]:
+        prompts = _pick_prompts(digest.prompts, k["head"], k["tail"])
+        shown_files = files[: k["files"]]
+        fat = digest.fat_results[: k["fat"]]
+        shown_tasks = tasks[: k["tasks"]]
+        notes = kept_prompts_note(digest)
+        omitted = {
+            "prompts": digest.prompts_total - len(prompts),
+            "files": len(files) - len(shown_files),
+            "fat_results": digest.fat_total - len(fat),
+            "tasks": len(tasks) - len(shown_tasks),
+        }
+        if len(prompts) < len(digest.prompts):
+            notes.append(
+                f"{len(digest.prompts) - len(prompts)} prompts in the middle not shown; "
+                "cc_prompts returns them verbatim"
+            )
+        if omitted["files"]:
+            notes.append(f"{omitted['files']} more files not shown")
+        if k["prompt_chars"] < PROMPT_CHARS or k["last_text"] < LAST_TEXT_CHARS:
+            notes.append("texts shortened to fit the output budget")
+        shown_texts = [
+            digest.cwd,
+            digest.branch,
+            digest.model,
+            digest.version,
+            digest.title,
+            digest.last_text,
+            *(text for _, text in prompts),
+            *(path for path, _ in shown_files),
+            *(row[2] for row in fat),
+            *(url for _, url in digest.prs),
+            *(agent.task for _, agent in shown_tasks),
+        ]
+        return {
+            "session": _identity(opened),
+            "tokens": dict(
+                zip(("input", "output", "cache_read", "cache_create"), digest.main.usage, strict=True)
+            ),
+            "prompts_total": digest.prompts_total,
+            "prompts": [{"i": i, "text": cut(one_line(text), k["prompt_chars"])} for i, text in prompts],
+            "tools": _tools(digest.main.tool_calls, digest.main.result_tokens),
+            "unattributed_result_tokens": digest.main.unattributed,
+            "bash": _categories(digest.main.commands),
+            "files": [
+                {"path": relative_to(path, digest.cwd), "reads": t[0], "edits": t[1], "writes": t[2]}
+                for path, t in shown_files
+            ],
+            "fat_results": [{"tokens": row[0], "tool": row[1], "brief": row[2]} for row in fat],
+            "prs": [{"number": number, "url": url} for number, url in digest.prs],
+            "subagents": {
+                "count": len(tasks),
+                "tool_calls": sum(digest.sub.tool_calls.values()),
+                "output_tokens": digest.sub.usage[1],
+                "tasks": [
+                    {
+                        "agent": key,
+                        "task": cut(one_line(agent.task), TASK_CHARS),
+                        "tool_calls": agent.tool_calls,
+                        "output_tokens": agent.output_tokens,
+                    }
+                    for key, agent in shown_tasks
+                ],
+            },
+            "last_text": cut(digest.last_text, k["last_text"]),
+            **result_tail(digest.redactions_in(*shown_texts), notes, omitted),
+        }
+
+    return fit(build, knobs, LADDER, ctx.budget)
+
+
+def _identity(opened: Opened) -> dict[str, Any]:
+    digest = opened.digest
+    span = (digest.end - digest.start) if digest.start is not None and digest.end is not None else 0.0
+    return {
+        "id": opened.session.short_id,
+        "full_id": opened.session.full_id,
+        "project": opened.project,
+        "cwd": digest.cwd,
+        "branch": digest.branch,
+        "model": digest.model,
+        "version": digest.version,
+        "title": digest.title,
+        "start": timefmt.seconds(digest.start),
+        "end": timefmt.seconds(digest.end),
+        "duration": timefmt.duration(span),
+        "messages": digest.messages,
+        "size_bytes": opened.session.file.size,
+        "api_errors": digest.api_errors,
+        "malformed_lines": digest.malformed_lines,
+    }
+
+
+def _pick_prompts(prompts: list[str], head: int, tail: int) -> list[tuple[int, str]]:
+    """All prompts, or the first `head` and last `tail`, each with its original number."""
+    numbered = list(enumerate(prompts, 1))
+    if len(numbered) <= head + tail:
+        return numbered
+    return numbered[:head] + numbered[len(numbered) - tail :]
+
+
+def _tools(calls: dict[str, int], tokens: dict[str, int]) -> list[dict[str, Any]]:
+    rows = [{"tool": name, "calls": n, "result_tokens": tokens.get(name, 0)} for name, n in calls.items()]
+    return sorted(rows, key=lambda row: (-row["calls"], row["tool"]))
+
+
+def _categories(commands: dict[str, int]) -> list[dict[str, Any]]:
+    totals: dict[str, int] = {}
+    for command, calls in commands.items():
+        name = category(command)
+        totals[name] = totals.get(name, 0) + calls
+    return [
+        {"category": name, "calls": n} for name, n in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+
+
+def _file_rows(files: dict[str, list[int]], cwd: str) -> list[tuple[str, list[int]]]:
+    """(stored path, touches), most touched first, then by the path as shown."""
+    return sorted(files.items(), key=lambda item: (-sum(item[1]), relative_to(item[0], cwd)))
+
+
+def render(result: dict[str, Any], fmt: str) -> str | None:
+    """Markdown: `# Session <id> — <project>`, identity bullets, one section per list."""
+    if fmt != "md":
+        return None
+    s = result["session"]
+    t = result["tokens"]
+    lines = [f"# Session {s['id']} — {s['project']}", ""]
+    if s["title"]:
+        lines += [f"_{s['title']}_", ""]
+    lines += [
+        f"- **cwd**: `{s['cwd']}` (branch `{s['branch']}`)",
+        f"- **model**: {s['model']} · cli {s['version']}",
+        f"- **span**: {s['start']} → {s['end']} ({s['duration']})",
+        f"- **messages**: {s['messages']} · {s['size_bytes']} bytes · {s['api_errors']} API errors"
+        f" · {s['malformed_lines']} malformed lines",
+        f"- **tokens**: in {t['input']} · out {t['output']} · cache read {t['cache_read']}"
+        f" · cache create {t['cache_create']}",
+        f"- **unattributed result tokens**: {result['unattributed_result_tokens']}",
+        "",
+    ]
+    lines += mdtext.section(
+        f"Prompts ({len(result['prompts'])} of {result['prompts_total']})",
+        [f"{p['i']}. {mdtext.cell(p['text'])}" for p in result["prompts"]],
+    )
+    for title, key in (("Tools", "tools"), ("Bash by category", "bash"), ("Files", "files")):
+        lines += mdtext.section(title, mdtext.table(result[key]))
+    lines += mdtext.section("Heaviest tool results", mdtext.table(result["fat_results"]))
+    lines += mdtext.section("PRs", [f"- #{pr['number']} {pr['url']}" for pr in result["prs"]])
+    agents = result["subagents"]
+    if agents["count"]:
+        head = f"{agents['count']} agents · {agents['tool_calls']} tool calls · {agents['output_tokens']} output tokens"
+        lines += mdtext.section("Subagents", [head, "", *mdtext.table(agents["tasks"])])
+    lines += mdtext.section("Last assistant text", [result["last_text"]] if result["last_text"] else [])
+    lines += mdtext.notes(result)
+    return mdtext.join(lines)

@@ -1,0 +1,42 @@
+"""Timestamps and durations as the cc tools print them (UTC, `Z`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+
+def parse(value: str) -> float | None:
+    """Epoch seconds of an RFC 3339 timestamp with a zone; None for anything else."""
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return None
+    return moment.timestamp()
+
+
+def seconds(epoch: float | None) -> str:
+    """`2026-03-02T09:00:05Z`, or "" when unknown."""
+    if epoch is None:
+        return ""
+    return datetime.fromtimestamp(int(epoch // 1), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def minutes(epoch: float | None) -> str:
+    """`2026-03-02T09:12Z`, or "" when unknown."""
+    if epoch is None:
+        return ""
+    return datetime.fromtimestamp(int(epoch // 1), UTC).strftime("%Y-%m-%dT%H:%MZ")
+
+
+def duration(span: float) -> str:
+    """`0s`, `42s`, `12m` or `2h3m` (whole units, rounded down)."""
+    total = int(span // 1)
+    if total <= 0:
+        return "0s"
+    if total < 60:
+        return f"{total}s"
+    if total < 3600:
+        return f"{total // 60}m"
+    return f"{total // 3600}h{total % 3600 // 60}m"
