@@ -102,6 +102,7 @@ class Provider:
 
 GROUPS: dict[str, str] = {
     "vue": "Vue project maps",
+    "cc": "Claude Code session transcripts: index, digest, restart brief, prompts, shell commands, tool candidates",
     "github": "GitHub CI runs, pull requests and branch cleanup (through the gh CLI)",
     "composer": "Composer packages of a tree: digests, one package in full, and their check scripts",
     "packagist": "Packagist release health per package, and a guarded release (tag, push, update, verify)",
@@ -169,6 +170,74 @@ PROVIDERS: tuple[Provider, ...] = (
             "alias, resolved across imported route modules. Use instead of reading router files."
         ),
         examples=("sf vue routes", "sf vue routes src/router/index.ts", "sf vue routes --root apps/admin"),
+    ),
+    Provider(
+        name="cc_ls",
+        cli=("cc", "ls"),
+        module="sofia.providers.cc.ls",
+        description=(
+            "Index of Claude Code sessions across projects, newest first: id, project, title, last activity, "
+            "messages, prompts, subagents, tokens, branch, PRs. Use to pick a session for the other cc_* tools."
+        ),
+        cli_input_attr="CliParams",
+        render_attr="render",
+        examples=("sf cc ls", "sf cc ls --project api --since 7d", "sf cc ls --limit 0 --json"),
+    ),
+    Provider(
+        name="cc_show",
+        cli=("cc", "show"),
+        module="sofia.providers.cc.show",
+        description=(
+            "One-screen digest of a Claude Code session: span, token usage, human prompts, tool histogram with "
+            "result sizes, Bash categories, files touched, heaviest results, subagents, PRs, last assistant text."
+        ),
+        cli_input_attr="CliParams",
+        render_attr="render",
+        examples=("sf cc show", "sf cc show 3f2a", "sf cc show acme-api --md"),
+    ),
+    Provider(
+        name="cc_resume",
+        cli=("cc", "resume"),
+        module="sofia.providers.cc.resume",
+        description=(
+            "Restart brief of a Claude Code session: original goal, latest ask, the assistant's last words, "
+            "open todos and the working set of files. Use to continue that work in a fresh session."
+        ),
+        cli_input_attr="CliParams",
+        examples=("sf cc resume", "sf cc resume 3f2a"),
+    ),
+    Provider(
+        name="cc_prompts",
+        cli=("cc", "prompts"),
+        module="sofia.providers.cc.prompts",
+        description=(
+            "The human prompts of a Claude Code session, verbatim and in order, to recover requirements a "
+            "digest shortens; continue a shortened list with offset."
+        ),
+        cli_input_attr="CliParams",
+        examples=("sf cc prompts", "sf cc prompts 3f2a --offset 20"),
+    ),
+    Provider(
+        name="cc_bash",
+        cli=("cc", "bash"),
+        module="sofia.providers.cc.bash",
+        description=(
+            "Shell commands of a Claude Code session grouped by exact text with counts and categories "
+            "(test, git, build, ...) and a per-category summary, so repeated runs stand out."
+        ),
+        cli_input_attr="CliParams",
+        examples=("sf cc bash", "sf cc bash 3f2a --category test --min-count 2", "sf cc bash --full --no-subagents"),
+    ),
+    Provider(
+        name="cc_candidates",
+        cli=("cc", "candidates"),
+        module="sofia.providers.cc.candidates",
+        description=(
+            "Across Claude Code sessions: tool-result tokens per tool and the commands and file reads that "
+            "repeat, as evidence for which dedicated tool would save the most."
+        ),
+        cli_input_attr="CliParams",
+        examples=("sf cc candidates", "sf cc candidates --since 7d --project api", "sf cc candidates 3f2a"),
     ),
     Provider(
         name="composer_ls",
