@@ -26,7 +26,16 @@ def api(tmp_path: Path, fake_gh: FakeGh) -> Path:
 def test_states_order_and_failure_rows(api: Path, fake_gh: FakeGh) -> None:
     result = ci.run(ci.Params(), context(api))
     assert isinstance(result, dict)
-    assert list(result) == ["mode", "repo_dir", "runs", "failures", "summary", "redactions", "notes", "omitted"]
+    assert list(result) == [
+        "mode",
+        "repo_dir",
+        "runs",
+        "failures",
+        "summary",
+        "redactions",
+        "notes",
+        "omitted",
+    ]
     assert result["mode"] == "repository"
     assert result["repo_dir"] == "."
     assert [(r["id"], r["state"]) for r in result["runs"]] == [
@@ -161,7 +170,9 @@ def test_failing_detail_call_becomes_a_note(tmp_path: Path, fake_gh: FakeGh) -> 
     result = ci.run(ci.Params(), context(repo))
     assert isinstance(result, dict)
     assert result["failures"] == [{"run_id": 7, "job": "tests", "step": "Run tests", "log_tail": ""}]
-    assert result["notes"] == ["run 7: log unavailable: gh run view failed: failed to get run log: log not found"]
+    assert result["notes"] == [
+        "run 7: log unavailable: gh run view failed: failed to get run log: log not found"
+    ]
 
 
 def test_budget_ladder_keeps_counts_exact(api: Path) -> None:

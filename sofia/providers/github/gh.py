@@ -60,7 +60,7 @@ def run(
         raise ProviderError("gh not found on PATH", NOT_FOUND_HINT) from None
     except proc.ProgramTimeout:
         raise ProviderError(
-            f"gh {subcommand} timed out after {wanted:g} s",
+            f"gh {subcommand} timed out after {round(wanted, 1):g} s",
             "GitHub may be slow or unreachable; retry later",
         ) from None
     if done.returncode != 0:
