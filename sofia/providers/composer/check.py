@@ -1,0 +1,291 @@
+"""`composer_check`: run every package's own check script (tests, PHPStan, code style) and collapse
+its output into one row per package with the first meaningful failure.
+
+This executes project code. Checks run `jobs` at a time in package order, each in its own process
+group under a per-package timeout, all of them inside one whole-call budget; a timeout kills the
+whole process tree of that check.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sofia.output import tables
+from sofia.providers.composer import discovery, failures, fitting
+from sofia.providers.composer import manifest as manifests
+from sofia.providers.composer.ls import ROOT_DESCRIPTION
+from sofia.providers.contract import Cli, Context, ProviderError
+from sofia.runtime import proc
+
+STATUS_ORDER = ("fail", "timeout", "error", "skip", "ok")
+FAILURE_LIMIT = 200
+BUDGET_FAILURE_LIMIT = 100
+NO_EXIT_STATUS = -1
+"""`exit_code` of a check that has no exit status of its own (killed on timeout, never started)."""
+
+COMPOSER_ENV = {
+    "COMPOSER_NO_INTERACTION": "1",
+    "COMPOSER_PROCESS_TIMEOUT": "0",
+    "NO_COLOR": "1",
+    "GIT_TERMINAL_PROMPT": "0",
+}
+"""`COMPOSER_PROCESS_TIMEOUT=0`: our per-package timeout is the only limit (Composer's own is 300 s)."""
+
+COMPOSER_MISSING = ProviderError(
+    "composer not found on PATH", "install Composer (https://getcomposer.org/download/)"
+)
+PHP_MISSING = ProviderError("php not found on PATH", "install the PHP CLI (Composer needs it)")
+
+
+def default_jobs() -> int:
+    return min(4, os.cpu_count() or 1)
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    package: Annotated[
+        str,
+        Field(
+            description="Only packages matching by full name, the part after the slash, or directory name; empty = all."
+        ),
+        Cli(positional=True, metavar="PACKAGE"),
+    ] = ""
+    root: Annotated[str, Field(description=ROOT_DESCRIPTION), Cli(flag="--root", metavar="DIR")] = "."
+    script: Annotated[
+        str,
+        Field(min_length=1, description="Composer script to run in each package (house convention: check)."),
+        Cli(flag="--script", metavar="NAME"),
+    ] = "check"
+    jobs: Annotated[
+        int,
+        Field(
+            default_factory=default_jobs,
+            ge=1,
+            le=16,
+            description="Packages checked in parallel (default: min(4, CPUs)).",
+        ),
+        Cli(flag="--jobs", metavar="N"),
+    ]
+    timeout_s: Annotated[
+        int,
+        Field(
+            ge=1,
+            description="Per-package limit in seconds; a check running longer is killed (status timeout).",
+        ),
+        Cli(flag="--timeout", metavar="SECONDS"),
+    ] = 600
+    budget_s: Annotated[
+        int,
+        Field(
+            ge=1,
+            description="Whole-call limit in seconds; running checks are then killed, unstarted ones skipped.",
+        ),
+        Cli(flag="--budget", metavar="SECONDS"),
+    ] = 1800
+
+
+@dataclass
+class _Outcome:
+    status: str
+    exit_code: int = 0
+    duration_ms: int = 0
+    failed_step: str = ""
+    first_failure: str = ""
+    budget_killed: bool = False
+
+
+def run(params: Params, ctx: Context) -> dict[str, Any]:
+    if params.script.startswith("-"):
+        raise ProviderError(
+            f"invalid script name: {params.script}", "pass the name of a composer script, e.g. check"
+        )
+    if params.package.startswith("-"):
+        raise ProviderError(f"invalid package: {params.package}", "pass a package name or directory name")
+    root = discovery.resolve_root(params.root, ctx)
+    found = discovery.discover(root, ctx)
+    selected = discovery.select(found, params.package)
+    broken = discovery.select_errors(found, params.package)
+    if params.package and not selected and not broken:
+        raise discovery.no_match(params.package, params.root, found)
+    env = proc.environment(add=COMPOSER_ENV)
+    require_tools(env.get("PATH", os.defpath))
+
+    started = time.monotonic()
+    budget_end = started + params.budget_s
+    rows: list[dict[str, Any]] = []
+    total = len(selected) + len(broken)
+    finished = 0
+    outcomes: list[tuple[discovery.Package, _Outcome]] = []
+
+    def report(label: str, outcome: _Outcome) -> None:
+        nonlocal finished
+        finished += 1
+        ctx.progress(finished, total, f"{label} {outcome.status} {outcome.duration_ms / 1000:.1f}s")
+
+    for error in broken:
+        outcome = _Outcome("error", NO_EXIT_STATUS, first_failure=f"composer.json: {error.error}")
+        rows.append(_row("", error.dir, outcome))
+        report(error.dir, outcome)
+
+    runner = _Runner(params, env, budget_end, ctx)
+    if selected:
+        with ThreadPoolExecutor(max_workers=min(params.jobs, len(selected))) as pool:
+            futures = {pool.submit(runner.check, package): package for package in selected}
+            for future in as_completed(futures):
+                package = futures[future]
+                outcome = future.result()
+                outcomes.append((package, outcome))
+                rows.append(_row(package.name, package.dir, outcome))
+                report(package.label, outcome)
+
+    rows.sort(key=lambda r: (STATUS_ORDER.index(r["status"]), r["package"], r["dir"]))
+    result: dict[str, Any] = {
+        "root": params.root,
+        "script": params.script,
+        "wall_ms": round((time.monotonic() - started) * 1000),
+        "summary": {
+            status: sum(r["status"] == status for r in rows)
+            for status in ("ok", "fail", "skip", "timeout", "error")
+        },
+        "results": rows,
+        "notes": _notes(params, outcomes, total),
+        "omitted": {},
+    }
+    _fit(result, ctx.budget)
+    return result
+
+
+def require_tools(path: str) -> None:
+    """Composer and the PHP CLI it runs on must both be reachable before anything starts."""
+    if shutil.which("composer", path=path) is None:
+        raise COMPOSER_MISSING
+    if shutil.which("php", path=path) is None:
+        raise PHP_MISSING
+
+
+class _Runner:
+    """Runs one package's check; shared state is read-only, so threads need no locking."""
+
+    def __init__(self, params: Params, env: dict[str, str], budget_end: float, ctx: Context) -> None:
+        self.params = params
+        self.env = env
+        self.budget_end = budget_end
+        self.ctx = ctx
+
+    def check(self, package: discovery.Package) -> _Outcome:
+        script = self.params.script
+        if script not in manifests.mapping(package.manifest, "scripts"):
+            return _Outcome("skip", first_failure=f"no '{script}' script")
+        left = self.budget_end - time.monotonic()
+        deadline_left = self.ctx.time_left()
+        if deadline_left is not None:
+            left = min(left, deadline_left)
+        if left <= 0:
+            return _Outcome("skip", first_failure="budget exhausted")
+        limit = min(float(self.params.timeout_s), left)
+        begin = time.monotonic()
+        try:
+            done = proc.run(
+                ["composer", "run-script", "--no-interaction", script],
+                cwd=package.path,
+                env=self.env,
+                timeout=limit,
+            )
+        except proc.ProgramTimeout:
+            elapsed = self._elapsed(begin)
+            by_budget = limit < self.params.timeout_s
+            reason = (
+                f"killed after {elapsed / 1000:.1f} s: budget of {self.params.budget_s} s exhausted"
+                if by_budget
+                else f"killed after {self.params.timeout_s} s (timeout_s)"
+            )
+            return _Outcome("timeout", NO_EXIT_STATUS, elapsed, first_failure=reason, budget_killed=by_budget)
+        except OSError as exc:
+            return _Outcome(
+                "error", NO_EXIT_STATUS, self._elapsed(begin), first_failure=f"cannot start composer: {exc}"
+            )
+        elapsed = self._elapsed(begin)
+        if done.returncode == 0:
+            return _Outcome("ok", 0, elapsed)
+        lines = failures.clean_lines(done.out + "\n" + done.err)
+        if done.returncode < 0:
+            name = _signal_name(-done.returncode)
+            return _Outcome(
+                "error", done.returncode, elapsed, failures.failed_step(lines), f"composer killed by {name}"
+            )
+        first = failures.first_failure(lines, str(package.path))
+        return _Outcome(
+            "fail", done.returncode, elapsed, failures.failed_step(lines), tables.cut(first, FAILURE_LIMIT)
+        )
+
+    def _elapsed(self, begin: float) -> int:
+        return round((time.monotonic() - begin) * 1000)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _row(name: str, directory: str, outcome: _Outcome) -> dict[str, Any]:
+    return {
+        "package": name,
+        "dir": directory,
+        "status": outcome.status,
+        "exit_code": outcome.exit_code,
+        "duration_ms": outcome.duration_ms,
+        "failed_step": outcome.failed_step,
+        "first_failure": outcome.first_failure,
+    }
+
+
+def _notes(params: Params, outcomes: list[tuple[discovery.Package, _Outcome]], total: int) -> list[str]:
+    notes: list[str] = []
+    if total == 0:
+        notes.append("no composer.json found under the root")
+    killed = sum(o.budget_killed for _, o in outcomes)
+    unstarted = sum(o.status == "skip" and o.first_failure == "budget exhausted" for _, o in outcomes)
+    if killed or unstarted:
+        notes.append(
+            f"budget of {params.budget_s} s exhausted: {killed} checks killed, {unstarted} not started; "
+            "raise budget_s or check fewer packages"
+        )
+    timed_out = sum(o.status == "timeout" and not o.budget_killed for _, o in outcomes)
+    if timed_out:
+        notes.append(
+            f"{timed_out} checks ran past timeout_s={params.timeout_s} and were killed; raise timeout_s if they are just slow"
+        )
+    missing = sum(o.status == "skip" and o.first_failure.startswith("no '") for _, o in outcomes)
+    if missing and missing == len(outcomes):
+        notes.append(f"no package defines a '{params.script}' script; pick another with script")
+    return notes
+
+
+def _fit(result: dict[str, Any], budget: int | None) -> None:
+    """Ladder: first_failure to 100 characters, then trailing `ok` rows (still counted in summary)."""
+    from sofia.output import budget as budgets
+
+    if budgets.fits(result, budget):
+        return
+    if fitting.shorten_cells(result["results"], "first_failure", BUDGET_FAILURE_LIMIT, tables.cut):
+        result["notes"].append(
+            f"first_failure cut to {BUDGET_FAILURE_LIMIT} characters to fit the output budget"
+        )
+    if budgets.fits(result, budget):
+        return
+    rows = result["results"]
+    failing = sum(row["status"] != "ok" for row in rows)
+    hint = "passing rows go first (summary still counts them); narrow with package"
+    fitting.drop_trailing(result, "results", budget, "rows", hint, keep_at_least=failing)
+    fitting.floor_note(result, budget)

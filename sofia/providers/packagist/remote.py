@@ -1,0 +1,52 @@
+"""What `origin` holds, asked with `git ls-remote` (the one network call git makes for us)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sofia.runtime import git, proc
+
+LS_REMOTE_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class RemoteTags:
+    tags: frozenset[str]
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+def remote_tags(repo: Path, timeout: float = LS_REMOTE_TIMEOUT) -> RemoteTags:
+    """Tag names on `origin` (peeled `^{}` entries folded in); `error` set when origin is unreachable."""
+    try:
+        done = git.run(["ls-remote", "--tags", "origin"], cwd=repo, timeout=timeout)
+    except proc.ProgramTimeout:
+        return RemoteTags(frozenset(), f"git ls-remote origin gave no answer within {timeout:g} s")
+    if done.returncode != 0:
+        return RemoteTags(
+            frozenset(), f"git ls-remote origin failed: {done.last_error_line() or done.returncode}"
+        )
+    names = set()
+    for line in done.out.splitlines():
+        _, _, ref = line.partition("\t")
+        if ref.startswith("refs/tags/"):
+            names.add(ref.removeprefix("refs/tags/").removesuffix("^{}"))
+    return RemoteTags(frozenset(names))
+
+
+def default_branch(repo: Path, timeout: float = LS_REMOTE_TIMEOUT) -> str:
+    """The branch `origin`'s HEAD points at (`main`), `""` when it cannot be told."""
+    try:
+        done = git.run(["ls-remote", "--symref", "origin", "HEAD"], cwd=repo, timeout=timeout)
+    except proc.ProgramTimeout:
+        return ""
+    if done.returncode != 0:
+        return ""
+    for line in done.out.splitlines():
+        if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
+            return line.removeprefix("ref: refs/heads/").removesuffix("\tHEAD")
+    return ""
