@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 MAX_PROCESSES = 4
 """rg processes running at once (each is itself multi-threaded)."""
+HEARTBEAT = 0.5
+"""Seconds between progress reports while rg runs."""
 COUNTING = "counting matches"
 READING = "reading hits"
 PARSING = "finding enclosing symbols"
@@ -76,10 +78,12 @@ def _warm_imports() -> None:
 
 
 def _gather(futures: list[Future[_T]], ctx: Context, message: str) -> list[_T]:
-    """Results in submission order, reporting progress as each completes."""
-    for done, future in enumerate(as_completed(futures), 1):
-        future.result()
-        _progress(ctx, done, len(futures), message)
+    """Results in submission order; progress is reported as each completes and every half second
+    while rg walks a large tree, and the deadline is checked as often."""
+    pending = set(futures)
+    while pending:
+        _, pending = wait(pending, timeout=HEARTBEAT, return_when=FIRST_COMPLETED)
+        _progress(ctx, len(futures) - len(pending), len(futures), message)
     return [future.result() for future in futures]
 
 

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sofia.syntax import SymbolTree
 
+TICK_EVERY = 16
+"""Files parsed between two progress reports."""
 NOT_PARSED = "?"
 """The symbol of a hit in a file without a tree (unsupported language, too large, timed out)."""
 
@@ -36,7 +38,8 @@ class Symbols:
                     small = False
                 tree = parse_file(path) if small else None
             self.trees[raw] = tree
-            tick(done, len(todo))
+            if done % TICK_EVERY == 0 or done == len(todo):
+                tick(done, len(todo))
 
     def enclosing(self, raw: bytes, line: int) -> str:
         """The qualified name of the innermost symbol holding `line`; "" outside every symbol."""
