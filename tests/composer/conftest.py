@@ -33,13 +33,15 @@ def context(root: Path, **kwargs: Any) -> Context:
     return Context(root=root, **kwargs)
 
 
-def write_package(directory: Path, manifest: dict[str, Any] | str, **files: str) -> Path:
-    """A package directory with `composer.json` (a dict is encoded, a str written as is) and files."""
+def write_package(
+    directory: Path, manifest: dict[str, Any] | str, files: dict[str, str] | None = None
+) -> Path:
+    """A package directory with `composer.json` (a dict is encoded, a str written as is) and `files`."""
     directory.mkdir(parents=True, exist_ok=True)
     text = manifest if isinstance(manifest, str) else json.dumps(manifest, indent=4)
     (directory / "composer.json").write_text(text)
-    for name, content in files.items():
-        target = directory / name.replace("__", "/")
+    for name, content in (files or {}).items():
+        target = directory / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content)
     return directory

@@ -126,8 +126,10 @@ def test_manifest_field_rules(tmp_path: Path) -> None:
             },
             "scripts": [],
         },
-        phpstan__neon="includes:\n    - base.neon\n",
-        **{"phpstan.neon.dist": "parameters:\n\tlevel: max # as strict as it gets\n"},
+        {
+            "phpstan.neon": "includes:\n    - base.neon\n",
+            "phpstan.neon.dist": "parameters:\n\tlevel: max # as strict as it gets\n",
+        },
     )
     [row] = ls.run(ls.Params(), context(tmp_path))["packages"]
     assert row["deps"] == ""
@@ -149,7 +151,7 @@ def test_manifest_field_rules(tmp_path: Path) -> None:
     ],
 )
 def test_phpstan_level(tmp_path: Path, neon: str, level: str) -> None:
-    write_package(tmp_path / "p", {"name": "acme/p"}, **{"phpstan.dist.neon": neon})
+    write_package(tmp_path / "p", {"name": "acme/p"}, {"phpstan.dist.neon": neon})
     [row] = ls.run(ls.Params(), context(tmp_path))["packages"]
     assert row["phpstan"] == level
 

@@ -40,9 +40,9 @@ COMPOSER_ENV = {
 """`COMPOSER_PROCESS_TIMEOUT=0`: our per-package timeout is the only limit (Composer's own is 300 s)."""
 
 COMPOSER_MISSING = ProviderError(
-    "composer not found on PATH", "install Composer (https://getcomposer.org/download/)"
+    "composer not found on PATH: install Composer (https://getcomposer.org/download/)"
 )
-PHP_MISSING = ProviderError("php not found on PATH", "install the PHP CLI (Composer needs it)")
+PHP_MISSING = ProviderError("php not found on PATH: install the PHP CLI (Composer needs it)")
 
 
 def default_jobs() -> int:
