@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sofia.output.budget import MARGIN, cost, cut_text_to_lines, largest_prefix, note
-from sofia.output.tokens import estimate
+from sofia.output.budget import MARGIN, cost, largest_prefix, note
 from sofia.providers.code.documents import briefed, count_lines
 
 Fits = Callable[[dict[str, Any]], bool]
@@ -98,15 +97,24 @@ def _rows_fit(document: dict[str, Any], key: str, fits: Fits) -> Callable[[int],
 
 def cut_content(document: dict[str, Any], fits: Fits) -> tuple[dict[str, Any], list[str]]:
     content: str = document["content"]
-    room = largest_prefix(estimate(content), lambda n: fits({**document, "content": "x" * (n * 4)}))
-    while True:
-        kept, lines = cut_text_to_lines(content, room)
-        candidate = {**document, "content": kept}
-        if fits(candidate) or room == 0:
-            break
-        room = room * 9 // 10
+    kept, lines = longest_fitting_lines(content, lambda text: fits({**document, "content": text}))
     total = count_lines(content)
-    return candidate, [f"{document['path']}: content cut at line {lines} of {total}; {CONTENT_HINT}"]
+    return {**document, "content": kept}, [
+        f"{document['path']}: content cut at line {lines} of {total}; {CONTENT_HINT}"
+    ]
+
+
+def longest_fitting_lines(text: str, fits: Callable[[str], bool]) -> tuple[str, int]:
+    """The longest prefix of whole lines of `text` for which `fits` holds, and its line count."""
+    ends = [0]
+    position = text.find("\n")
+    while position >= 0:
+        ends.append(position + 1)
+        position = text.find("\n", position + 1)
+    if ends[-1] < len(text):
+        ends.append(len(text))
+    count = largest_prefix(len(ends) - 1, lambda k: fits(text[: ends[k]]))
+    return text[: ends[count]], count
 
 
 def fit_slices(result: dict[str, Any], budget: int | None) -> dict[str, Any]:
@@ -131,12 +139,11 @@ def fit_slices(result: dict[str, Any], budget: int | None) -> dict[str, Any]:
     if count < len(slices):
         crossing = slices[count]
 
-        def with_text(n: int) -> bool:
-            padded = {**crossing, "text": "x" * (n * 4)}
-            return cost(build({**document, "slices": [*kept, padded]}, [])) <= limit
+        def with_text(text: str) -> bool:
+            piece = {**crossing, "text": text}
+            return cost(build({**document, "slices": [*kept, piece]}, [])) <= limit
 
-        room = largest_prefix(estimate(crossing["text"]), with_text)
-        text, lines = cut_text_to_lines(crossing["text"], room)
+        text, lines = longest_fitting_lines(crossing["text"], with_text)
         if lines:
             cut = {**crossing, "text": text, "end_line": crossing["line"] + lines - 1}
             kept = [*kept, cut]

@@ -7,7 +7,7 @@ from typing import Any
 
 from sofia.providers.code import cells
 from sofia.providers.code.model import SourceFile, Summary, SummaryOptions
-from sofia.syntax.go import spec_nodes
+from sofia.syntax.go import base_type_name, spec_nodes
 from sofia.syntax.tree import Node, SymbolTree, first_line, last_line, text_of
 
 LITERALS = frozenset(
@@ -204,8 +204,6 @@ class _Rows:
         if name_node is None:
             return
         name = text_of(name_node)
-        if not self.keep(name):
-            return
         owner = ""
         receiver = node.child_by_field_name("receiver")
         if receiver is not None:
@@ -214,6 +212,8 @@ class _Rows:
             )
             receiver_type = declaration.child_by_field_name("type") if declaration is not None else None
             owner = cells.collapse(text_of(receiver_type)) if receiver_type is not None else ""
+        if not self.keep(name) or (owner and not self.keep(base_type_name(owner))):
+            return
         self.functions.append(self.function_row(owner, name, node))
 
     def function_row(self, owner: str, name: str, node: Node) -> dict[str, Any]:

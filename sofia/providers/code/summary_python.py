@@ -199,23 +199,18 @@ class _Builder:
         body = node.child_by_field_name("body")
         if body is None:
             return
+        statements = module_statements(body)
         declared: set[str] = set()
-        init: Node | None = None
-        for statement in module_statements(body):
-            if statement.type in ("class_definition", "function_definition", "decorated_definition"):
-                self.definition(statement, qname)
-                inner = statement.child_by_field_name("definition") or statement
-                inner_name = inner.child_by_field_name("name")
-                if (
-                    inner.type == "function_definition"
-                    and inner_name is not None
-                    and text_of(inner_name) == "__init__"
-                ):
-                    init = init or inner
-            else:
-                self.class_field(statement, qname, declared)
+        for statement in statements:
+            self.class_field(statement, qname, declared)
+        init = next(
+            (d for d in map(_function_of, statements) if d is not None and _name(d) == "__init__"), None
+        )
         if init is not None:
             self.instance_fields(init, qname, declared)
+        for statement in statements:
+            if statement.type in ("class_definition", "function_definition", "decorated_definition"):
+                self.definition(statement, qname)
 
     def function(self, node: Node, name: str, owner: str, attrs: list[str]) -> None:
         mods = [a for a in attrs if a in DECORATOR_MODS]
@@ -327,6 +322,19 @@ class _Builder:
                 "detail": cells.detail(text_of(right)),
             }
         )
+
+
+def _function_of(statement: Node) -> Node | None:
+    """The function a (possibly decorated) statement defines, if it defines one."""
+    inner = (
+        statement.child_by_field_name("definition") if statement.type == "decorated_definition" else statement
+    )
+    return inner if inner is not None and inner.type == "function_definition" else None
+
+
+def _name(node: Node) -> str:
+    name = node.child_by_field_name("name")
+    return text_of(name) if name is not None else ""
 
 
 def plain_imports(statement: Node) -> list[str]:
