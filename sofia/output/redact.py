@@ -25,11 +25,11 @@ _VALUE = r"(?P<v>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'`;&|]+)"
 """A command-line value: double-quoted, single-quoted or bare."""
 
 _HINT = re.compile(
-    r"sk-|_live_|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|AKIA|ASIA|AIza|eyJ|PRIVATE KEY|authorization"
-    r"|://|token|secret|passw|api[_-]?key|access[_-]key|private[_-]key|sshpass|mysql|mariadb",
-    re.IGNORECASE,
+    r"sk-|_live_|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|akia|asia|aiza|eyj|private key|authorization"
+    r"|://|token|secret|passw|api[_-]?key|access[_-]key|private[_-]key|sshpass|mysql|mariadb"
 )
-"""A cheap first look: text without any of these needles cannot hold a secret the rules know."""
+"""A cheap first look at the lower-cased text (case-sensitive matching is several times faster):
+text without any of these needles cannot hold a secret the rules know."""
 
 # (kind, pattern). A pattern with a group named `v` replaces only that group; otherwise the whole match.
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -69,7 +69,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "url-credentials",
-        re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@\"'`]+:(?P<v>[^\s/?#@\"'`]+)@"),
+        re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@\[\]\"'`]+:(?P<v>[^\s/?#@\"'`]+)@"),
     ),
     (
         "password-flag",
@@ -116,7 +116,7 @@ class Redactor:
 
     def redact(self, text: str) -> tuple[str, int]:
         """`text` with its secrets replaced, and how many were replaced."""
-        if not text or not _HINT.search(text):
+        if not text or not _HINT.search(text.lower()):
             return text, 0
         before = self.total
         for kind, pattern in _RULES:

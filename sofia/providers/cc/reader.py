@@ -30,6 +30,28 @@ INLINE_AGENT = "inline"
 SYNTHETIC = "<synthetic>"
 
 _SNAPSHOT = b'{"type":"file-history-snapshot"'
+_TOOL_USE_RESULT = b',"toolUseResult":'
+_READ_KEYS = tuple(
+    (key, f'"{key}":'.encode())
+    for key in (
+        "type",
+        "message",
+        "timestamp",
+        "cwd",
+        "gitBranch",
+        "version",
+        "sessionId",
+        "isSidechain",
+        "isMeta",
+        "isCompactSummary",
+        "agentId",
+        "requestId",
+    )
+)
+"""Top-level fields the rules read on user and assistant records."""
+_BUFFER = 1 << 16
+_loads = orjson.loads
+_DecodeError = orjson.JSONDecodeError
 _BOM = b"\xef\xbb\xbf"
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 
@@ -40,32 +62,58 @@ def read_transcript(path: str, agent: str | None = None, redact: bool = True) ->
     Raises OSError when the file cannot be read.
     """
     acc = _Accumulator(agent)
-    loads = orjson.loads
-    decode_error = orjson.JSONDecodeError
-    with open(path, "rb") as handle:
+    add = acc.add
+    with open(path, "rb", buffering=_BUFFER) as handle:
         first = handle.readline()
         if first.startswith(_BOM):
             first = first[len(_BOM) :]
-        for line in _chain(first, handle):
+        _take(first, acc)
+        for line in handle:
             if line.startswith(_SNAPSHOT):
                 continue
             try:
-                record = loads(line)
-            except decode_error:
+                record = _decode(line)
+            except _DecodeError:
                 if line.strip():
                     acc.malformed += 1
                 continue
             if type(record) is dict:
-                acc.add(record)
+                add(record)
             else:
                 acc.malformed += 1
     return acc.finish(Redactor() if redact else None)
 
 
-def _chain(first: bytes, rest: Any) -> Any:
-    if first:
-        yield first
-    yield from rest
+def _take(line: bytes, acc: _Accumulator) -> None:
+    """One line outside the hot loop (the first, after its BOM)."""
+    if not line or line.startswith(_SNAPSHOT):
+        return
+    try:
+        record = _decode(line)
+    except _DecodeError:
+        if line.strip():
+            acc.malformed += 1
+        return
+    if type(record) is dict:
+        acc.add(record)
+    else:
+        acc.malformed += 1
+
+
+def _decode(line: bytes) -> Any:
+    """The record, without decoding a trailing `toolUseResult` (a second copy of the tool output)
+    when no field the rules read comes after it; anything unusual takes the full decode."""
+    cut = line.find(_TOOL_USE_RESULT)
+    if cut > 0:
+        try:
+            head = _loads(line[:cut] + b"}")
+        except _DecodeError:
+            head = None
+        if type(head) is dict and not any(
+            key not in head and line.find(pattern, cut) >= 0 for key, pattern in _READ_KEYS
+        ):
+            return head
+    return _loads(line)
 
 
 def result_tokens(content: Any) -> int:

@@ -76,7 +76,7 @@ def pick(text: str, listing: Listing) -> Session:
     suffix = f"; close matches: {', '.join(close)}" if close else ""
     raise ProviderError(
         f'no session matched "{text}"{suffix}',
-        "pass last, a session id prefix, a project name or a .jsonl path (cc_ls lists sessions)",
+        "pass last, a session id prefix, a project name or a .jsonl path; cc_ls lists sessions",
     )
 
 
