@@ -1,0 +1,51 @@
+"""`sf grep` end to end: the command line built from the model, TOON by default, JSON on request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.grep.test_symbols import SHOP
+from tests.helpers import run_sf
+
+
+def test_toon_by_default_with_comma_separated_exts() -> None:
+    done = run_sf("grep", "deleteUser", "toggle", "nowhere", "--ext", "php,vue", "--word", cwd=SHOP)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "root: .\n"
+        "patterns[2]:\n"
+        "  - pattern: deleteUser\n"
+        "    total: 2\n"
+        "    files: 2\n"
+        "    shown: 2\n"
+        "    hits[2]{file,line,col,symbol,text}:\n"
+        '      app/Http/Controllers/UserController.php,20,23,"UserController::destroy",$this->users->deleteUser($id);\n'
+        '      app/Services/UserService.php,9,21,"UserService::deleteUser","public function deleteUser(int $id): void"\n'
+        "  - pattern: toggle\n"
+        "    total: 2\n"
+        "    files: 1\n"
+        "    shown: 2\n"
+        "    hits[2]{file,line,col,symbol,text}:\n"
+        '      web/src/components/CartPanel.vue,3,21,<template>,"<button @click=\\"toggle\\">Cart ({{ count }})</button>"\n'
+        '      web/src/components/CartPanel.vue,15,10,toggle,"function toggle(): void {"\n'
+        "empty[1]: nowhere\n"
+        "notes: []\n"
+    )
+
+
+def test_json_and_a_pattern_after_double_dash(tmp_path: Path) -> None:
+    (tmp_path / "run.sh").write_text("exec tool -foo --bar\n")
+    done = run_sf("grep", "--json", "--max-per-pattern", "5", "--no-case", "--", "-FOO", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["patterns"][0]["hits"] == [
+        {"file": "run.sh", "line": 1, "col": 11, "symbol": "?", "text": "exec tool -foo --bar"}
+    ]
+
+
+def test_errors_go_to_stderr_with_exit_one(tmp_path: Path) -> None:
+    done = run_sf("grep", "x", "--root", "missing", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "root not found: missing" in done.stderr

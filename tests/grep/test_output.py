@@ -1,0 +1,136 @@
+"""Result shape (spec tools-code §2.4-§2.6): the cap with exact totals and `more_in`, the uniform
+budget cut, windowed text, and byte-identical output for identical calls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sofia.output.budget import cost
+from sofia.output.jsonfmt import compact
+from sofia.output.render import render
+from sofia.providers.grep.text import hit_text
+from tests.grep.conftest import generate_tree, grep
+from tests.grep.test_matching import write
+
+CAP_NOTE = (
+    "needle: showing 1 of 9 hits; the rest are in more_in; "
+    "narrow with exts, root or word=true, or raise max_per_pattern"
+)
+
+
+def cap_tree(root: Path) -> Path:
+    return write(
+        root,
+        {
+            "src/a.py": "def f():\n    needle()\n    needle(needle)\n",
+            "src/b.py": "needle = 1\n",
+            "docs/c.txt": "needle\n" * 5,
+        },
+    )
+
+
+def test_cap_in_json(tmp_path: Path) -> None:
+    result = grep(cap_tree(tmp_path), "needle", "absent", max_per_pattern=1)
+    assert list(result) == ["root", "patterns", "empty", "notes"]
+    (entry,) = result["patterns"]
+    assert list(entry) == ["pattern", "total", "files", "shown", "hits", "more_in"]
+    assert (entry["total"], entry["files"], entry["shown"]) == (9, 3, 1)
+    assert entry["hits"] == [{"file": "docs/c.txt", "line": 1, "col": 1, "symbol": "?", "text": "needle"}]
+    assert entry["more_in"] == [
+        {"file": "docs/c.txt", "hits": 4},
+        {"file": "src/a.py", "hits": 3},
+        {"file": "src/b.py", "hits": 1},
+    ]
+    assert result["empty"] == ["absent"]
+    assert result["notes"] == [CAP_NOTE]
+
+
+def test_cap_in_toon(tmp_path: Path) -> None:
+    text = render(grep(cap_tree(tmp_path), "needle", "absent", max_per_pattern=1), "toon")
+    assert "    total: 9\n    files: 3\n    shown: 1\n" in text
+    assert "    hits[1]{file,line,col,symbol,text}:\n      docs/c.txt,1,1,?,needle\n" in text
+    assert "    more_in[3]{file,hits}:\n      docs/c.txt,4\n      src/a.py,3\n      src/b.py,1\n" in text
+    assert "empty[1]: absent" in text
+    assert CAP_NOTE in text
+
+
+def test_more_in_lists_ten_files_largest_first_then_path(tmp_path: Path) -> None:
+    files = {f"f{i:02}.txt": "hit\n" * (1 + i % 3) for i in range(14)}
+    (entry,) = grep(write(tmp_path, files), "hit", max_per_pattern=2)["patterns"]
+    assert entry["hits"][0]["file"] == "f00.txt" and entry["hits"][1]["file"] == "f01.txt"
+    unseen = [(row["file"], row["hits"]) for row in entry["more_in"]]
+    assert unseen == [
+        ("f02.txt", 3),
+        ("f05.txt", 3),
+        ("f08.txt", 3),
+        ("f11.txt", 3),
+        ("f04.txt", 2),
+        ("f07.txt", 2),
+        ("f10.txt", 2),
+        ("f13.txt", 2),
+        ("f01.txt", 1),
+        ("f03.txt", 1),
+    ]
+    assert entry["total"] == sum(1 + i % 3 for i in range(14))
+
+
+def test_more_in_overflow_is_noted(tmp_path: Path) -> None:
+    result = grep(write(tmp_path, {f"f{i:02}.txt": "hit\n" for i in range(14)}), "hit", max_per_pattern=1)
+    assert "the rest are in more_in (10 of 13 files listed)" in result["notes"][0]
+
+
+def test_no_cap_over_budget_shows_a_uniform_k(tmp_path: Path) -> None:
+    files = {f"pkg/alpha_{i}.txt": "alpha beta\n" * 40 for i in range(10)}
+    files["pkg/zeta.txt"] = "gamma\n" * 3
+    root = write(tmp_path, files)
+    budget = 3000
+    result = grep(root, "alpha", "beta", "gamma", max_per_pattern=0, budget=budget)
+    alpha, beta, gamma = result["patterns"]
+    k = alpha["shown"]
+    assert 10 < k < 400 and beta["shown"] == k and gamma["shown"] == 3
+    assert (alpha["total"], beta["total"], gamma["total"]) == (400, 400, 3)
+    assert len(alpha["hits"]) == k and alpha["more_in"][0]["hits"] == 40
+    assert cost(result) <= budget
+    row = max(cost(hit) for hit in alpha["hits"])
+    assert budget - cost(result) < 2 * row + 20, "k is the largest that fits"
+    assert result["notes"][-1] == (
+        f"grep: showing {k} per pattern (budget {budget} tok); narrow with exts, root, ignore_dirs or fewer patterns"
+    )
+    assert result["notes"][0].startswith(f"alpha: showing {k} of 400 hits; the rest are in more_in; narrow")
+    assert "max_per_pattern" not in result["notes"][0]
+
+
+def test_cap_that_does_not_fit_the_budget_is_lowered_too(tmp_path: Path) -> None:
+    root = write(tmp_path, {f"f{i}.txt": "x = needle\n" * 50 for i in range(5)})
+    result = grep(root, "needle", max_per_pattern=200, budget=1200)
+    (entry,) = result["patterns"]
+    assert entry["shown"] < 200 and entry["total"] == 250
+    assert cost(result) <= 1200
+    assert result["notes"][-1].startswith(f"grep: showing {entry['shown']} per pattern (budget 1200 tok)")
+
+
+def test_text_is_trimmed_and_windowed() -> None:
+    assert hit_text(b"  \tfoo bar  \r\n", 3) == "foo bar"
+    assert hit_text(b"foo", 0) == "foo"
+    line = b"x" * 249 + b"NEEDLE" + b"y" * 45 + b"\n"
+    assert hit_text(line, 249) == "…" + ("x" * 249 + "NEEDLE" + "y" * 45)[100:]
+    start = b"NEEDLE" + b"y" * 400
+    assert hit_text(start, 0) == "NEEDLE" + "y" * 194 + "…"
+    middle = b"a" * 1000 + b"NEEDLE" + b"b" * 1000
+    assert hit_text(middle, 1000) == "…" + "a" * 60 + "NEEDLE" + "b" * 134 + "…"
+
+
+def test_windowed_text_counts_characters_not_bytes() -> None:
+    line = ("я" * 300 + "NEEDLE" + "ж" * 300).encode()
+    text = hit_text(line, 600)
+    assert text == "…" + "я" * 60 + "NEEDLE" + "ж" * 134 + "…"
+    assert hit_text(b"caf\xe9 NEEDLE", 5) == "caf\ufffd NEEDLE"
+
+
+def test_sixteen_identical_runs_are_byte_identical(tmp_path: Path) -> None:
+    root = generate_tree(tmp_path / "tree", files=120, seed=3)
+    outputs = {
+        compact(grep(root, "TOKEN", "token", "технолог", "->save();", case=False, max_per_pattern=7))
+        for _ in range(16)
+    }
+    assert len(outputs) == 1
