@@ -1,8 +1,9 @@
 """Which symbols a file's hunks touch: tree-sitter symbols of the old and new contents intersected
 with the hunk ranges, and git's funcname context for languages sofia cannot parse.
 
-Prose (the `docs` category) gets no funcname fallback: git's default heuristic picks arbitrary
-lines there, which would be noise, not symbols."""
+The funcname fallback is kept to source-like files: for docs, build and config files and files
+without an extension (PKG-INFO, LICENSE) git's default heuristic picks arbitrary lines, which
+would be noise, not symbols."""
 
 from __future__ import annotations
 
@@ -15,6 +16,13 @@ from . import classify, gitdiff
 
 MAX_SIDE_BYTES = 1 << 20
 """Sides larger than this are not parsed for symbols."""
+
+
+def funcname_applies(path: str) -> bool:
+    """Whether git's funcname context is worth reporting for `path` (see the module docstring)."""
+    if classify.category(path) in ("docs", "build", "config"):
+        return False
+    return "." in path.rsplit("/", 1)[-1].lstrip(".")
 
 
 class SymbolFinder:
@@ -77,7 +85,7 @@ class SymbolFinder:
                 names = touched_symbols(lang, old, new, old_hunks.old, new_hunks.new)
                 if names is not None:
                     return names
-        if classify.category(entry.path) == "docs":
+        if not funcname_applies(entry.path):
             return []
         return [cut(name, 60) for name in (new_hunks.funcnames or old_hunks.funcnames)]
 
