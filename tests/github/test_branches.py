@@ -273,3 +273,14 @@ def test_ref_path_encoding() -> None:
 
     assert ref_path("acme/a", "feat/a#b") == "repos/acme/a/git/refs/heads/feat/a%23b"
     assert ref_path("acme/a", "fix/100% done?") == "repos/acme/a/git/refs/heads/fix/100%25%20done%3F"
+
+
+def test_unknown_commit_date_is_minus_one() -> None:
+    ref = {
+        "name": "v1-branch",
+        "branchProtectionRule": None,
+        "target": {"oid": "f" * 40},
+        "associatedPullRequests": {"nodes": []},
+    }
+    row = branches.branch("acme/a", ref, NOW_2026_06_14, 90)
+    assert (row.age_days, row.verdict, row.pr, row.moved) == (-1, "no-pr", 0, False)
