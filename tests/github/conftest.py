@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.github.fakegh import FAKE_DIR, FakeGh
+from tests.github.fakegh import FakeGh
 
 SESSION_LOG_NAME = "all-gh-calls.jsonl"
 
@@ -30,6 +30,3 @@ def fake_gh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gh_session_log: Pat
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The argument test reads what the other GitHub tests made gh do, so it runs after them."""
     items.sort(key=lambda item: "test_gh_arguments" in item.nodeid)
-
-
-__all__ = ["FAKE_DIR"]
