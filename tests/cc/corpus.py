@@ -16,7 +16,38 @@ from typing import Any
 
 import orjson
 
-_WORDS = ["func", "return", "ctx", "err", "nil", "if", "else", "for", "range", "select", "case", "package", "import", "type", "struct", "interface", "backoff", "retry", "client", "server", "handler", "request", "response", "deadline", "cancel", "timeout", "test", "assert", "want", "got"]
+_WORDS = [
+    "func",
+    "return",
+    "ctx",
+    "err",
+    "nil",
+    "if",
+    "else",
+    "for",
+    "range",
+    "select",
+    "case",
+    "package",
+    "import",
+    "type",
+    "struct",
+    "interface",
+    "backoff",
+    "retry",
+    "client",
+    "server",
+    "handler",
+    "request",
+    "response",
+    "deadline",
+    "cancel",
+    "timeout",
+    "test",
+    "assert",
+    "want",
+    "got",
+]
 _FOREIGN = ["значение", "ошибка", "контекст", "日本語", "données", "résumé"]
 """Non-ASCII words: a comment in every few dozen lines, as in real code and prompts."""
 _TOOLS = ("Read", "Bash", "Grep", "Edit", "Glob", "Write", "TodoWrite")

@@ -13,8 +13,6 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import orjson
-
 from sofia.providers.contract import Context, ProviderError
 
 DEFAULT_ROOT = "~/.claude/projects"
@@ -195,6 +193,8 @@ def _stat_transcript(path: str, unreadable: list[str]) -> TranscriptFile | None:
 
 def peek(path: str, max_lines: int = 64) -> tuple[str, str]:
     """(first cwd, first sessionId) from the head of a transcript, without reading it all."""
+    import orjson
+
     cwd = session_id = ""
     try:
         with open(path, "rb") as handle:

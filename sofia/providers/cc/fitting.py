@@ -12,8 +12,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sofia.output.budget import cost, largest_prefix
-
 Knobs = dict[str, int]
 Build = Callable[[Knobs], dict[str, Any]]
 
@@ -38,6 +36,8 @@ Step = Shrink | Lower
 
 def fit(build: Build, knobs: Knobs, ladder: Sequence[Step], budget: int | None) -> dict[str, Any]:
     """The result of the first ladder position that fits; past the last step, with a floor note."""
+    from sofia.output.budget import cost
+
     result = build(knobs)
     if budget is None or cost(result) <= budget:
         return result
@@ -57,6 +57,8 @@ def fit(build: Build, knobs: Knobs, ladder: Sequence[Step], budget: int | None) 
 
 
 def _shrink(build: Build, knobs: Knobs, step: Shrink, budget: int) -> int:
+    from sofia.output.budget import cost, largest_prefix
+
     current = knobs[step.knob]
     floor = min(step.floor, current)
 

@@ -8,14 +8,15 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sofia.providers.contract import Context
 
-from . import cache as cache_module
-from . import parallel
 from .digest import Digest
 from .discovery import Listing, Session, TranscriptFile, legacy_agents_in, peek
-from .reader import read_transcript
+
+if TYPE_CHECKING:
+    from .parallel import Job
 
 log = logging.getLogger("sofia.cc")
 
@@ -27,15 +28,17 @@ class Loader:
     """Digests for one call: cache first, then parsing; remembers what could not be read."""
 
     def __init__(self, ctx: Context, redact: bool) -> None:
+        from . import cache
+
         self.ctx = ctx
         self.redact = redact
-        self.cache = cache_module.Cache(cache_module.directory() if redact else None)
+        self.cache = cache.Cache(cache.directory() if redact else None)
         self.unreadable: list[str] = []
 
-    def digests(self, jobs: Iterable[parallel.Job], label: str = "transcripts") -> dict[str, Digest]:
+    def digests(self, jobs: Iterable[Job], label: str = "transcripts") -> dict[str, Digest]:
         """path -> digest for every readable job."""
         out: dict[str, Digest] = {}
-        missing: list[parallel.Job] = []
+        missing: list[Job] = []
         for job in jobs:
             file = job[0]
             if file.path in out:
@@ -62,7 +65,10 @@ class Loader:
         )
         return out
 
-    def _parse(self, jobs: list[parallel.Job]) -> Iterable[tuple[parallel.Job, Digest | OSError]]:
+    def _parse(self, jobs: list[Job]) -> Iterable[tuple[Job, Digest | OSError]]:
+        from . import parallel
+        from .reader import read_transcript
+
         size = sum(job[0].size for job in jobs)
         workers = parallel.worker_count(len(jobs))
         cache_dir = str(self.cache.root) if self.cache.root is not None else None
