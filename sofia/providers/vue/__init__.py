@@ -39,8 +39,7 @@ class Params(BaseModel):
 
 def locate(base: Path, ctx: Context) -> tuple[Path, list[str]]:
     """The router module under `base` (fewest path segments, then name preference) and the others."""
-    globs = [f"**/{name}" for name in ROUTER_NAMES] + list(ROUTER_NAMES)
-    found = rg.list_files(["."], cwd=base, globs=globs, timeout=ctx.timeout(60))
+    found = rg.list_files(["."], cwd=base, globs=["{index,router}.{ts,js,mts,mjs}"], timeout=ctx.timeout(60))
     candidates = [p for p in found if any(p == n or p.endswith("/" + n) for n in ROUTER_NAMES)]
     if not candidates:
         raise ProviderError(

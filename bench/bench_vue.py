@@ -1,0 +1,109 @@
+"""`vue routes` against reading the router files: tokens on real public routers from npm, the
+search on a large tree without a router against `rg --files`, and the in-process parse cost.
+
+Targets: TOON ≥ 6.3× smaller than `cat` of the files it read (median); locating on a
+≥ 100,000-file tree ≤ 1.5× `rg --files`; parsing and resolving 10 modules ≤ 100 ms.
+"""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+
+from harness import (
+    CACHE,
+    estimate,
+    median_seconds,
+    npm_package,
+    ratio,
+    run,
+    section,
+    sf_command,
+    table,
+    time_command,
+)
+
+from sofia.providers.contract import Context
+from sofia.providers.vue import Params
+from sofia.providers.vue import run as vue_run
+from sofia.runtime import rg
+
+CORPUS = (
+    ("vue-element-admin@3.9.3", "."),
+    ("vue-admin-template@1.0.0", "template"),
+    ("create-vue@3.24.0", "template/code/typescript-router"),
+    ("create-vue@3.24.0", "template/code/router"),
+)
+
+
+def big_tree(files: int = 100_000) -> Path:
+    """A generated front-end monorepo without any router module."""
+    root = CACHE / "vue" / f"norouter-{files}"
+    if (root / ".done").exists():
+        return root
+    per_dir = 100
+    for index in range(files):
+        directory = root / f"packages/pkg{index // 1000:03}/src/part{(index // per_dir) % 10}"
+        if index % per_dir == 0:
+            directory.mkdir(parents=True, exist_ok=True)
+        (directory / f"module{index % per_dir}.ts").write_text(f"export const value{index} = {index}\n")
+    (root / ".done").write_text("")
+    return root
+
+
+def main() -> None:
+    token_rows = []
+    ratios = []
+    for spec, subdir in CORPUS:
+        app = npm_package(spec) / subdir
+        toon = run(sf_command("vue", "routes", "--budget", "0"), cwd=app)
+        as_json = run(sf_command("vue", "routes", "--json", "--budget", "0"), cwd=app)
+        document = vue_run(Params(), Context(root=app, budget=None))
+        raw = sum(estimate((app / f).read_bytes()) for f in document["files"])
+        out = estimate(toon.stdout)
+        ratios.append(raw / out)
+        token_rows.append(
+            (
+                f"{spec} {subdir}",
+                len(document["files"]),
+                document["total"],
+                raw,
+                out,
+                estimate(as_json.stdout),
+                ratio(raw, out),
+            )
+        )
+    body = table(("router", "modules", "routes", "cat tok", "TOON tok", "JSON tok", "cat ÷ TOON"), token_rows)
+    body += f"\n\nMedian cat ÷ TOON: **{statistics.median(ratios):.1f}×** (target ≥ 6.3×).\n\n"
+
+    tree = big_tree()
+    rg_files = time_command([rg.executable(), "--files", "--hidden", "--no-require-git", "."], cwd=tree)
+    located = time_command(sf_command("vue", "routes"), cwd=tree)
+    failed = run(sf_command("vue", "routes"), cwd=tree)
+    assert failed.returncode == 1 and b"no router file" in failed.stderr
+    admin = npm_package("vue-element-admin@3.9.3")
+    ctx = Context(root=admin, budget=None)
+    parse = median_seconds(lambda: vue_run(Params(), ctx), repeat=9)
+    modules = len(vue_run(Params(), ctx)["files"])
+    body += table(
+        ("measure", "sf", "baseline", "ratio"),
+        [
+            (
+                "search a 100,000-file tree without a router",
+                f"{located * 1000:.0f} ms",
+                f"rg --files {rg_files * 1000:.0f} ms",
+                ratio(located, rg_files),
+            ),
+            (
+                f"parse and resolve {modules} route modules (in process)",
+                f"{parse * 1000:.1f} ms",
+                "target 100 ms",
+                ratio(parse, 0.1),
+            ),
+        ],
+    )
+    section("vue routes", body, "python bench/run.py vue")
+
+
+if __name__ == "__main__":
+    main()
