@@ -139,10 +139,9 @@ def adapt(rules: list[Adaptation], trait: str, members: Inherited) -> Inherited:
             r.method.lower() == member.name.lower() and trait.lower() in (i.lower() for i in r.insteadof)
             for r in rules
         )
-        if excluded:
-            continue
-        changed = next((r for r in rules if not r.alias and r.vis and names(r, member)), None)
-        adapted.append((table, replace(member, vis=changed.vis) if changed else member, via))
+        if not excluded:
+            changed = next((r for r in rules if not r.alias and r.vis and names(r, member)), None)
+            adapted.append((table, replace(member, vis=changed.vis) if changed else member, via))
         for rule in rules:
             if rule.alias and names(rule, member):
                 adapted.append((table, replace(member, name=rule.alias, vis=rule.vis or member.vis), via))

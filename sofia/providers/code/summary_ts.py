@@ -367,7 +367,12 @@ def member_vis(member: Node, name_node: Node) -> str:
 
 
 def member_mods(node: Node) -> list[str]:
-    return [c.type for c in node.children if not c.is_named and c.type in MEMBER_MODS]
+    """Modifier keywords of a class member in source order (`override` is a named node)."""
+    return [
+        "override" if c.type == "override_modifier" else c.type
+        for c in node.children
+        if (not c.is_named and c.type in MEMBER_MODS) or c.type == "override_modifier"
+    ]
 
 
 def type_row(kind: str, name: str, outer: Node, vis: str, **cells_: str) -> dict[str, Any]:

@@ -93,9 +93,13 @@ class Interface:
     def read_script(self, block: vue.Block, script: ScriptSummary) -> None:
         root = block.tree.root_node
         declared = local_types(root)
-        for statement in root.named_children:
-            if statement.type == "import_statement":
-                self.store_imports(statement)
+        store_names = [
+            name
+            for statement in root.named_children
+            if statement.type == "import_statement"
+            for name in store_imports(statement)
+        ]
+        self.stores.extend(store_names)
         for name, call in calls(block):
             if name == "defineProps":
                 self.props.extend(props_of(call, declared))
@@ -103,21 +107,13 @@ class Interface:
                 self.emits.extend(emits_of(call, declared))
             elif name == "defineModel":
                 self.models.append(model_of(call))
-            elif STORE.fullmatch(name):
+            elif STORE.fullmatch(name) or name in store_names:
                 self.stores.append(name)
             elif COMPOSABLE.fullmatch(name):
                 self.composables.append(name)
         found = vue.options_object(block.tree)
         if found is not None:
             self.options(found[1], script)
-
-    def store_imports(self, statement: Node) -> None:
-        source = statement.child_by_field_name("source")
-        if source is None or "stores/" not in js.name_text(source):
-            return
-        for node in walk(statement):
-            if node.type == "identifier" and COMPOSABLE.fullmatch(text_of(node)):
-                self.stores.append(text_of(node))
 
     def options(self, options: Node, script: ScriptSummary) -> None:
         """Options API: props, emits and components from the object; methods, computed and watch
@@ -155,6 +151,21 @@ class Interface:
             name = component_name(tag)
             if name:
                 self.components.append(name)
+
+
+def store_imports(statement: Node) -> list[str]:
+    """Local names of the `use*` functions an import takes from a path containing `stores/`."""
+    source = statement.child_by_field_name("source")
+    if source is None or "stores/" not in js.name_text(source):
+        return []
+    names = []
+    for node in walk(statement):
+        if node.type == "import_specifier":
+            local = node.child_by_field_name("alias") or node.child_by_field_name("name")
+            names.append(text_of(local) if local is not None else "")
+        elif node.type == "import_clause":
+            names.extend(text_of(c) for c in node.named_children if c.type == "identifier")
+    return [name for name in names if COMPOSABLE.fullmatch(name)]
 
 
 def unique(items: list[str]) -> list[str]:
