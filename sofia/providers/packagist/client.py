@@ -12,6 +12,7 @@ from __future__ import annotations
 import email.utils
 import os
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -69,6 +70,7 @@ class P2Client:
     """`time.monotonic()` instant after which no request starts or continues."""
     base: str = field(default_factory=p2_base)
     _client: httpx.Client | None = None
+    _creating: threading.Lock = field(default_factory=threading.Lock)
 
     def __enter__(self) -> P2Client:
         return self
@@ -81,15 +83,21 @@ class P2Client:
             self._client.close()
 
     def _http(self) -> httpx.Client:
-        if self._client is None:
-            import httpx
-
-            self._client = httpx.Client(
-                headers={"User-Agent": USER_AGENT},
-                follow_redirects=True,
-                limits=httpx.Limits(max_connections=8, max_keepalive_connections=8),
-            )
+        """One client per call, created by the first thread that needs it (its TLS setup is costly)."""
+        with self._creating:
+            if self._client is None:
+                self._client = self._new_client()
         return self._client
+
+    @staticmethod
+    def _new_client() -> httpx.Client:
+        import httpx
+
+        return httpx.Client(
+            headers={"User-Agent": USER_AGENT},
+            follow_redirects=True,
+            limits=httpx.Limits(max_connections=8, max_keepalive_connections=8),
+        )
 
     def fetch(self, name: str) -> Fetched:
         """The versions Packagist lists for `name` (already validated against Composer's name pattern)."""

@@ -347,24 +347,26 @@ def _notify(plan: Plan, params: Params) -> tuple[bool, str]:
 
 
 def _verify(plan: Plan, params: Params) -> tuple[bool, str]:
+    """Poll p2 now and every 5 s; the last poll happens when the timeout is up (and may take 5 s more)."""
     started = time.monotonic()
     deadline = started + params.timeout_s
-    last = ""
-    with client.P2Client(deadline) as p2:
+    last = "none"
+    with client.P2Client(deadline + client.REQUEST_TIMEOUT) as p2:
         while True:
             fetched = p2.fetch(plan.package.name)
             if fetched.versions is not None and any(
                 versions.compare(v, plan.tag) == 0 for v in fetched.versions
             ):
                 return True, f"{plan.tag} visible on Packagist after {time.monotonic() - started:.0f} s"
-            last = fetched.error or (
-                "not published"
-                if fetched.versions is None
-                else f"latest {versions.highest_stable(fetched.versions)}"
-            )
+            if fetched.error:
+                last = fetched.error
+            elif fetched.versions is None:
+                last = "not published"
+            else:
+                last = f"latest {versions.highest_stable(fetched.versions) or 'none stable'}"
             pause = min(POLL_INTERVAL, deadline - time.monotonic())
             if pause <= 0:
-                return False, f"not visible after {params.timeout_s} s (last answer: {last or 'none'})"
+                return False, f"not visible after {params.timeout_s} s (last answer: {last})"
             time.sleep(pause)
 
 
