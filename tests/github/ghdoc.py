@@ -11,7 +11,6 @@ field that is not listed here makes `problem()` name it, and the fake gh refuse 
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -194,5 +193,7 @@ def check_live(gh: str = "gh") -> list[str]:
 
 
 def _run(args: list[str]) -> str:
+    import subprocess
+
     done = subprocess.run(args, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=30)
     return done.stdout + done.stderr
