@@ -146,7 +146,7 @@ class _Writer:
                     "isSnapshotUpdate": False,
                 }
             )
-        if rng.random() < 0.3:
+        if rng.random() < 0.06:
             user = self._envelope("user")
             user["message"] = {"role": "user", "content": self.text.take(rng, rng.randint(20, 600))}
             user["uuid"] = f"u{self.count}"
