@@ -184,3 +184,45 @@ def test_doctor_reports_each_check(tmp_path: Path) -> None:
     for row in document["checks"]:
         if row["status"] != "ok":
             assert row["fix"], row
+
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+FAULTY = {"SOFIA_TEST_PROVIDERS": "tests.server.faulty", "PYTHONPATH": str(REPO_ROOT)}
+
+
+def test_interrupt_exits_130(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    env = dict(os.environ, **FAULTY)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sofia", "test", "sleep", "--seconds", "30"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert out == ""
+    assert "interrupted" in err
+
+
+def test_unexpected_exception_is_an_internal_error_line(tmp_path: Path) -> None:
+    done = run_sf("test", "boom", cwd=tmp_path, env=FAULTY)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.startswith("sf test boom: internal error: ")
+    assert "SOFIA_DEBUG=1" in done.stderr
+
+
+def test_validation_error_names_the_option(tmp_path: Path) -> None:
+    done = run_sf("test", "sleep", "--seconds", "-1", cwd=tmp_path, env=FAULTY)
+    assert done.returncode == 2
+    assert "sf test sleep: error: --seconds: Input should be greater than or equal to 0" in done.stderr
+    assert "https://" not in done.stderr
