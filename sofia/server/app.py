@@ -1,0 +1,290 @@
+"""The MCP stdio front-end: tool list, argument checks, dispatch to the worker pool, results.
+
+Reads top to bottom: `run` claims stdout and starts the event loop, `serve` wires the SDK's
+low-level server to a `Frontend`, whose `call_tool` validates, confines, dispatches and turns
+every outcome into a result. A tool failure is always an `isError` result, never a JSON-RPC
+error and never the end of the server; only an unknown tool name is a protocol error.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import multiprocessing.util
+import os
+import signal
+import sys
+import time
+from contextlib import suppress
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any, NoReturn, cast
+
+import anyio
+import mcp_types as types
+import orjson
+from mcp.server import Server
+from mcp.server.context import ServerRequestContext
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+from pydantic import BaseModel
+
+from sofia import __version__
+from sofia.output.tokens import estimate
+from sofia.providers.registry import PROVIDERS, Provider
+from sofia.server.confine import Confinement
+from sofia.server.dedup import Dedup
+from sofia.server.options import Options, UsageError
+from sofia.server.stdio import LineReader, LineWriter, Wire, claim
+from sofia.server.tools import TITLE, ToolSpec, build, instructions, served
+from sofia.server.validation import validate
+from sofia.workers.pool import WorkerPool
+from sofia.workers.protocol import CallReply, CallRequest
+
+log = logging.getLogger("sofia.mcp")
+
+DEDUP_TOOLS = frozenset({"code"})
+
+
+def run(options: Options) -> int:
+    """`sf mcp`: claim the protocol descriptors, serve until EOF or a signal, exit 0."""
+    wire = claim()
+    logging.basicConfig(
+        level=options.log_level.upper(),
+        stream=sys.stderr,
+        format="%(asctime)s sofia mcp %(levelname)s %(message)s",
+    )
+    try:
+        providers = served(PROVIDERS, options.tools)
+    except UsageError as exc:
+        print(f"sf mcp: error: {exc}", file=sys.stderr)
+        return 2
+    anyio.run(serve, options, wire, providers)
+    return _exit()
+
+
+async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None:
+    pool = WorkerPool(
+        options.workers,
+        preload=sorted({provider.module for provider in providers}),
+        max_calls=options.max_calls,
+        max_rss=options.max_rss,
+    )
+    frontend = Frontend(options, providers, Path(os.path.realpath(os.getcwd())), pool)
+    server: Server[Any] = Server(
+        "sofia",
+        version=__version__,
+        title=TITLE,
+        instructions=instructions([provider.name for provider in providers]),
+        on_list_tools=frontend.list_tools,
+        on_call_tool=frontend.call_tool,
+    )
+    server.add_notification_handler(
+        "notifications/initialized", types.NotificationParams, frontend.initialized
+    )
+    reader, writer = LineReader(wire.input), LineWriter(wire.output)
+    await reader.open()
+    await writer.open()
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(_stop_on_signal, group.cancel_scope)
+            async with stdio_server(stdin=cast(Any, reader), stdout=cast(Any, writer)) as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+            log.info("stdin closed: stopping")
+            group.cancel_scope.cancel()
+    finally:
+        with anyio.CancelScope(shield=True):
+            await pool.close()
+        reader.restore()
+        writer.restore()
+
+
+async def _stop_on_signal(scope: anyio.CancelScope) -> None:
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async for signum in signals:
+            log.info("%s: stopping", signal.Signals(signum).name)
+            scope.cancel()
+            return
+
+
+def _exit() -> NoReturn:
+    """Exit 0 now. Workers are stopped and the streams flushed; what remains is the interpreter's
+    teardown of the SDK's large import graph, which alone takes about a second on a busy machine."""
+    # The pool's semaphores unregister from loky's resource tracker (otherwise it warns of leaks).
+    multiprocessing.util._run_finalizers(0)  # type: ignore[attr-defined]
+    logging.shutdown()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+@dataclass(frozen=True)
+class Answer:
+    result: types.CallToolResult
+    status: str
+    size: int = 0
+
+
+class Frontend:
+    """Everything between the protocol and the pool: one instance per server (one connection)."""
+
+    def __init__(
+        self, options: Options, providers: list[Provider], workspace: Path, pool: WorkerPool
+    ) -> None:
+        self.options = options
+        self.providers = providers
+        self.workspace = workspace
+        self.pool = pool
+        self.confinement = Confinement(options.roots, workspace, cc_projects_root())
+        self.dedup = Dedup()
+        self._numbers = itertools.count(1)
+
+    @cached_property
+    def specs(self) -> dict[str, ToolSpec]:
+        """Built on first use, not before `initialize` is answered: it imports every provider module."""
+        return build(self.providers)
+
+    async def initialized(self, ctx: ServerRequestContext[Any], params: types.NotificationParams) -> None:
+        """The client has its `initialize` answer: now warm the workers."""
+        self.pool.start()
+
+    async def list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        self.pool.start()
+        return types.ListToolsResult(tools=[spec.definition for spec in self.specs.values()])
+
+    async def call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        spec = self.specs.get(params.name)
+        if spec is None:
+            raise MCPError(types.INVALID_PARAMS, f"unknown tool: {params.name}; tools/list names the tools")
+        number = next(self._numbers)
+        started = time.monotonic()
+        status, size = "cancelled", 0
+        try:
+            answer = await self._answer(number, spec, params.arguments or {}, ctx)
+            status, size = answer.status, answer.size
+            return answer.result
+        except Exception as exc:
+            log.exception("call #%d %s failed in the server", number, spec.name)
+            status = "internal"
+            return _error(f"internal error in {spec.name}: {type(exc).__name__}: {exc}")
+        finally:
+            elapsed = (time.monotonic() - started) * 1000
+            log.info("call #%d %s %.0f ms %d B %s", number, spec.name, elapsed, size, status)
+
+    async def _answer(
+        self, number: int, spec: ToolSpec, arguments: dict[str, Any], ctx: ServerRequestContext[Any]
+    ) -> Answer:
+        params, problems = validate(spec.model, arguments)
+        if params is None:
+            return Answer(_error("\n".join(problems)), "invalid")
+        refusal = self.confinement.refusal(spec.group, params)
+        if refusal is not None:
+            return Answer(_error(refusal), "refused")
+        timeout = self.options.timeout or spec.provider.timeout
+        request = CallRequest(
+            tool=spec.name,
+            arguments=params.model_dump(mode="json", exclude_unset=True),
+            root=str(self.workspace),
+            budget=self.options.budget,
+            timeout=timeout,
+            progress=_wants_progress(ctx),
+        )
+        reply = await self._dispatch(request, spec, ctx)
+        return self._outcome(number, spec, params, reply, timeout)
+
+    async def _dispatch(
+        self, request: CallRequest, spec: ToolSpec, ctx: ServerRequestContext[Any]
+    ) -> CallReply:
+        """Run the call in the pool, relaying its progress reports while it runs."""
+        resubmittable = spec.provider.annotations.idempotent
+        if not request.progress:
+            return await self.pool.run(request, resubmittable=resubmittable)
+        send, receive = anyio.create_memory_object_stream[tuple[float, float | None, str]](
+            max_buffer_size=1000
+        )
+
+        def offer(done: float, total: float | None, message: str) -> None:
+            with suppress(anyio.WouldBlock, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                send.send_nowait((done, total, message))
+
+        async def relay() -> None:
+            async with receive:
+                async for done, total, message in receive:
+                    await ctx.session.report_progress(done, total, message or None)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(relay)
+            with send:
+                reply = await self.pool.run(request, resubmittable=resubmittable, progress=offer)
+        return reply
+
+    def _outcome(
+        self, number: int, spec: ToolSpec, params: BaseModel, reply: CallReply, timeout: float
+    ) -> Answer:
+        name = spec.name
+        if reply.ok:
+            return self._payload(number, spec, params, reply.payload)
+        if reply.kind == "provider_error":
+            return Answer(_error(reply.message), "error")
+        if reply.kind == "timeout":
+            return Answer(
+                _error(
+                    f"{name} timed out after {timeout:g} s; narrow the call (fewer inputs, a narrower root "
+                    "or path) or start the server with a longer --timeout"
+                ),
+                "timeout",
+            )
+        if reply.kind == "died":
+            return Answer(
+                _error(f"worker running {name} died ({reply.message}); the server recovered"), "died"
+            )
+        if reply.kind == "interrupted":
+            return Answer(_error(f"{name} was interrupted: the server is stopping"), "interrupted")
+        return Answer(_error(f"internal error in {name}: {reply.message}"), "internal")
+
+    def _payload(self, number: int, spec: ToolSpec, params: BaseModel, payload: bytes) -> Answer:
+        budget = self.options.budget
+        tokens = estimate(payload)
+        if budget is not None and tokens > budget:
+            return Answer(
+                _error(
+                    f"{spec.name} returned about {tokens:,} estimated tokens ({len(payload):,} bytes), over "
+                    f"the output budget of {budget:,}; narrow the call (fewer files or patterns, a narrower "
+                    "root or path)"
+                ),
+                "oversize",
+                len(payload),
+            )
+        if spec.name in DEDUP_TOOLS:
+            key = (
+                spec.name
+                + orjson.dumps(
+                    params.model_dump(mode="json", exclude={"force"}), option=orjson.OPT_SORT_KEYS
+                ).decode()
+            )
+            stub = self.dedup.stub(key, payload, number, force=bool(getattr(params, "force", False)))
+            if stub is not None:
+                return Answer(_text(stub), "stub", len(payload))
+        return Answer(_text(payload.decode("utf-8", "replace")), "ok", len(payload))
+
+
+def cc_projects_root() -> Path:
+    """Where Claude Code keeps its transcripts (the `cc_*` tools may read there)."""
+    return Path(os.environ.get("CC_PROJECTS_DIR") or Path.home() / ".claude" / "projects")
+
+
+def _wants_progress(ctx: ServerRequestContext[Any]) -> bool:
+    meta = ctx.meta or {}
+    return meta.get("progress_token") is not None
+
+
+def _text(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+
+
+def _error(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)

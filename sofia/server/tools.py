@@ -1,0 +1,114 @@
+"""The tool list, generated from the provider registry: definitions, annotations, instructions."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import mcp_types as types
+from pydantic import BaseModel
+
+from sofia.providers.registry import PROVIDERS, Provider
+from sofia.server.options import UsageError
+from sofia.server.schema import input_schema
+
+log = logging.getLogger("sofia.mcp")
+
+TITLE = "sofia — workspace context for coding agents"
+
+_INTRO = (
+    "sofia answers questions about this workspace with compact, read-only JSON; prefer it to reading "
+    "whole files or running shell commands. Paths are relative to the workspace root."
+)
+_GUIDE: tuple[tuple[str, str], ...] = (
+    (
+        "code",
+        "`code`: a file's structure (types, signatures, line ranges) or the exact source of named "
+        "symbols; pass every file you need in one call",
+    ),
+    ("grep", "`grep`: where names or text occur, each hit with its enclosing symbol"),
+    ("changed", "`changed`: what changed in git, classified, with the symbols touched"),
+    ("vue_routes", "`vue_routes`: which view serves which URL"),
+    ("cc_", "`cc_*`: what happened in earlier Claude Code sessions"),
+    ("composer_", "`composer_*`: PHP package metadata and their check scripts"),
+    ("packagist_", "`packagist_status`: release state of PHP packages"),
+    ("github_", "`github_*`: CI runs, open pull requests and stale branches"),
+)
+_OUTRO = "A shortened result says what was left out and how to narrow the call."
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One served tool: its provider, input model and wire definition."""
+
+    provider: Provider
+    model: type[BaseModel]
+    definition: types.Tool
+
+    @property
+    def name(self) -> str:
+        return self.provider.name
+
+    @property
+    def group(self) -> str:
+        return self.provider.cli[0]
+
+
+def served(providers: Sequence[Provider] = PROVIDERS, wanted: Sequence[str] = ()) -> list[Provider]:
+    """The MCP providers selected by `wanted` (tool names or CLI groups; empty: all), in registry order."""
+    candidates = [p for p in providers if p.mcp]
+    if not wanted:
+        return candidates
+    names = {p.name for p in candidates}
+    groups = {p.cli[0] for p in candidates}
+    unknown = [w for w in wanted if w not in names and w not in groups]
+    if unknown:
+        raise UsageError(
+            f"--tools: unknown {', '.join(unknown)}; tools: {', '.join(sorted(names))}; "
+            f"groups: {', '.join(sorted(groups))}"
+        )
+    return [p for p in candidates if p.name in wanted or p.cli[0] in wanted]
+
+
+def build(providers: Sequence[Provider]) -> dict[str, ToolSpec]:
+    """Tool definitions keyed by name (importing each provider module for its input model).
+
+    A provider whose module cannot even be imported is left out, loudly: one broken tool must
+    not take the others down with it.
+    """
+    specs: dict[str, ToolSpec] = {}
+    for provider in providers:
+        try:
+            model = provider.input_model
+            specs[provider.name] = ToolSpec(provider, model, definition(provider, model))
+        except Exception:
+            log.exception("tool %s left out: its provider %s failed to load", provider.name, provider.module)
+    return specs
+
+
+def definition(provider: Provider, model: type[BaseModel]) -> types.Tool:
+    hints = provider.annotations
+    return types.Tool(
+        name=provider.name,
+        description=provider.description,
+        input_schema=input_schema(model),
+        annotations=types.ToolAnnotations(
+            read_only_hint=hints.read_only,
+            destructive_hint=hints.destructive,
+            idempotent_hint=hints.idempotent,
+            open_world_hint=hints.open_world,
+        ),
+    )
+
+
+def wire_form(tool: types.Tool) -> dict[str, Any]:
+    """A definition exactly as `tools/list` sends it."""
+    return tool.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+def instructions(names: Sequence[str]) -> str:
+    """What to ask which tool, for the tools actually served (at most ~150 words)."""
+    lines = [text for prefix, text in _GUIDE if any(n == prefix or n.startswith(prefix) for n in names)]
+    return " ".join([_INTRO, *(f"{line}." for line in lines), _OUTRO])

@@ -1,0 +1,78 @@
+"""Checking tool arguments against the provider's model, with messages an agent can act on.
+
+One short line per problem, naming the parameter; never pydantic's URLs or its echo of the
+whole input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from pydantic import BaseModel, ValidationError
+
+MAX_SHOWN_INPUT = 40
+
+
+def validate(model: type[BaseModel], arguments: dict[str, Any]) -> tuple[BaseModel | None, list[str]]:
+    """The validated parameters, or None and the problems found."""
+    try:
+        return model.model_validate(_unquote_json(model, arguments)), []
+    except ValidationError as error:
+        return None, problems(model, error)
+
+
+def _unquote_json(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str, Any]:
+    """Some clients send a list or object as a JSON string (`"[\\"a\\"]"`): decode those for list fields."""
+    fixed = dict(arguments)
+    for name, value in arguments.items():
+        field = model.model_fields.get(name)
+        if field is None or not isinstance(value, str) or value[:1] not in ("[", "{"):
+            continue
+        origin = getattr(field.annotation, "__origin__", None)
+        if origin not in (list, dict):
+            continue
+        try:
+            decoded = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(decoded, origin):
+            fixed[name] = decoded
+    return fixed
+
+
+def problems(model: type[BaseModel], error: ValidationError) -> list[str]:
+    lines: list[str] = []
+    for item in error.errors(include_url=False, include_context=False):
+        line = _describe(model, item)
+        if line not in lines:
+            lines.append(line)
+    return lines
+
+
+def _describe(model: type[BaseModel], item: Any) -> str:
+    where = _location(item.get("loc", ()))
+    kind = item.get("type", "")
+    if kind == "missing":
+        return f"{where}: required"
+    if kind == "extra_forbidden":
+        known = ", ".join(model.model_fields) or "no parameters"
+        return f"{where}: unknown parameter (known: {known})"
+    message = str(item.get("msg", "invalid")).split(", ")[0]
+    message = message[:1].lower() + message[1:]
+    if "input" in item and not isinstance(item["input"], dict | list):
+        shown = repr(item["input"])
+        if len(shown) > MAX_SHOWN_INPUT:
+            shown = shown[: MAX_SHOWN_INPUT - 1] + "…"
+        message = f"{message} (got {shown})"
+    return f"{where}: {message}"
+
+
+def _location(loc: tuple[Any, ...] | list[Any]) -> str:
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "arguments"

@@ -1,0 +1,229 @@
+"""What runs inside a worker process: start-up, the call entry point, deadlines and recycling.
+
+A call runs on the worker's main thread, so signals can interrupt Python code: SIGALRM is the
+soft deadline, SIGUSR1 a cancellation. Code stuck in C never sees them; the server's hard
+deadline kills the worker instead (`sofia.workers.pool`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+from sofia.output.jsonfmt import compact
+from sofia.providers.contract import Context, DeadlineExceeded, Outcome, ProgressFn, ProviderError
+from sofia.providers.registry import by_name
+from sofia.runtime.proc import ProgramTimeout
+from sofia.workers.channel import MAX_MESSAGE_CHARS, Sender
+from sofia.workers.protocol import CallReply, CallRequest, WorkerConfig
+from sofia.workers.tree import kill_tree
+
+PARENT_CHECK_SECONDS = 0.5
+
+
+class _Interrupt(BaseException):
+    """Raised by a signal handler; a BaseException so a provider's `except Exception` cannot swallow it."""
+
+
+class _SoftDeadline(_Interrupt):
+    pass
+
+
+class _Cancelled(_Interrupt):
+    pass
+
+
+class _State:
+    config: WorkerConfig | None = None
+    sender: Sender | None = None
+    calls = 0
+    interruptible = False
+    """True only while a provider runs: signals arriving at any other moment are ignored."""
+
+
+_state = _State()
+
+
+def initialize(config: WorkerConfig) -> None:
+    """loky's initializer. It never raises: a failing initializer would break the whole pool."""
+    try:
+        _isolate_std_streams()
+        _state.config = config
+        _state.sender = Sender(config.channel)
+        signal.signal(signal.SIGALRM, _on_signal)
+        signal.signal(signal.SIGUSR1, _on_signal)
+        # Ctrl-C in a terminal reaches the whole process group; the server decides how to stop.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        threading.Thread(
+            target=_watch_parent, args=(config.parent,), name="parent-watch", daemon=True
+        ).start()
+        # In the background: a call arriving meanwhile imports what it needs itself.
+        threading.Thread(target=_preload, args=(config.preload,), name="preload", daemon=True).start()
+    except Exception:
+        traceback.print_exc(file=sys.stderr)
+
+
+def _isolate_std_streams() -> None:
+    """fd 0 on /dev/null, fd 1 on stderr: nothing a provider or its children print reaches the protocol."""
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit (taking our subprocesses along) as soon as the server is gone, however it died."""
+    while True:
+        time.sleep(PARENT_CHECK_SECONDS)
+        if os.getppid() != parent:
+            kill_tree(os.getpid(), include_root=False)
+            os._exit(0)
+
+
+def _preload(modules: tuple[str, ...]) -> None:
+    """Import the providers and load the grammars now, so the first call does not pay for it."""
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
+    try:
+        from sofia.syntax.grammars import GRAMMARS, language
+
+        for grammar in GRAMMARS:
+            language(grammar)
+    except Exception:
+        traceback.print_exc(file=sys.stderr)
+
+
+def _on_signal(signum: int, frame: Any) -> None:
+    if not _state.interruptible:
+        return
+    _state.interruptible = False
+    raise _SoftDeadline() if signum == signal.SIGALRM else _Cancelled()
+
+
+def run_call(request: CallRequest) -> CallReply:
+    """The task the server submits: run one provider call and serialise what it returned."""
+    try:
+        return _interruptible(request)
+    finally:
+        _state.calls += 1
+        _recycle_if_due()
+
+
+def _interruptible(request: CallRequest) -> CallReply:
+    try:
+        # Interruptible before the server learns where the call runs: a cancellation it sends
+        # on hearing "start" must not be ignored.
+        _state.interruptible = True
+        if _state.sender is not None:
+            _state.sender.send("start", request.task)
+        signal.setitimer(signal.ITIMER_REAL, max(request.timeout, 0.001))
+        try:
+            return _execute(request)
+        finally:
+            _state.interruptible = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except _SoftDeadline:
+        return CallReply("timeout")
+    except _Cancelled:
+        return CallReply("interrupted")
+
+
+def _execute(request: CallRequest) -> CallReply:
+    provider = by_name(request.tool)
+    if provider is None:
+        return CallReply("internal", message=f"KeyError: no provider named {request.tool}")
+    ctx = Context(
+        root=Path(request.root),
+        budget=request.budget,
+        deadline=time.monotonic() + request.timeout,
+        progress=_progress(request) if request.progress else _silent,
+    )
+    try:
+        params = provider.input_model.model_validate(request.arguments)
+        return _encode(request.tool, provider.run(params, ctx))
+    except ProviderError as exc:
+        return CallReply("provider_error", message=str(exc))
+    except (DeadlineExceeded, ProgramTimeout) as exc:
+        if isinstance(exc, DeadlineExceeded) or (ctx.time_left() or 0.0) <= 0:
+            return CallReply("timeout")
+        return _internal(exc)
+    except Exception as exc:
+        return _internal(exc)
+
+
+def _internal(exc: Exception) -> CallReply:
+    traceback.print_exc(file=sys.stderr)
+    return CallReply("internal", message=f"{type(exc).__name__}: {exc}")
+
+
+def _silent(done: int, total: int | None, message: str) -> None:
+    return None
+
+
+def _progress(request: CallRequest) -> ProgressFn:
+    sender = _state.sender
+
+    def report(done: int, total: int | None, message: str) -> None:
+        if sender is not None:
+            sender.send("progress", request.task, done, total, str(message)[:MAX_MESSAGE_CHARS])
+
+    return report
+
+
+def _encode(tool: str, result: Any) -> CallReply:
+    if isinstance(result, Outcome):
+        result = result.result
+    if isinstance(result, str):
+        return CallReply("text", payload=result.encode("utf-8", "surrogatepass"))
+    text = _slice_text(tool, result)
+    if text is not None:
+        return CallReply("text", payload=text.encode("utf-8", "surrogatepass"))
+    return CallReply("json", payload=compact(result))
+
+
+def _slice_text(tool: str, result: Any) -> str | None:
+    """`code` in symbol-slice mode answers with the raw source text: the one non-JSON payload."""
+    if tool != "code" or not isinstance(result, dict):
+        return None
+    files = result.get("files")
+    if not (isinstance(files, list) and files and isinstance(files[0], dict)):
+        return None
+    if files[0].get("mode") != "slice":
+        return None
+    from sofia.providers.code import slice_text
+
+    text: str = slice_text(result)
+    return text
+
+
+def _recycle_if_due() -> None:
+    """Ask loky to replace this worker once the current result is sent (its own recycling path).
+
+    loky recycles a worker whose memory grew past a threshold; pulling the threshold below zero
+    makes the next check, right after this call's result goes out, retire the worker cleanly
+    without breaking the pool.
+    """
+    config = _state.config
+    if config is None:
+        return
+    due = _state.calls >= config.max_calls
+    if not due:
+        import psutil
+
+        due = psutil.Process().memory_info().rss >= config.max_rss
+    if due:
+        import loky.process_executor as loky_executor
+
+        loky_executor._MEMORY_LEAK_CHECK_DELAY = 0
+        loky_executor._MAX_MEMORY_LEAK_SIZE = -(1 << 62)

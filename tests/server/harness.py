@@ -1,0 +1,192 @@
+"""Driving the real `sf mcp` over real pipes with the MCP SDK's own client.
+
+`connect` uses the SDK's `stdio_client` as is. `spawn` runs the server under a plain process
+handle (the same `ClientSession` over the pipes) for the tests that watch the process itself:
+how it exits, and what it leaves behind.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+import psutil
+from anyio.abc import Process
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.session import IncomingMessage
+from mcp.shared.message import SessionMessage
+
+REPO = Path(__file__).resolve().parents[2]
+TEST_PROVIDERS = "tests.server.faulty"
+
+
+def server_env(test_providers: bool = True, **extra: str) -> dict[str, str]:
+    """The test environment for a server: this checkout importable, fault providers registered."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    env.pop("SOFIA_TEST_PROVIDERS", None)
+    if test_providers:
+        env["SOFIA_TEST_PROVIDERS"] = TEST_PROVIDERS
+    env.update(extra)
+    return env
+
+
+def command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "sofia", "mcp", *args]
+
+
+@dataclass
+class Connection:
+    session: ClientSession
+    stderr: Path
+    faults: list[Exception] = field(default_factory=list)
+    """Transport faults the client saw: anything on stdout that is not a protocol message."""
+
+    def log(self) -> str:
+        return self.stderr.read_text(errors="replace")
+
+    async def call(
+        self, tool: str, arguments: dict[str, Any] | None = None, **kw: Any
+    ) -> types.CallToolResult:
+        return await self.session.call_tool(tool, arguments or {}, read_timeout_seconds=60, **kw)
+
+
+def text(result: types.CallToolResult) -> str:
+    assert len(result.content) == 1, result.content
+    block = result.content[0]
+    assert isinstance(block, types.TextContent), block
+    return block.text
+
+
+@asynccontextmanager
+async def connect(
+    cwd: Path, *args: str, env: dict[str, str] | None = None, stderr: Path | None = None
+) -> AsyncIterator[Connection]:
+    """An initialized session with `sf mcp ARGS` running in `cwd`, through the SDK's stdio client."""
+    log_path = stderr or cwd.parent / f"mcp-stderr-{time.monotonic_ns()}.log"
+    params = StdioServerParameters(
+        command=sys.executable, args=command(*args)[1:], cwd=cwd, env=env or server_env()
+    )
+    with log_path.open("w") as errlog:
+        connection: Connection | None = None
+
+        async def on_message(message: IncomingMessage) -> None:
+            if isinstance(message, Exception) and connection is not None:
+                connection.faults.append(message)
+
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write, message_handler=on_message) as session,
+        ):
+            connection = Connection(session, log_path)
+            await session.initialize()
+            yield connection
+
+
+@dataclass
+class Spawned:
+    session: ClientSession
+    process: Process
+    stderr: Path
+    bad_lines: list[str] = field(default_factory=list)
+
+    def descendants(self) -> list[psutil.Process]:
+        try:
+            return psutil.Process(self.process.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return []
+
+    async def wait(self, seconds: float) -> int | None:
+        """The exit status once the server has exited, or None if it is still running after `seconds`."""
+        with anyio.move_on_after(seconds):
+            return await self.process.wait()
+        return None
+
+
+@asynccontextmanager
+async def spawn(cwd: Path, *args: str, env: dict[str, str] | None = None) -> AsyncIterator[Spawned]:
+    """`sf mcp ARGS` as a plain child process with its own session, driven by the SDK's ClientSession."""
+    log_path = cwd.parent / f"mcp-stderr-{time.monotonic_ns()}.log"
+    with log_path.open("w") as errlog:
+        process = await anyio.open_process(
+            command(*args),
+            cwd=cwd,
+            env=env or server_env(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errlog,
+            start_new_session=True,
+        )
+        to_client, from_server = anyio.create_memory_object_stream[SessionMessage | Exception](100)
+        to_server, from_client = anyio.create_memory_object_stream[SessionMessage](100)
+        spawned: Spawned | None = None
+        bad_lines: list[str] = []
+
+        async def pump_out() -> None:
+            assert process.stdout is not None
+            buffer = b""
+            async with to_client:
+                async for chunk in process.stdout:
+                    buffer += chunk
+                    *lines, buffer = buffer.split(b"\n")
+                    for line in lines:
+                        try:
+                            message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                        except ValueError as exc:
+                            bad_lines.append(line.decode(errors="replace"))
+                            await to_client.send(exc)
+                        else:
+                            await to_client.send(SessionMessage(message))
+
+        async def pump_in() -> None:
+            assert process.stdin is not None
+            async with from_client:
+                async for item in from_client:
+                    data = item.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+                    try:
+                        await process.stdin.send(data.encode())
+                    except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                        return
+
+        try:
+            async with anyio.create_task_group() as group:
+                group.start_soon(pump_out)
+                group.start_soon(pump_in)
+                async with ClientSession(from_server, to_server) as session:
+                    spawned = Spawned(session, process, log_path, bad_lines)
+                    await session.initialize()
+                    yield spawned
+                group.cancel_scope.cancel()
+        finally:
+            if process.returncode is None:
+                for child in spawned.descendants() if spawned else []:
+                    child.kill()
+                process.kill()
+                with anyio.CancelScope(shield=True):
+                    await process.wait()
+
+
+def wait_gone(pids: list[int], seconds: float) -> list[int]:
+    """The pids among `pids` still alive (zombies count as gone) after waiting up to `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        alive = [pid for pid in pids if _alive(pid)]
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
