@@ -261,9 +261,9 @@ def tree_report(target: Target, ctx: Context, redactor: Redactor) -> Report:
         label, repo = label_repo
         try:
             return label, repo, list_runs(repo, 1, ctx)
+        except gh.GhUnavailable:
+            raise
         except ProviderError as exc:
-            if exc.message.startswith(("gh not found", "gh is not authenticated")):
-                raise
             return label, repo, exc
 
     with ThreadPoolExecutor(max_workers=TREE_WORKERS) as pool:

@@ -29,6 +29,11 @@ NOT_FOUND_HINT = "install GitHub CLI (https://cli.github.com/), then run gh auth
 AUTH_HINT = "run gh auth login (or set GH_TOKEN)"
 RATE_LIMIT_HINT = "wait until the limit resets (gh api rate_limit shows when), then retry"
 
+
+class GhUnavailable(ProviderError):
+    """gh cannot work at all (not installed, not logged in): no point asking it about other repositories."""
+
+
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 
 
@@ -57,7 +62,7 @@ def run(
     try:
         done = proc.run(["gh", *args], timeout=wanted, cwd=cwd, env=env)
     except proc.ProgramNotFound:
-        raise ProviderError("gh not found on PATH", NOT_FOUND_HINT) from None
+        raise GhUnavailable("gh not found on PATH", NOT_FOUND_HINT) from None
     except proc.ProgramTimeout:
         raise ProviderError(
             f"gh {subcommand} timed out after {round(wanted, 1):g} s",
@@ -75,7 +80,7 @@ def run(
 def classify_failure(subcommand: str, returncode: int, stderr: str) -> ProviderError:
     """The error for a non-zero gh exit: authentication, rate limit, or gh's own last line."""
     if returncode == 4 or "gh auth login" in stderr:
-        return ProviderError("gh is not authenticated", AUTH_HINT)
+        return GhUnavailable("gh is not authenticated", AUTH_HINT)
     last = _last_line(stderr)
     if "API rate limit exceeded" in stderr or "secondary rate limit" in stderr:
         return ProviderError(f"gh {subcommand} hit the GitHub API rate limit: {last}", RATE_LIMIT_HINT)
