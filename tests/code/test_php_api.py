@@ -47,6 +47,7 @@ def test_thing_surface_order_and_via() -> None:
         ("grand", "GrandBase"),
     ]
     assert all(row["owner"] == "Thing" for row in doc["functions"])
+    assert [(row["line"], row["end_line"]) for row in doc["functions"][:3]] == [(13, 15), (17, 20), (0, 0)]
     assert "hidden" not in [row["name"] for row in doc["functions"]]
     assert "secret" not in [row["name"] for row in doc["functions"]]
     assert "unresolved" not in doc

@@ -45,7 +45,7 @@ def summarise_api(php: PhpFile, file: SourceFile) -> Summary:
 @dataclass
 class Surface:
     """Public members by table, first definition of a name wins (PHP names are case-insensitive,
-    except properties)."""
+    except properties). Inherited rows get lines 0: they are not in this file, `via` says where."""
 
     owner: str
     tables: dict[str, dict[str, Member]] = field(default_factory=lambda: {t: {} for t in TABLES})
@@ -57,6 +57,8 @@ class Surface:
         row = {**member.row, "owner": self.owner, "name": member.name, "via": via}
         if "vis" in row:
             row["vis"] = member.vis
+        if via and "line" in row:
+            row["line"] = row["end_line"] = 0
         self.tables[table][key] = replace(member, row=row)
 
     def add_own(self, php_type: PhpType, via: str) -> None:

@@ -7,6 +7,7 @@ constants. Top-level rows are `public` when exported, `private` when local to th
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,9 @@ MEMBER_MODS = frozenset(
     {"static", "abstract", "override", "readonly", "declare", "accessor", "async", "get", "set"}
 )
 """Anonymous modifier tokens of class members, kept in source order in `mods`."""
+_ANGLE_OPEN = re.compile(r"<\s+")
+_ANGLE_CLOSE = re.compile(r",?\s+>|,>")
+"""Padding and trailing commas inside type parameter and argument lists (`< T, >` → `<T>`)."""
 PARAMETERS = frozenset(
     {"required_parameter", "optional_parameter", "identifier", "assignment_pattern", "rest_pattern"}
     | {"object_pattern", "array_pattern"}
@@ -122,7 +126,7 @@ class ScriptSummary:
             self.interface(outer, decl, qualify(owner, name), vis)
         elif decl.type == "type_alias_declaration":
             value = decl.child_by_field_name("value")
-            rhs = cells.collapse(text_of(value)) if value is not None else ""
+            rhs = written(value).lstrip("|&").strip() if value is not None else ""
             self.types.append(
                 type_row("type", qualify(owner, name), outer, vis, detail=join_detail(decl, rhs))
             )
@@ -168,11 +172,11 @@ class ScriptSummary:
         for heritage in (c for c in decl.named_children if c.type == "class_heritage"):
             for clause in heritage.named_children:
                 if clause.type == "implements_clause":
-                    implements.extend(cells.collapse(text_of(t)) for t in clause.named_children)
+                    implements.extend(written(t) for t in clause.named_children if t.type != "comment")
                 elif clause.type == "extends_clause":
-                    extends.append(cells.collapse(text_of(clause).removeprefix("extends")))
+                    extends.append(written(clause).removeprefix("extends").strip())
                 else:
-                    extends.append(cells.collapse(text_of(clause)))
+                    extends.append(written(clause))
         self.types.append(
             type_row(
                 "class",
@@ -232,7 +236,7 @@ class ScriptSummary:
 
     def interface(self, outer: Node, decl: Node, name: str, vis: str) -> None:
         parents = next((c for c in decl.named_children if c.type == "extends_type_clause"), None)
-        extends = [cells.collapse(text_of(t)) for t in parents.named_children] if parents is not None else []
+        extends = [written(t) for t in parents.named_children if t.type != "comment"] if parents else []
         detail = type_parameters(decl)
         self.types.append(type_row("interface", name, outer, vis, extends=cells.join(extends), detail=detail))
         body = decl.child_by_field_name("body")
@@ -335,7 +339,9 @@ def requires(statement: Node) -> list[str]:
 
 def type_parameters(decl: Node) -> str:
     params = decl.child_by_field_name("type_parameters")
-    return cells.collapse(text_of(params)) if params is not None else ""
+    if params is None:
+        return ""
+    return "<" + ", ".join(written(p) for p in params.named_children if p.type != "comment") + ">"
 
 
 def join_detail(decl: Node, rhs: str) -> str:
@@ -343,11 +349,42 @@ def join_detail(decl: Node, rhs: str) -> str:
     return cells.detail(" ".join(p for p in (type_parameters(decl), rhs) if p))
 
 
+def written(node: Node) -> str:
+    """A node's text as written, comments left out, whitespace collapsed, no padding inside `< >`."""
+    text = text_of(node)
+    if "/*" in text or "//" in text:
+        pieces, at = [], node.start_byte
+        for comment in comments(node):
+            pieces.append(text_of_range(node, at, comment.start_byte))
+            at = comment.end_byte
+        text = "".join(pieces) + text_of_range(node, at, node.end_byte)
+    flat = cells.collapse(text)
+    return _ANGLE_CLOSE.sub(">", _ANGLE_OPEN.sub("<", flat))
+
+
+def comments(node: Node) -> list[Node]:
+    """Comment nodes under `node`, in source order."""
+    found: list[Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "comment":
+            found.append(current)
+        else:
+            stack.extend(reversed(current.children))
+    return found
+
+
+def text_of_range(node: Node, start: int, end: int) -> str:
+    raw: bytes = node.text or b""
+    return raw[start - node.start_byte : end - node.start_byte].decode("utf-8", "replace")
+
+
 def annotation(node: Node | None) -> str:
     """A type annotation without its leading `:`."""
     if node is None:
         return ""
-    return cells.collapse(text_of(node).lstrip(":"))
+    return written(node).lstrip(":").strip()
 
 
 def decorator_text(node: Node) -> str:
@@ -402,14 +439,14 @@ def signature(function: Node) -> str:
     else:
         params = f"({text_of(parameters)})"
     returns = function.child_by_field_name("return_type")
-    tail = cells.collapse(text_of(returns)) if returns is not None else ""
+    tail = written(returns) if returns is not None else ""
     return type_parameters(function) + params + tail
 
 
 def parameter_text(param: Node) -> str:
     default = param.child_by_field_name("value") or param.child_by_field_name("right")
     if default is None:
-        return cells.collapse(text_of(param))
+        return written(param)
     head = (param.text or b"")[: default.start_byte - param.start_byte].decode("utf-8", "replace")
     return f"{cells.collapse(head.rstrip().rstrip('=').rstrip())} = {cells.default(text_of(default))}"
 
