@@ -268,7 +268,7 @@ PROVIDERS: tuple[Provider, ...] = (
             "returns one row per package: ok/fail/skip/timeout/error with the first failing line."
         ),
         annotations=RUNS_PROJECT_CODE,
-        timeout=900.0,
+        timeout=1860.0,
         examples=(
             "sf composer check",
             "sf composer check enum",

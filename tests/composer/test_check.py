@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ def test_monorepo_every_status(own_workspace: Workspace) -> None:
     ctx = context(
         own_workspace.root, progress=lambda done, total, message: progress.append((done, total, message))
     )
-    result = check.run(check.Params(root="monorepo", timeout_s=2, jobs=4), ctx)
+    result = check.run(check.Params(root="monorepo", timeout_s=8, jobs=4), ctx)
     rows = [(r["package"], r["dir"], r["status"]) for r in result["results"]]
     assert rows == [
         ("acme/enum", "packages/enum", "fail"),
@@ -55,7 +56,7 @@ def test_monorepo_every_status(own_workspace: Workspace) -> None:
     assert by_name["acme/enum"]["first_failure"] == EXPECTED["phpunit-failures"]
     assert by_name["acme/http-client"]["failed_step"] == "php ../../tools/phpstan.php errors"
     assert by_name["acme/http-client"]["first_failure"] == EXPECTED["phpstan-errors"]
-    assert by_name["acme/queue"]["first_failure"] == "killed after 2 s (timeout_s)"
+    assert by_name["acme/queue"]["first_failure"] == "killed after 8 s (timeout_s)"
     assert by_name["acme/queue"]["exit_code"] == -1
     assert by_name["packages/broken"]["first_failure"].startswith(
         "composer.json: invalid JSON at line 4, column 5"
@@ -71,7 +72,7 @@ def test_monorepo_every_status(own_workspace: Workspace) -> None:
         "first_failure": "",
     }
     assert result["notes"] == [
-        "1 checks ran past timeout_s=2 and were killed; raise timeout_s if they are just slow"
+        "1 checks ran past timeout_s=8 and were killed; raise timeout_s if they are just slow"
     ]
     grandchild = int((own_workspace.monorepo / "packages/queue/hang.pid").read_text())
     assert process_gone(grandchild)
@@ -141,6 +142,22 @@ def test_budget_exhaustion_kills_the_running_and_skips_the_rest(tmp_path: Path) 
     assert [r["first_failure"] for r in result["results"][1:]] == ["budget exhausted", "budget exhausted"]
     assert result["notes"] == [
         "budget of 1 s exhausted: 1 checks killed, 2 not started; raise budget_s or check fewer packages"
+    ]
+
+
+def test_the_call_deadline_stops_checks_too(tmp_path: Path) -> None:
+    for index in range(2):
+        write_package(
+            tmp_path / f"p{index}", {"name": f"acme/p{index}", "scripts": {"check": "php -r 'sleep(20);'"}}
+        )
+    ctx = context(tmp_path, deadline=time.monotonic() + 1)
+    result = check.run(check.Params(jobs=1), ctx)
+    assert [(r["status"], r["first_failure"].split(": ")[-1]) for r in result["results"]] == [
+        ("timeout", "the call's deadline was reached"),
+        ("skip", "call deadline reached"),
+    ]
+    assert result["notes"] == [
+        "the call's deadline exhausted: 1 checks killed, 1 not started; raise budget_s or check fewer packages"
     ]
 
 

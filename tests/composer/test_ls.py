@@ -253,3 +253,14 @@ def test_discovery_api(workspace: Workspace) -> None:
     assert discovery.select(found, "acme") == []
     package = discovery.resolve_package("slugger", workspace.root, context(workspace.root))
     assert package.repo == workspace.standalone and package.path == workspace.standalone
+
+
+def test_paths_with_spaces_unicode_and_dashes(tmp_path: Path) -> None:
+    write_package(tmp_path / "my packages" / "Ünïcode pkg", {"name": "acme/unicode"})
+    write_package(tmp_path / "-dash", {"name": "acme/dash"})
+    result = ls.run(ls.Params(root="my packages"), context(tmp_path))
+    assert [(r["name"], r["dir"]) for r in result["packages"]] == [("acme/unicode", "Ünïcode pkg")]
+    assert [r["dir"] for r in ls.run(ls.Params(), context(tmp_path))["packages"]] == [
+        "-dash",
+        "my packages/Ünïcode pkg",
+    ]

@@ -276,3 +276,11 @@ def test_php_json_encode_agrees_with_php(tmp_path: Path) -> None:
         check=True,
     )
     assert lock.php_json_encode(orjson.loads(document)) == php.stdout
+
+
+def test_300_token_budget_fits_and_counts_add_up(workspace: Workspace) -> None:
+    full = show_in(workspace.root, "http-client", root="monorepo")
+    cut = show.run(show.Params(package="http-client", root="monorepo"), context(workspace.root, budget=300))
+    assert budget.cost(cut) <= 300 or cut["notes"][-1].startswith("output still exceeds the budget")
+    for key in ("autoload", "autoload_dev"):
+        assert len(cut[key]) + cut["omitted"].get(key, 0) == len(full[key])

@@ -31,6 +31,8 @@ BUDGET_FAILURE_LIMIT = 100
 NO_EXIT_STATUS = -1
 """`exit_code` of a check that has no exit status of its own (killed on timeout, never started)."""
 
+UNSTARTED = {"budget": "budget exhausted", "deadline": "call deadline reached"}
+
 COMPOSER_ENV = {
     "COMPOSER_NO_INTERACTION": "1",
     "COMPOSER_PROCESS_TIMEOUT": "0",
@@ -100,7 +102,8 @@ class _Outcome:
     duration_ms: int = 0
     failed_step: str = ""
     first_failure: str = ""
-    budget_killed: bool = False
+    cut_short: str = ""
+    """`budget` or `deadline` when the whole-call limit, not the package's own timeout, stopped it."""
 
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:
@@ -185,13 +188,14 @@ class _Runner:
         script = self.params.script
         if script not in manifests.mapping(package.manifest, "scripts"):
             return _Outcome("skip", first_failure=f"no '{script}' script")
-        left = self.budget_end - time.monotonic()
+        limits = {"timeout": float(self.params.timeout_s), "budget": self.budget_end - time.monotonic()}
         deadline_left = self.ctx.time_left()
         if deadline_left is not None:
-            left = min(left, deadline_left)
-        if left <= 0:
-            return _Outcome("skip", first_failure="budget exhausted")
-        limit = min(float(self.params.timeout_s), left)
+            limits["deadline"] = deadline_left
+        cause = min(limits, key=lambda key: limits[key])
+        limit = limits[cause]
+        if limit <= 0:
+            return _Outcome("skip", first_failure=UNSTARTED[cause], cut_short=cause)
         begin = time.monotonic()
         try:
             done = proc.run(
@@ -202,13 +206,15 @@ class _Runner:
             )
         except proc.ProgramTimeout:
             elapsed = self._elapsed(begin)
-            by_budget = limit < self.params.timeout_s
-            reason = (
-                f"killed after {elapsed / 1000:.1f} s: budget of {self.params.budget_s} s exhausted"
-                if by_budget
-                else f"killed after {self.params.timeout_s} s (timeout_s)"
+            reasons = {
+                "timeout": f"killed after {self.params.timeout_s} s (timeout_s)",
+                "budget": f"killed after {elapsed / 1000:.1f} s: budget of {self.params.budget_s} s exhausted",
+                "deadline": f"killed after {elapsed / 1000:.1f} s: the call's deadline was reached",
+            }
+            cut_short = "" if cause == "timeout" else cause
+            return _Outcome(
+                "timeout", NO_EXIT_STATUS, elapsed, first_failure=reasons[cause], cut_short=cut_short
             )
-            return _Outcome("timeout", NO_EXIT_STATUS, elapsed, first_failure=reason, budget_killed=by_budget)
         except OSError as exc:
             return _Outcome(
                 "error", NO_EXIT_STATUS, self._elapsed(begin), first_failure=f"cannot start composer: {exc}"
@@ -254,14 +260,15 @@ def _notes(params: Params, outcomes: list[tuple[discovery.Package, _Outcome]], t
     notes: list[str] = []
     if total == 0:
         notes.append("no composer.json found under the root")
-    killed = sum(o.budget_killed for _, o in outcomes)
-    unstarted = sum(o.status == "skip" and o.first_failure == "budget exhausted" for _, o in outcomes)
-    if killed or unstarted:
-        notes.append(
-            f"budget of {params.budget_s} s exhausted: {killed} checks killed, {unstarted} not started; "
-            "raise budget_s or check fewer packages"
-        )
-    timed_out = sum(o.status == "timeout" and not o.budget_killed for _, o in outcomes)
+    for cause, limit in (("budget", f"budget of {params.budget_s} s"), ("deadline", "the call's deadline")):
+        killed = sum(o.cut_short == cause and o.status == "timeout" for _, o in outcomes)
+        unstarted = sum(o.cut_short == cause and o.status == "skip" for _, o in outcomes)
+        if killed or unstarted:
+            notes.append(
+                f"{limit} exhausted: {killed} checks killed, {unstarted} not started; "
+                "raise budget_s or check fewer packages"
+            )
+    timed_out = sum(o.status == "timeout" and not o.cut_short for _, o in outcomes)
     if timed_out:
         notes.append(
             f"{timed_out} checks ran past timeout_s={params.timeout_s} and were killed; raise timeout_s if they are just slow"

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sofia.output import jsonfmt
 from sofia.providers.composer import discovery, versions
+from sofia.providers.composer import manifest as manifests
 from sofia.providers.composer.ls import ROOT_DESCRIPTION
 from sofia.providers.contract import Cli, Context, Outcome, ProviderError
 from sofia.providers.packagist import client, remote
@@ -180,6 +181,8 @@ def _check_preconditions(params: Params, ctx: Context, token: str) -> Plan:
         problems.append(exc.message)
     if package is not None and not package.name:
         problems.append(f"the package in {package.dir} has no name in composer.json; Packagist needs one")
+    elif package is not None and not manifests.valid_name(package.name):
+        problems.append(f"{package.name} is not a valid Composer package name (lower-case vendor/project)")
     if package is None or package.repo is None:
         if package is not None:
             problems.append(f"{package.dir} is not inside a git repository")
