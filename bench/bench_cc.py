@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -26,7 +27,7 @@ from harness import CACHE, estimate, median_seconds, ratio, section, sf_command,
 
 from sofia.output.jsonfmt import compact
 from sofia.output.render import render
-from sofia.providers.cc import loading, ls, show
+from sofia.providers.cc import loading, ls, parallel, show
 from sofia.providers.cc.discovery import list_sessions
 from sofia.providers.cc.loading import Loader
 from sofia.providers.contract import Context
@@ -67,33 +68,44 @@ def ls_call(root: Path) -> dict[str, Any]:
     return result
 
 
-def cold_ls(root: Path, parallel: bool) -> float:
-    """Median seconds of cc_ls on an empty cache (a new cache directory per run)."""
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the pool's processes)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def cold_ls(root: Path, parallel: bool) -> tuple[float, float]:
+    """Median wall and CPU seconds of cc_ls on an empty cache (a new cache directory per run)."""
     saved = loading.PARALLEL_MIN_BYTES
     loading.PARALLEL_MIN_BYTES = saved if parallel else 1 << 62
+    walls, cpus = [], []
     try:
-
-        def once() -> None:
+        for _ in range(3):
             cache = fresh_cache()
+            wall, cpu = time.perf_counter(), cpu_seconds()
             ls_call(root)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(cpu_seconds() - cpu)
             shutil.rmtree(cache)
-
-        return median_seconds(once, repeat=3, warmup=0)
     finally:
         loading.PARALLEL_MIN_BYTES = saved
+    return statistics.median(walls), statistics.median(cpus)
 
 
-def naive_parse(root: Path) -> float:
+def naive_parse(root: Path) -> tuple[float, float]:
     """What a hand-written script does: json.loads every line of every transcript, in one process."""
-
-    def once() -> None:
+    walls, cpus = [], []
+    for _ in range(3):
+        wall, cpu = time.perf_counter(), cpu_seconds()
         for path in root.rglob("*.jsonl"):
             with open(path, "rb") as handle:
                 for line in handle:
                     with contextlib.suppress(ValueError):
                         json.loads(line)
-
-    return median_seconds(once, repeat=3, warmup=0)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(cpu_seconds() - cpu)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def cli_seconds(args: list[str], env: dict[str, str], repeat: int = 3) -> float:
@@ -105,9 +117,9 @@ def cli_seconds(args: list[str], env: dict[str, str], repeat: int = 3) -> float:
 
 def throughput_section(root: Path, size: int, files: int) -> None:
     sessions = len(list_sessions(root).sessions)
-    naive = naive_parse(root)
-    sequential = cold_ls(root, parallel=False)
-    pooled = cold_ls(root, parallel=True)
+    naive, naive_cpu = naive_parse(root)
+    sequential, sequential_cpu = cold_ls(root, parallel=False)
+    pooled, pooled_cpu = cold_ls(root, parallel=True)
     cache = fresh_cache()
     ls_call(root)
     warm = median_seconds(lambda: ls_call(root), repeat=5)
@@ -118,38 +130,26 @@ def throughput_section(root: Path, size: int, files: int) -> None:
     loader = Loader(Context(root=root, budget=None), redact=True)
     listing = list_sessions(root)
     loader.digests((s.file, None) for s in listing.sessions)
+    workers = parallel.worker_count(files)
+
+    def row(name: str, wall: float, cpu: float | None, unit: str = "s") -> list[str]:
+        shown = f"{wall * 1000:.0f} ms" if unit == "ms" else f"{wall:.2f} s"
+        per_cpu = f"{size / cpu / MB:.0f}" if cpu else ""
+        return [name, shown, f"{size / wall / MB:.0f} MB/s", per_cpu, ratio(naive, wall)]
+
     rows = [
-        [
-            "naive `json.loads` of every line (1 process)",
-            f"{naive:.2f} s",
-            f"{size / naive / MB:.0f} MB/s",
-            "1.00×",
-        ],
-        [
-            "`cc_ls` cold, 1 process",
-            f"{sequential:.2f} s",
-            f"{size / sequential / MB:.0f} MB/s",
-            ratio(naive, sequential),
-        ],
-        [
-            "`cc_ls` cold, pool of 2",
-            f"{pooled:.2f} s",
-            f"{size / pooled / MB:.0f} MB/s",
-            ratio(naive, pooled),
-        ],
-        [
-            "`cc_ls` warm (in-process)",
-            f"{warm * 1000:.0f} ms",
-            f"{size / warm / MB:.0f} MB/s",
-            ratio(naive, warm),
-        ],
-        ["`sf cc ls` warm (whole CLI process)", f"{cli_warm * 1000:.0f} ms", "", ratio(naive, cli_warm)],
+        row("naive `json.loads` of every line (1 process)", naive, naive_cpu),
+        row("`cc_ls` cold, 1 process", sequential, sequential_cpu),
+        row(f"`cc_ls` cold, pool of {workers}", pooled, pooled_cpu),
+        row("`cc_ls` warm (in-process)", warm, None, "ms"),
+        row("`sf cc ls` warm (whole CLI process)", cli_warm, None, "ms"),
     ]
     body = (
         f"Corpus: {sessions} sessions, {files} transcript files (with subagent files), {size / MB:.0f} MB, generated by "
         "`tests/cc/corpus.py` (many small lines, results up to 200 KB, a few multi-MB lines).\n\n"
-        + table(["run", "time", "throughput", "vs naive parse"], rows)
-        + f"\n\nPool of 2 vs one process: {ratio(sequential, pooled)}; warm vs cold (pool): "
+        + table(["run", "wall time", "throughput", "MB per CPU-second", "vs naive parse"], rows)
+        + f"\n\nLoad average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores. "
+        f"Pool vs one process: {ratio(sequential, pooled)}; warm vs cold (pool): "
         f"{ratio(pooled, warm)} in-process, {ratio(pooled, cli_warm)} through the CLI. After touching one "
         f"transcript: {loader.cache.misses} parsed again, {loader.cache.hits} from the cache."
     )
@@ -161,13 +161,15 @@ def huge_section() -> None:
     path = huge()
     size = path.stat().st_size
     script = (
-        "import resource, sys, time\nfrom pathlib import Path\n"
+        "import sys, time\nfrom pathlib import Path\n"
         "from sofia.providers.cc import show\nfrom sofia.providers.contract import Context\n"
-        "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "def hwm():\n"
+        "    return next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM:')) // 1024\n"
+        "base = hwm()\n"
         "start = time.perf_counter()\n"
         "show.run(show.Params(session=sys.argv[1]), Context(root=Path('/'), budget=20000))\n"
         "took = time.perf_counter() - start\n"
-        "print(took, base // 1024, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+        "print(took, base, hwm())\n"
     )
     cache = fresh_cache()
     env = dict(os.environ, SOFIA_CACHE_DIR=cache)

@@ -8,13 +8,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
 
-from sofia.providers.cc import bash, cache, candidates, loading, ls, prompts, resume, show
+from sofia.providers.cc import bash, cache, candidates, loading, ls, parallel, prompts, resume, show
 from sofia.providers.cc.discovery import list_sessions
 from sofia.providers.cc.loading import Loader
+from sofia.providers.contract import Context
 from tests.cc import transcripts
 from tests.cc.conftest import Call, context
 
@@ -116,9 +118,9 @@ def test_parallel_parsing_gives_the_same_digests(full_root: Path, monkeypatch: p
     monkeypatch.setenv("SOFIA_CC_CACHE", "off")
     sequential = Loader(context(), redact=True).digests(jobs)
     monkeypatch.setattr(loading, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(loading.parallel, "worker_count", lambda jobs: 2)
-    parallel = Loader(context(), redact=True).digests(jobs)
-    assert {k: v.to_json() for k, v in parallel.items()} == {k: v.to_json() for k, v in sequential.items()}
+    monkeypatch.setattr(parallel, "worker_count", lambda jobs: 2)
+    pooled = Loader(context(), redact=True).digests(jobs)
+    assert {k: v.to_json() for k, v in pooled.items()} == {k: v.to_json() for k, v in sequential.items()}
 
 
 def test_two_processes_filling_one_cold_cache(full_root: Path, tmp_path: Path) -> None:
@@ -133,3 +135,40 @@ def test_two_processes_filling_one_cold_cache(full_root: Path, tmp_path: Path) -
     assert orjson.loads(outputs[0][0])["scanned_sessions"] == 3
     assert len(list((tmp_path / "shared" / "cc").glob("*.json"))) == 5
     assert not list((tmp_path / "shared" / "cc").glob(".tmp-*"))
+
+
+def test_no_pool_where_children_cannot_be_spawned(monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+
+    monkeypatch.setattr(multiprocessing, "get_start_method", lambda allow_none=False: "loky")
+    assert parallel.worker_count(10) == 1
+
+
+def test_a_broken_pool_falls_back_to_this_process(full_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    listing = list_sessions(full_root)
+    jobs = [(s.file, None) for s in listing.sessions]
+    expected = Loader(context(), redact=False).digests(jobs)
+
+    def breaks_after_one(jobs: list[Any], *args: Any) -> Any:
+        from sofia.providers.cc.reader import read_transcript
+
+        yield jobs[0], read_transcript(jobs[0][0].path, None, False)
+        raise BrokenProcessPool("a worker died")
+
+    monkeypatch.setattr(loading, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "worker_count", lambda jobs: 2)
+    monkeypatch.setattr(parallel, "parse_in_pool", breaks_after_one)
+    got = Loader(context(), redact=False).digests(jobs)
+    assert {k: v.to_json() for k, v in got.items()} == {k: v.to_json() for k, v in expected.items()}
+
+
+def test_progress_is_reported_while_parsing(full_root: Path) -> None:
+    seen: list[tuple[int, int | None, str]] = []
+    ctx = Context(
+        root=Path("/"), budget=None, progress=lambda done, total, message: seen.append((done, total, message))
+    )
+    ls.run(ls.Params(projects_dir=str(full_root)), ctx)
+    assert seen[0] == (0, 3, "reading sessions")
+    assert seen[-1] == (3, 3, "reading sessions")

@@ -14,13 +14,14 @@ SIZE = 500 * 1024 * 1024
 LIMIT_MB = 150
 
 SCRIPT = """
-import resource, sys
+import sys
 from pathlib import Path
 import orjson
 from sofia.providers.cc import show
 from sofia.providers.contract import Context
 result = show.run(show.Params(session=sys.argv[1]), Context(root=Path("/"), budget=20000))
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+# VmHWM is this process's own high-water mark; ru_maxrss would include the parent's at fork time
+peak = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:")) // 1024
 print(orjson.dumps({"peak_mb": peak, "messages": result["session"]["messages"],
                     "malformed": result["session"]["malformed_lines"], "size": result["session"]["size_bytes"]}).decode())
 """

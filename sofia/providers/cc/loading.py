@@ -73,8 +73,19 @@ class Loader:
         workers = parallel.worker_count(len(jobs))
         cache_dir = str(self.cache.root) if self.cache.root is not None else None
         if workers > 1 and size >= PARALLEL_MIN_BYTES:
-            yield from parallel.parse_in_pool(jobs, self.redact, cache_dir, workers, self.ctx.check_deadline)
-            return
+            from concurrent.futures.process import BrokenProcessPool
+
+            done: set[str] = set()
+            try:
+                for job, digest in parallel.parse_in_pool(
+                    jobs, self.redact, cache_dir, workers, self.ctx.check_deadline
+                ):
+                    done.add(job[0].path)
+                    yield job, digest
+                return
+            except BrokenProcessPool as error:
+                log.debug("parse pool failed (%s); parsing the rest in this process", error)
+            jobs = [job for job in jobs if job[0].path not in done]
         for job in jobs:
             self.ctx.check_deadline()
             file, agent = job

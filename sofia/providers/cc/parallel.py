@@ -28,12 +28,23 @@ MAX_WORKERS = 4
 
 
 def worker_count(jobs: int) -> int:
-    """Processes worth starting for `jobs` files on this machine."""
+    """Processes worth starting for `jobs` files on this machine (1 where a pool cannot start)."""
+    if not _can_spawn():
+        return 1
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:
         cpus = os.cpu_count() or 1
     return max(1, min(cpus, MAX_WORKERS, jobs))
+
+
+def _can_spawn() -> bool:
+    """Spawned children replay the parent's default start method; inside a process whose default is
+    not a standard one (a loky worker of the MCP server) they cannot, and the server's own worker
+    pool is the parallelism there."""
+    import multiprocessing
+
+    return multiprocessing.get_start_method(allow_none=True) in (None, "fork", "spawn", "forkserver")
 
 
 def parse_job(job: Job, redact: bool, cache_dir: str | None) -> Digest:
