@@ -87,7 +87,8 @@ def parse_bytes(
     Offsets and points in the tree are those of `source` itself: a leading BOM is skipped through an
     included range instead of being cut off, and `ranges` (Vue script blocks) restrict the parse the
     same way. Raises ParseTooLarge above MAX_PARSE_BYTES and ParseTimeout after `timeout` seconds
-    (the read-callback form is the one tree-sitter lets a progress callback abort).
+    (the read-callback form is the one tree-sitter lets a progress callback abort). The tree returned
+    is backed by `source`, so `node.text` is a plain slice.
     """
     from tree_sitter import Parser
 
@@ -112,7 +113,9 @@ def parse_bytes(
         raise ParseTimeout(f"parse took longer than {timeout:g} s") from error
     if tree is None:
         raise ParseTimeout(f"parse took longer than {timeout:g} s")
-    return tree
+    # A callback-parsed tree answers `node.text` by calling the callback again (one chunk per node);
+    # re-parsing the bytes against it reuses every node and backs the tree by `source` itself.
+    return parser.parse(source, old_tree=tree)
 
 
 def count_errors(node: Any) -> int:

@@ -73,8 +73,10 @@ def collect(source: bytes, parent: Node, owner: str, owner_kind: str, out: list[
 def code_end(node: Node) -> Node:
     """The last leaf of real code under `node`: trailing comments inside a body are not part of it."""
     while node.child_count:
-        kids = [c for c in node.children if c.type != "comment"]
-        if not kids:
+        child = node.child(node.child_count - 1)
+        while child is not None and child.type == "comment":
+            child = child.prev_sibling
+        if child is None:
             break
-        node = kids[-1]
+        node = child
     return node

@@ -26,6 +26,11 @@ def test_file_and_words_are_symbols_in_order() -> None:
     assert (params.files, params.symbols) == (["server/server.go"], ["Routes", "New"])
 
 
+def test_go_receiver_spelling_is_a_symbol_not_a_glob() -> None:
+    params = classify("server/server.go", "(*Server).Routes", "New")
+    assert params.symbols == ["(*Server).Routes", "New"]
+
+
 def test_file_and_existing_directory_are_files() -> None:
     params = classify("server/server.go", "cache")
     assert (params.files, params.symbols) == (["server/server.go", "cache"], [])
@@ -57,6 +62,8 @@ def test_missing_first_argument_makes_all_files_then_not_found() -> None:
 def test_symbol_flag_keeps_positionals_as_files() -> None:
     params = prepare(CliParams(files=["server/server.go"], symbols=["New"]), Context(root=GO))
     assert (params.files, params.symbols) == (["server/server.go"], ["New"])
+    params = prepare(CliParams(files=["server/server.go", "Routes"], symbols=["New"]), Context(root=GO))
+    assert (params.files, params.symbols) == (["server/server.go"], ["Routes", "New"])
 
 
 def test_cli_slice_prints_source_text() -> None:

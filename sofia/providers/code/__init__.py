@@ -89,10 +89,8 @@ def prepare(params: CliParams | Params, ctx: Context) -> Params:
     from sofia.providers.code.inputs import classify
 
     values = params.model_dump()
-    if values["symbols"] or values.get("symbol"):
-        return Params.model_validate(values)
     files, symbols = classify(values["files"], ctx.root)
-    return Params.model_validate({**values, "files": files, "symbols": symbols})
+    return Params.model_validate({**values, "files": files, "symbols": [*symbols, *values["symbols"]]})
 
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:

@@ -12,10 +12,9 @@ DEFAULT_CUT = 24
 """Parameter defaults and values are cut to this many characters."""
 DETAIL_CUT = 160
 
-_SPACE = re.compile(r"\s+")
 _AFTER_OPEN = re.compile(r"([(\[{]) ")
 _BEFORE_CLOSE = re.compile(r" ([)\]}])")
-_TRAILING_COMMA = re.compile(r",\s*([)\]}])")
+_TRAILING_COMMA = re.compile(r",\s+([)\]}])")
 
 ELIDABLE: dict[str, dict[str, object]] = {
     "types": {
@@ -38,10 +37,14 @@ ELIDABLE: dict[str, dict[str, object]] = {
 
 def collapse(text: str) -> str:
     """Whitespace runs to one space, none just inside brackets, no trailing comma before a closer."""
-    flat = _SPACE.sub(" ", text).strip()
-    flat = _TRAILING_COMMA.sub(r"\1", flat)
-    flat = _AFTER_OPEN.sub(r"\1", flat)
-    return _BEFORE_CLOSE.sub(r"\1", flat)
+    flat = " ".join(text.split())
+    if ", " in flat:
+        flat = _TRAILING_COMMA.sub(r"\1", flat)
+    if "( " in flat or "[ " in flat or "{ " in flat:
+        flat = _AFTER_OPEN.sub(r"\1", flat)
+    if " )" in flat or " ]" in flat or " }" in flat:
+        flat = _BEFORE_CLOSE.sub(r"\1", flat)
+    return flat
 
 
 def default(text: str) -> str:

@@ -4,6 +4,7 @@ validation, and expansion of directories and globs under the one walking rule se
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,8 @@ from sofia.providers.contract import ProviderError
 from sofia.syntax import EXTENSIONS, language_for
 
 MAX_FILES = 250
+GO_RECEIVER = re.compile(r"^\(\*?\w+(?:\[[\w, ]*\])?\)\.\w+$")
+"""`(*Server).Routes`: a Go method spelling, not a glob, even though it holds `*`."""
 SLICE_HINT = (
     "for bodies use sf code FILE SYMBOL... (MCP: files=[FILE], symbols=[...]); for summaries drop the symbols"
 )
@@ -50,13 +53,17 @@ def display(root: Path, path: Path) -> str:
 def classify(args: list[str], root: Path) -> tuple[list[str], list[str]]:
     """Split CLI positionals into (files, symbols), spec tools-code §1.2.
 
-    After an existing regular file, words that are neither paths nor globs are symbols; when all
+    After an existing regular file, words that are neither paths nor globs are symbols (a Go
+    receiver spelling such as `(*Server).Routes` is a word); when all
     the rest look like paths (exist, are globs, or contain `/`) they are files; a mix is an error.
     """
     if len(args) <= 1 or not resolve(root, args[0]).is_file():
         return list(args), []
     rest = args[1:]
-    path_like = [os.path.lexists(resolve(root, a)) or is_glob(a) or "/" in a for a in rest]
+    path_like = [
+        os.path.lexists(resolve(root, a)) or (is_glob(a) and not GO_RECEIVER.match(a)) or "/" in a
+        for a in rest
+    ]
     if not any(path_like):
         return [args[0]], rest
     if all(path_like):

@@ -1,0 +1,230 @@
+"""`sf code` against `cat` (spec tools-code §1.10): output tokens per language on real public code
+(median/min/max over files of at least 8 KiB, also with `--exported` and `--brief`, TOON and JSON),
+`--api` on symfony/console's ListCommand against `cat` of the class and its parent, end-to-end time on
+250 files against `cat` of them, and the per-file parse + extraction time on 20–50 KB files.
+
+Corpora, installed at bench time: the running interpreter's standard library (Python), Debian's
+`golang-1.19-src` (Go), Debian's `php-symfony-*` and `php-laravel-framework` (PHP), and npm's
+`vitepress`, `@nuxt/ui` (TypeScript, Vue) and `webpack` (JavaScript).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import sysconfig
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import harness
+from harness import debian_package, npm_package, ratio, section, sf_command, table, time_command
+
+from sofia.output.render import render
+from sofia.output.tokens import estimate
+from sofia.providers import code
+from sofia.providers.contract import Context
+from sofia.syntax import language_for, parse
+
+MIN_SIZE = 8 * 1024
+PER_LANGUAGE = 120
+"""Files measured per language: evenly spaced over the sorted corpus, so the sample is reproducible."""
+SPEED_FILES = 250
+SKIP_DIRS = {
+    "test",
+    "tests",
+    "testdata",
+    "idlelib",
+    "vendor",
+    "node_modules",
+    "__pycache__",
+    "fixtures",
+    "site-packages",
+}
+GENERATED_MARKERS = (b"Code generated", b"DO NOT EDIT", b"@generated")
+"""Generated files (syscall tables, parsers) are left out: agents do not read them."""
+
+NPM = ("vitepress@1.6.4", "@nuxt/ui@4.11.2", "rxjs@7.8.2", "webpack@5.113.0")
+GO_PACKAGE = "golang-1.19-src"
+PHP_PACKAGES = (
+    "php-symfony-console",
+    "php-symfony-http-kernel",
+    "php-symfony-routing",
+    "php-laravel-framework",
+)
+TARGETS = {"go": 9.5, "php": 2.5, "ts": 6.4, "vue": 10.0, "js": 6.0, "python": 5.0}
+
+
+def source_files(root: Path, langs: set[str]) -> list[Path]:
+    """Supported hand-written files under `root` in `langs`, outside test and vendored trees, sorted."""
+    found = []
+    for path in root.rglob("*"):
+        wanted = path.is_file() and not path.name.endswith(".d.ts") and language_for(path) in langs
+        if wanted and not SKIP_DIRS.intersection(path.relative_to(root).parts) and not generated(path):
+            found.append(path)
+    return sorted(found)
+
+
+def generated(path: Path) -> bool:
+    with path.open("rb") as handle:
+        head = handle.read(2048)
+    return any(marker in head for marker in GENERATED_MARKERS)
+
+
+def spread(files: list[Path], count: int) -> list[Path]:
+    if len(files) <= count:
+        return files
+    step = len(files) / count
+    return [files[int(i * step)] for i in range(count)]
+
+
+def corpora() -> dict[str, tuple[Path, list[Path], str]]:
+    """language → (root, files, where it comes from)."""
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    go_root = debian_package(GO_PACKAGE)
+    php_roots = [debian_package(name) for name in PHP_PACKAGES]
+    npm_roots = [npm_package(spec) for spec in NPM]
+    out: dict[str, tuple[Path, list[Path], str]] = {
+        "python": (stdlib, source_files(stdlib, {"python"}), f"CPython {sys.version.split()[0]} stdlib"),
+        "go": (go_root, source_files(go_root, {"go"}), GO_PACKAGE),
+    }
+    php_files = [f for root in php_roots for f in source_files(root, {"php"})]
+    out["php"] = (Path("/"), sorted(php_files), ", ".join(PHP_PACKAGES))
+    for lang in ("ts", "vue", "js"):
+        files = [
+            f for root in npm_roots for f in source_files(root, {lang, "tsx"} if lang == "ts" else {lang})
+        ]
+        out[lang] = (Path("/"), sorted(files), ", ".join(NPM))
+    return out
+
+
+def printed(path: Path, fmt: str, **options: bool) -> str:
+    """What `sf code PATH [options] --format fmt` prints (same code path, in-process, no budget)."""
+    params = code.Params(files=[str(path)], **options)
+    result = code.run(params, Context(root=path.parent, budget=None))
+    return render(result, fmt, code.render)
+
+
+def token_rows(langs: dict[str, tuple[Path, list[Path], str]]) -> tuple[list[list[object]], list[str]]:
+    rows: list[list[object]] = []
+    notes: list[str] = []
+    for lang, (_, files, origin) in langs.items():
+        big = spread([f for f in files if f.stat().st_size >= MIN_SIZE], PER_LANGUAGE)
+        if not big:
+            notes.append(f"{lang}: no files of at least 8 KiB in {origin}")
+            continue
+        cat = {f: estimate(f.read_bytes()) for f in big}
+        for label, fmt, options in (
+            ("default", "toon", {}),
+            ("exported", "toon", {"exported": True}),
+            ("brief", "toon", {"brief": True}),
+            ("default", "json", {}),
+        ):
+            ratios = []
+            raw = 0
+            for f in big:
+                out = printed(f, fmt, **options)
+                raw += out.startswith("# raw: ") or '"mode": "raw"' in out
+                ratios.append(cat[f] / max(1, estimate(out)))
+            rows.append(
+                [
+                    lang,
+                    label,
+                    fmt,
+                    len(big),
+                    f"{statistics.median(ratios):.2f}×",
+                    f"{min(ratios):.2f}×",
+                    f"{max(ratios):.2f}×",
+                    raw,
+                    f"≥ {TARGETS[lang]}×" if (label, fmt) == ("default", "toon") else "",
+                ]
+            )
+        notes.append(f"{lang}: {len(files)} files in {origin}, {len(big)} of ≥ 8 KiB measured")
+    return rows, notes
+
+
+def api_row() -> list[list[object]]:
+    console = debian_package("php-symfony-console") / "usr/share/php/Symfony/Component/Console"
+    target = console / "Command" / "ListCommand.php"
+    parent = console / "Command" / "Command.php"
+    if not target.exists():
+        return [["ListCommand --api", "not found in php-symfony-console", "", "", ""]]
+    baseline = estimate(target.read_bytes()) + estimate(parent.read_bytes())
+    out = harness.run(sf_command("code", "Command/ListCommand.php", "--api"), cwd=console).stdout
+    return [
+        [
+            "ListCommand --api vs cat of class + parent",
+            baseline,
+            estimate(out),
+            ratio(baseline, estimate(out)),
+            "≥ 8×",
+        ]
+    ]
+
+
+def speed_rows(langs: dict[str, tuple[Path, list[Path], str]]) -> list[list[object]]:
+    go_root, go_files, _ = langs["go"]
+    files = spread([f for f in go_files if f.stat().st_size >= 2048], SPEED_FILES)
+    args = [str(f.relative_to(go_root)) for f in files]
+    sf_time = time_command(sf_command("code", *args), cwd=go_root)
+    cat_time = time_command(["cat", *args], cwd=go_root)
+    return [
+        [
+            f"{len(files)} Go files: sf code vs cat",
+            f"{sf_time:.2f} s",
+            f"{cat_time:.3f} s",
+            ratio(sf_time, cat_time),
+            "sf ≤ 4 s",
+        ]
+    ]
+
+
+def parse_rows(langs: dict[str, tuple[Path, list[Path], str]]) -> list[list[object]]:
+    rows: list[list[object]] = []
+    for lang, (_, files, _) in langs.items():
+        sample = spread([f for f in files if 20_000 <= f.stat().st_size <= 50_000], 40)
+        if not sample:
+            continue
+        sources = [(f.read_bytes(), language_for(f) or lang) for f in sample]
+        parse_ms = _median_ms(lambda sources=sources: [parse(s, lg) for s, lg in sources], len(sources))
+        summary_ms = _median_ms(lambda sample=sample: [printed(f, "toon") for f in sample], len(sample))
+        rows.append([lang, len(sample), f"{parse_ms:.1f} ms", f"{summary_ms:.1f} ms", "parse ≤ 10 ms"])
+    return rows
+
+
+def _median_ms(action: Callable[[], object], count: int) -> float:
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - start) / count)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    langs = corpora()
+    rows, notes = token_rows(langs)
+    body = table(
+        ["lang", "mode", "format", "files", "median cat/sf", "min", "max", "raw fallbacks", "target"], rows
+    )
+    body += "\n\n" + "\n".join(f"* {n}" for n in notes)
+    section("code: tokens vs cat", body, "python bench/bench_code.py")
+    section(
+        "code: api",
+        table(["case", "cat tokens", "sf tokens", "cat/sf", "target"], api_row()),
+        "python bench/bench_code.py",
+    )
+    section(
+        "code: time",
+        table(["case", "sf", "cat", "sf/cat", "target"], speed_rows(langs))
+        + "\n\n"
+        + table(
+            ["lang", "files (20–50 KB)", "parse + symbols per file", "summary per file", "target"],
+            parse_rows(langs),
+        ),
+        "python bench/bench_code.py",
+    )
+
+
+if __name__ == "__main__":
+    main()
