@@ -47,8 +47,9 @@ def touched_symbols(
 
 def _touched(tree: SymbolTree | None, ranges: Sequence[tuple[int, int]]) -> list[Symbol]:
     """Symbols touched by `ranges`, ordered by line: for every changed line its innermost symbol,
-    unless an enclosing symbol lies entirely inside the changed lines (then that one). A changed
-    blank line between members does not make the enclosing symbol count as touched."""
+    unless an enclosing symbol lies entirely inside the changed lines (then that one). A symbol
+    spans its slice range, so an edited doc comment or decorator touches it; a changed blank line
+    between members does not make the enclosing symbol count as touched."""
     if tree is None:
         return []
     changed = sorted({line for start, end in ranges for line in range(start, end + 1)})
@@ -63,12 +64,12 @@ def _touched(tree: SymbolTree | None, ranges: Sequence[tuple[int, int]]) -> list
 
 def _visit(symbols: Sequence[Symbol], changed: list[int], blank: set[int], found: list[Symbol]) -> None:
     for symbol in symbols:
-        low = bisect.bisect_left(changed, symbol.line)
+        low = bisect.bisect_left(changed, symbol.slice_line)
         high = bisect.bisect_right(changed, symbol.end_line)
         inside = changed[low:high]
         if not inside:
             continue
-        if len(inside) == symbol.end_line - symbol.line + 1:
+        if len(inside) == symbol.end_line - symbol.slice_line + 1:
             found.append(symbol)
             continue
         if any(line not in blank and not _in_children(line, symbol.children) for line in inside):
@@ -77,4 +78,4 @@ def _visit(symbols: Sequence[Symbol], changed: list[int], blank: set[int], found
 
 
 def _in_children(line: int, children: Sequence[Symbol]) -> bool:
-    return any(child.line <= line <= child.end_line for child in children)
+    return any(child.slice_line <= line <= child.end_line for child in children)

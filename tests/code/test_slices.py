@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sofia.providers.code import slice_text
+from sofia.providers.code import is_slice_result, slice_text
 from sofia.providers.contract import ProviderError
 from tests.code.conftest import FIXTURES, code
 
@@ -131,3 +131,8 @@ def test_unsupported_file_type_cannot_be_sliced(tmp_path: Path) -> None:
     (tmp_path / "notes.md").write_text("# Notes\n")
     with pytest.raises(ProviderError, match="symbols cannot be sliced from this file type: notes.md"):
         code(tmp_path, "notes.md", symbols=["Notes"])
+
+
+def test_slice_results_are_recognised(no_passthrough: None) -> None:
+    assert is_slice_result(code(GO, SERVER, symbols=["New"]))
+    assert not is_slice_result(code(GO, SERVER))

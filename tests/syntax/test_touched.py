@@ -62,3 +62,11 @@ def test_go_methods_and_unparsable_side() -> None:
     too_large = b"//" * (3 * 1024 * 1024)
     assert touched_symbols("go", old, too_large, [(4, 4)], [(1, 1)]) is None
     assert touched_symbols("cobol", old, new, [(4, 4)], [(4, 4)]) is None
+
+
+def test_doc_comments_and_decorators_belong_to_their_symbol() -> None:
+    old = b"package p\n\n// Run runs.\nfunc Run() {}\n\n// Stop stops.\nfunc Stop() {}\n"
+    new = b"package p\n\n// Run runs everything.\nfunc Run() {}\n\n// Stop stops.\nfunc Stop() {}\n"
+    assert touched_symbols("go", old, new, [(3, 3)], [(3, 3)]) == ["Run"]
+    added = b"package p\n\n// Run runs.\nfunc Run() {}\n\n// Halt halts.\nfunc Halt() {}\n\n// Stop stops.\nfunc Stop() {}\n"
+    assert touched_symbols("go", old, added, [], [(6, 8)]) == ["+Halt"]

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sofia.providers.contract import Cli, Context
 
-__all__ = ["CliParams", "Params", "prepare", "render", "run", "slice_text"]
+__all__ = ["CliParams", "Params", "is_slice_result", "prepare", "render", "run", "slice_text"]
 
 FILES_HELP = (
     "Files, directories or globs (`src/**/*.php`, `app/{Models,Http}`), relative to the workspace root; "
@@ -111,3 +111,10 @@ def slice_text(result: dict[str, Any]) -> str:
     from sofia.providers.code import text
 
     return text.slice_text(result)
+
+
+def is_slice_result(result: Any) -> bool:
+    """Whether a `run` result is slice mode (its payload is then `slice_text(result)`)."""
+    from sofia.providers.code import text
+
+    return isinstance(result, dict) and text.is_slice_result(result)
