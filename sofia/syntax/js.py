@@ -7,8 +7,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from sofia.syntax.grammars import count_errors, language
-from sofia.syntax.sourced import parse_sourced
+from sofia.syntax.grammars import count_errors, language, parse_bytes
 from sofia.syntax.tree import Node, Symbol, SymbolTree, attached_above, first_line, make_symbol, text_of
 
 GRAMMAR = {"js": "javascript", "ts": "typescript", "tsx": "tsx"}
@@ -40,7 +39,7 @@ NESTED_QUERY = """
 
 
 def extract(source: bytes, lang: str) -> SymbolTree:
-    tree = parse_sourced(source, GRAMMAR[lang])
+    tree = parse_bytes(source, GRAMMAR[lang])
     return SymbolTree(
         lang=lang,
         source=source,

@@ -3,8 +3,7 @@ and top-level functions, each slice starting at its doc comment or first attribu
 
 from __future__ import annotations
 
-from sofia.syntax.grammars import count_errors
-from sofia.syntax.sourced import parse_sourced
+from sofia.syntax.grammars import count_errors, parse_bytes
 from sofia.syntax.tree import Node, Symbol, SymbolTree, attached_above, first_line, make_symbol, text_of
 
 TYPE_KINDS = {
@@ -35,7 +34,7 @@ MEMBER_CONTAINERS = frozenset({"ERROR"})
 
 
 def extract(source: bytes, lang: str = "php") -> SymbolTree:
-    tree = parse_sourced(source, "php")
+    tree = parse_bytes(source, "php")
     symbols: list[Symbol] = []
     collect(source, tree.root_node, symbols)
     return SymbolTree(

@@ -11,8 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from sofia.syntax import js
-from sofia.syntax.grammars import count_errors
-from sofia.syntax.sourced import parse_sourced
+from sofia.syntax.grammars import count_errors, parse_bytes
 from sofia.syntax.tree import Node, Symbol, SymbolTree, make_symbol, text_of
 
 SCRIPT_LANGS = {"": "js", "js": "js", "jsx": "js", "ts": "ts", "tsx": "tsx"}
@@ -65,7 +64,7 @@ def sfc_blocks(source: bytes) -> list[Block]:
     """The top-level blocks in file order, scripts parsed (cached: the summariser asks again)."""
     from tree_sitter import Range
 
-    html = parse_sourced(source, "html")
+    html = parse_bytes(source, "html")
     blocks: list[Block] = []
     for element in html.root_node.named_children:
         start = next((c for c in element.named_children if c.type in ("start_tag", "self_closing_tag")), None)
@@ -81,7 +80,7 @@ def sfc_blocks(source: bytes) -> list[Block]:
             block.lang = SCRIPT_LANGS.get(block.attrs.get("lang", "").lower(), "")
             if block.lang:
                 ranges = [Range(raw.start_point, raw.end_point, raw.start_byte, raw.end_byte)]
-                block.tree = parse_sourced(source, js.GRAMMAR[block.lang], ranges=ranges)
+                block.tree = parse_bytes(source, js.GRAMMAR[block.lang], ranges=ranges)
         blocks.append(block)
     return blocks
 
