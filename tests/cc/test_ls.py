@@ -156,3 +156,15 @@ def test_markdown(ab_root: Path) -> None:
     assert text.startswith("# Sessions (1 of 2)\n\n| id | project |")
     assert "| 3f2a9c1e | acme-api | Fix flaky TestRetry ctx handling |" in text
     assert ls.render(result, "toon") is None
+
+
+def test_symlinked_project_directories_are_not_followed(call: Call, ab_root: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    transcripts.write_ab(outside)
+    os.symlink(outside / transcripts.DIR_B, ab_root / "-linked-project")
+    assert call(ls, projects_dir=str(ab_root))["matched"] == 2
+
+
+def test_since_units(call: Call, ab_root: Path) -> None:
+    assert call(ls, projects_dir=str(ab_root), since="2w")["matched"] == 2
+    assert call(ls, projects_dir=str(ab_root), since="90m")["matched"] == 0
