@@ -71,9 +71,7 @@ def test_monorepo_every_status(own_workspace: Workspace) -> None:
         "failed_step": "",
         "first_failure": "",
     }
-    assert result["notes"] == [
-        "1 checks ran past timeout_s=8 and were killed; raise timeout_s if they are just slow"
-    ]
+    assert result["notes"] == ["checks killed at timeout_s=8: 1; raise timeout_s if they are just slow"]
     grandchild = int((own_workspace.monorepo / "packages/queue/hang.pid").read_text())
     assert process_gone(grandchild)
     assert [done for done, _, _ in progress] == list(range(1, 8))
@@ -141,7 +139,7 @@ def test_budget_exhaustion_kills_the_running_and_skips_the_rest(tmp_path: Path) 
     assert result["results"][0]["first_failure"].endswith("budget of 1 s exhausted")
     assert [r["first_failure"] for r in result["results"][1:]] == ["budget exhausted", "budget exhausted"]
     assert result["notes"] == [
-        "budget of 1 s exhausted: 1 checks killed, 2 not started; raise budget_s or check fewer packages"
+        "budget of 1 s exhausted (checks killed: 1, not started: 2); raise budget_s or check fewer packages"
     ]
 
 
@@ -157,7 +155,7 @@ def test_the_call_deadline_stops_checks_too(tmp_path: Path) -> None:
         ("skip", "call deadline reached"),
     ]
     assert result["notes"] == [
-        "the call's deadline exhausted: 1 checks killed, 1 not started; raise budget_s or check fewer packages"
+        "the call's deadline exhausted (checks killed: 1, not started: 1); raise budget_s or check fewer packages"
     ]
 
 

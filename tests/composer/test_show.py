@@ -186,7 +186,7 @@ def test_editing_a_constraint_makes_the_lock_stale(tmp_path: Path) -> None:
     assert result["lock"]["not_locked"] == ["psr/cache"]
     assert result["notes"] == [
         "composer.lock is stale: run composer update --lock",
-        "1 requirements are missing from composer.lock: run composer update",
+        "requirements missing from composer.lock: psr/cache; run composer update",
     ]
 
 

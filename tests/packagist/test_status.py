@@ -56,7 +56,7 @@ def test_every_state(workspace: Workspace, packagist: FakePackagist) -> None:
         status.NEXT_STEP["needs-update"],
         status.NEXT_STEP["local-stale"],
         status.NEXT_STEP["unknown"],
-        "1 composer.json files could not be read and are not listed (monorepo/packages/broken); sf composer ls shows why",
+        "unreadable composer.json, not listed: monorepo/packages/broken (sf composer ls shows why)",
         "pushed=no: the local tag is not on origin yet; push it (git push origin TAG)",
     ]
     assert len(packagist.p2_requests("acme/monorepo")) == 3

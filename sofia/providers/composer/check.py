@@ -265,13 +265,13 @@ def _notes(params: Params, outcomes: list[tuple[discovery.Package, _Outcome]], t
         unstarted = sum(o.cut_short == cause and o.status == "skip" for _, o in outcomes)
         if killed or unstarted:
             notes.append(
-                f"{limit} exhausted: {killed} checks killed, {unstarted} not started; "
+                f"{limit} exhausted (checks killed: {killed}, not started: {unstarted}); "
                 "raise budget_s or check fewer packages"
             )
     timed_out = sum(o.status == "timeout" and not o.cut_short for _, o in outcomes)
     if timed_out:
         notes.append(
-            f"{timed_out} checks ran past timeout_s={params.timeout_s} and were killed; raise timeout_s if they are just slow"
+            f"checks killed at timeout_s={params.timeout_s}: {timed_out}; raise timeout_s if they are just slow"
         )
     missing = sum(o.status == "skip" and o.first_failure.startswith("no '") for _, o in outcomes)
     if missing and missing == len(outcomes):

@@ -137,7 +137,7 @@ def lock_report(package: discovery.Package, notes: list[str]) -> dict[str, Any]:
                 )
     if report["not_locked"]:
         notes.append(
-            f"{len(report['not_locked'])} requirements are missing from composer.lock: run composer update"
+            f"requirements missing from composer.lock: {' '.join(report['not_locked'])}; run composer update"
         )
     return report
 

@@ -28,7 +28,7 @@ def remote_tags(repo: Path, timeout: float = LS_REMOTE_TIMEOUT) -> RemoteTags:
         return RemoteTags(frozenset(), f"git ls-remote origin gave no answer within {timeout:g} s")
     if done.returncode != 0:
         return RemoteTags(
-            frozenset(), f"git ls-remote origin failed: {done.last_error_line() or done.returncode}"
+            frozenset(), f"git ls-remote origin failed: {_first_line(done.err) or done.returncode}"
         )
     names = set()
     for line in done.out.splitlines():
@@ -50,3 +50,8 @@ def default_branch(repo: Path, timeout: float = LS_REMOTE_TIMEOUT) -> str:
         if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
             return line.removeprefix("ref: refs/heads/").removesuffix("\tHEAD")
     return ""
+
+
+def _first_line(text: str) -> str:
+    """The first non-blank line: git and ssh put the specific reason first, generic advice after."""
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")

@@ -80,8 +80,8 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     broken = discovery.select_errors(found, params.package)
     if broken:
         notes.append(
-            f"{len(broken)} composer.json files could not be read and are not listed "
-            f"({', '.join(e.dir for e in broken[:3])}{', …' if len(broken) > 3 else ''}); sf composer ls shows why"
+            f"unreadable composer.json, not listed: {' '.join(e.dir for e in broken[:3])}"
+            f"{' …' if len(broken) > 3 else ''} (sf composer ls shows why)"
         )
     states = {row["state"] for row in rows}
     notes[:0] = [text for state, text in NEXT_STEP.items() if state in states]
