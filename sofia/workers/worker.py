@@ -151,7 +151,7 @@ def _execute(request: CallRequest) -> CallReply:
     )
     try:
         params = provider.input_model.model_validate(request.arguments)
-        return _encode(request.tool, provider.run(params, ctx))
+        return _encode(request, provider.run(params, ctx))
     except ProviderError as exc:
         return CallReply("provider_error", message=str(exc))
     except (DeadlineExceeded, ProgramTimeout) as exc:
@@ -181,30 +181,22 @@ def _progress(request: CallRequest) -> ProgressFn:
     return report
 
 
-def _encode(tool: str, result: Any) -> CallReply:
+def _encode(request: CallRequest, result: Any) -> CallReply:
     if isinstance(result, Outcome):
         result = result.result
     if isinstance(result, str):
         return CallReply("text", payload=result.encode("utf-8", "surrogatepass"))
-    text = _slice_text(tool, result)
-    if text is not None:
-        return CallReply("text", payload=text.encode("utf-8", "surrogatepass"))
+    if _wants_slice_text(request) and isinstance(result, dict):
+        from sofia.providers.code import slice_text
+
+        return CallReply("text", payload=slice_text(result).encode("utf-8", "surrogatepass"))
     return CallReply("json", payload=compact(result))
 
 
-def _slice_text(tool: str, result: Any) -> str | None:
-    """`code` in symbol-slice mode answers with the raw source text: the one non-JSON payload."""
-    if tool != "code" or not isinstance(result, dict):
-        return None
-    files = result.get("files")
-    if not (isinstance(files, list) and files and isinstance(files[0], dict)):
-        return None
-    if files[0].get("mode") != "slice":
-        return None
-    from sofia.providers.code import slice_text
-
-    text: str = slice_text(result)
-    return text
+def _wants_slice_text(request: CallRequest) -> bool:
+    """`code` asked for symbols answers with raw source text: the one non-JSON payload."""
+    arguments = request.arguments
+    return request.tool == "code" and bool(arguments.get("symbols") or arguments.get("symbol"))
 
 
 def _recycle_if_due() -> None:

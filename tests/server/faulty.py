@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from sofia.providers.contract import Context, ProviderError
-from sofia.providers.registry import LOCAL, Provider
+from sofia.providers.registry import LOCAL, RUNS_PROJECT_CODE, Annotations, Provider
 
 
 class _Strict(BaseModel):
@@ -33,6 +33,7 @@ class SleepParams(_Strict):
 
 def sleep(params: SleepParams, ctx: Context) -> dict[str, Any]:
     start = time.time()
+    ctx.progress(0, None, "started")
     end = time.monotonic() + params.seconds
     while (left := end - time.monotonic()) > 0:
         time.sleep(min(left, 0.05))
@@ -50,6 +51,7 @@ def spin(params: SpinParams, ctx: Context) -> dict[str, Any]:
     if params.pidfile:
         child = subprocess.Popen(["sleep", "300"], start_new_session=True, stdin=subprocess.DEVNULL)
         Path(params.pidfile).write_text(str(child.pid))
+    ctx.progress(0, None, "started")
     hashlib.pbkdf2_hmac("sha256", b"x", b"y", params.iterations)
     return {"spun": params.iterations}
 
@@ -149,21 +151,23 @@ def paths(params: PathParams, ctx: Context) -> dict[str, Any]:
     return params.model_dump()
 
 
-def _tool(name: str, run: str, params: str, group: str = "test", timeout: float = 120.0) -> Provider:
+def _tool(
+    name: str, run: str, params: str, group: str = "test", annotations: Annotations = LOCAL
+) -> Provider:
     return Provider(
         name=f"{group}_{name}",
         cli=(group, name),
         module=__name__,
         description=f"Test provider: {run}.",
-        annotations=LOCAL,
+        annotations=annotations,
         input_attr=params,
         run_attr=run,
-        timeout=timeout,
     )
 
 
 PROVIDERS: tuple[Provider, ...] = (
     _tool("sleep", "sleep", "SleepParams"),
+    _tool("once", "sleep", "SleepParams", annotations=RUNS_PROJECT_CODE),
     _tool("spin", "spin", "SpinParams"),
     _tool("crash", "crash", "CrashParams"),
     _tool("print", "noise", "PrintParams"),

@@ -7,6 +7,7 @@ how it exits, and what it leaves behind.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -98,6 +99,19 @@ class Spawned:
     process: Process
     stderr: Path
     bad_lines: list[str] = field(default_factory=list)
+    """Lines on the server's stdout that are not protocol messages."""
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    received: list[dict[str, Any]] = field(default_factory=list)
+
+    def request_id(self, method: str, name: str) -> Any:
+        """The id of the last request sent for `method` (and tool `name`)."""
+        for message in reversed(self.sent):
+            if message.get("method") == method and message.get("params", {}).get("name") == name:
+                return message["id"]
+        raise LookupError(f"no {method} {name} sent")
+
+    def responses_to(self, request_id: Any) -> list[dict[str, Any]]:
+        return [m for m in self.received if "method" not in m and m.get("id") == request_id]
 
     def descendants(self) -> list[psutil.Process]:
         try:
@@ -130,6 +144,8 @@ async def spawn(cwd: Path, *args: str, env: dict[str, str] | None = None) -> Asy
         to_server, from_client = anyio.create_memory_object_stream[SessionMessage](100)
         spawned: Spawned | None = None
         bad_lines: list[str] = []
+        sent: list[dict[str, Any]] = []
+        received: list[dict[str, Any]] = []
 
         async def pump_out() -> None:
             assert process.stdout is not None
@@ -145,6 +161,7 @@ async def spawn(cwd: Path, *args: str, env: dict[str, str] | None = None) -> Asy
                             bad_lines.append(line.decode(errors="replace"))
                             await to_client.send(exc)
                         else:
+                            received.append(json.loads(line))
                             await to_client.send(SessionMessage(message))
 
         async def pump_in() -> None:
@@ -152,6 +169,7 @@ async def spawn(cwd: Path, *args: str, env: dict[str, str] | None = None) -> Asy
             async with from_client:
                 async for item in from_client:
                     data = item.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+                    sent.append(json.loads(data))
                     try:
                         await process.stdin.send(data.encode())
                     except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
@@ -162,7 +180,7 @@ async def spawn(cwd: Path, *args: str, env: dict[str, str] | None = None) -> Asy
                 group.start_soon(pump_out)
                 group.start_soon(pump_in)
                 async with ClientSession(from_server, to_server) as session:
-                    spawned = Spawned(session, process, log_path, bad_lines)
+                    spawned = Spawned(session, process, log_path, bad_lines, sent, received)
                     await session.initialize()
                     yield spawned
                 group.cancel_scope.cancel()

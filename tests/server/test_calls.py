@@ -1,0 +1,149 @@
+"""Every registered tool, called over MCP on real fixtures: one compact JSON object (or, for `code`
+slices, source text) per call. Adding a tool means adding its row; a tool without one fails."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from tests.cc.transcripts import write_ab
+from tests.composer.workspace import build_workspace
+from tests.github.fakegh import FakeGh
+from tests.github.helpers import github_repo, record_api_repo
+from tests.github.test_branches import graphql_args as branches_query
+from tests.github.test_pr import VIEWER
+from tests.github.test_pr import graphql_args as prs_query
+from tests.helpers import Repo
+from tests.packagist.server import FakePackagist
+from tests.server.harness import Connection, connect, server_env, text
+from tests.server.snapshot import registered
+
+pytestmark = pytest.mark.anyio
+
+WIDGET = """<?php
+namespace App\\Models;
+
+final class Widget
+{
+    public function __construct(private string $label) {}
+
+    public function label(): string
+    {
+        return $this->label;
+    }
+}
+"""
+ROUTER = """import { createRouter, createWebHistory } from 'vue-router'
+
+export default createRouter({
+  history: createWebHistory(),
+  routes: [
+    { path: '/', name: 'home', component: () => import('../views/Home.vue') },
+    { path: '/widgets/:id', name: 'widget', component: () => import('../views/Widget.vue') },
+  ],
+})
+"""
+
+
+@dataclass(frozen=True)
+class Row:
+    arguments: dict[str, Any]
+    keys: tuple[str, ...]
+    """Top-level keys the JSON payload must have (empty: the payload is source text)."""
+    check: Callable[[str], bool] = lambda payload: True
+
+
+ROWS: dict[str, Row] = {
+    "code": Row({"files": ["app/src/Models/Widget.php"]}, ("files",), lambda p: "final class Widget" in p),
+    "grep": Row({"patterns": ["caption"], "root": "app"}, ("patterns",), lambda p: "Widget::caption" in p),
+    "changed": Row({"root": "app"}, ("files",), lambda p: "+Widget::caption; -Widget::label" in p),
+    "vue_routes": Row({"root": "app"}, ("routes",), lambda p: "/widgets/:id" in p),
+    "cc_ls": Row({}, ("sessions",), lambda p: "acme-api" in p),
+    "cc_show": Row({}, ("session",), lambda p: "fix/retry-ctx" in p),
+    "cc_resume": Row({}, ("goal",), lambda p: "Fix the flaky TestRetry" in p),
+    "cc_prompts": Row({}, ("prompts",), lambda p: "Also run the whole package" in p),
+    "cc_bash": Row({}, ("commands",), lambda p: '"git status"' in p),
+    "cc_candidates": Row({}, ("heavy_tools",), lambda p: '"Grep"' in p),
+    "composer_ls": Row({"root": "php"}, ("packages",), lambda p: "acme/array-reader" in p),
+    "composer_show": Row(
+        {"package": "acme/array-reader", "root": "php"}, ("name",), lambda p: "Typed reads" in p
+    ),
+    "composer_check": Row(
+        {"package": "array-reader", "root": "php"}, ("results",), lambda p: '"status":"ok"' in p
+    ),
+    "packagist_status": Row({"root": "php"}, ("packages",), lambda p: '"state":"in-sync"' in p),
+    "github_ci": Row({"root": "api"}, ("runs",), lambda p: "9123" in p),
+    "github_pr": Row({}, ("prs",), lambda p: "acme/b" in p),
+    "github_branches": Row({}, ("branches",), lambda p: "feat/done" in p),
+}
+SLICE = Row(
+    {"files": ["app/src/Models/Widget.php"], "symbols": ["Widget::caption"]},
+    (),
+    lambda p: "return $this->caption;" in p,
+)
+
+
+@pytest.fixture(scope="module")
+async def everything(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Connection]:
+    """One workspace holding what every tool reads, and one server over it."""
+    base = tmp_path_factory.mktemp("calls")
+    workspace = base / "workspace"
+    workspace.mkdir()
+    app = Repo(workspace / "app")
+    app.write("src/Models/Widget.php", WIDGET)
+    app.write("resources/js/router/index.ts", ROUTER)
+    app.commit("Widget and router")
+    app.write("src/Models/Widget.php", WIDGET.replace("label", "caption"))
+    build_workspace(workspace / "php")
+    projects = base / "claude-projects"
+    write_ab(projects)
+    gh = FakeGh(base / "fake-gh")
+    record_api_repo(gh, github_repo(workspace / "api").path)
+    gh.add(VIEWER, stdout="dev\n")
+    gh.add(prs_query(), stdout_file="graphql_prs.json")
+    gh.add(branches_query(), stdout_file="graphql_branches.json")
+    packagist = FakePackagist().start()
+    packagist.publish("acme/array-reader", "dev-main", "v1.1.0", "v1.0.0")
+    env = server_env(
+        test_providers=False,
+        CC_PROJECTS_DIR=str(projects),
+        SOFIA_PACKAGIST_URL=packagist.url,
+        SOFIA_PACKAGIST_API_URL=packagist.url,
+        **gh.env(),
+    )
+    try:
+        async with connect(workspace, "--workers", "2", env=env) as connection:
+            yield connection
+    finally:
+        packagist.stop()
+
+
+def test_every_registered_tool_has_a_row() -> None:
+    assert [p.name for p in registered() if p.name not in ROWS] == []
+
+
+@pytest.mark.parametrize("tool", list(ROWS))
+async def test_tool_returns_one_compact_json_object(everything: Connection, tool: str) -> None:
+    if tool not in {p.name for p in registered()}:
+        pytest.fail(f"{tool} has a row but is not registered: drop the row")
+    row = ROWS[tool]
+    result = await everything.call(tool, row.arguments)
+    payload = text(result)
+    assert not result.is_error, payload
+    decoded = json.loads(payload)
+    assert isinstance(decoded, dict)
+    assert payload == json.dumps(decoded, separators=(",", ":"), ensure_ascii=False)
+    assert set(row.keys) <= set(decoded), list(decoded)
+    assert row.check(payload), payload[:500]
+
+
+async def test_code_slices_are_source_text(everything: Connection) -> None:
+    result = await everything.call("code", SLICE.arguments)
+    payload = text(result)
+    assert not result.is_error, payload
+    assert SLICE.check(payload)
+    assert payload.startswith("// --- ")
