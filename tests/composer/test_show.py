@@ -284,3 +284,10 @@ def test_300_token_budget_fits_and_counts_add_up(workspace: Workspace) -> None:
     assert budget.cost(cut) <= 300 or cut["notes"][-1].startswith("output still exceeds the budget")
     for key in ("autoload", "autoload_dev"):
         assert len(cut[key]) + cut["omitted"].get(key, 0) == len(full[key])
+
+
+def test_two_runs_are_byte_identical(workspace: Workspace) -> None:
+    from sofia.output import jsonfmt
+
+    first = jsonfmt.compact(show_in(workspace.root, "http-client", root="monorepo"))
+    assert jsonfmt.compact(show_in(workspace.root, "http-client", root="monorepo")) == first
