@@ -107,3 +107,12 @@ def test_oversized_file_is_raw_too_large(tmp_path: Path) -> None:
     assert (doc["mode"], doc["reason"]) == ("raw", "too_large")
     text = render(result, "toon")
     assert text is not None and text.startswith("# raw: gen.go (too large to parse (5.0 MiB))\npackage gen\n")
+
+
+def test_paths_with_spaces_unicode_and_leading_dashes(tmp_path: Path) -> None:
+    (tmp_path / "-dir with space").mkdir()
+    (tmp_path / "-dir with space" / "ünï code.go").write_bytes(GO_SOURCE)
+    result = code(tmp_path, "-dir with space", "-dir with space/*.go")
+    assert [d["path"] for d in result["files"]] == ["-dir with space/ünï code.go"]
+    sliced = code(tmp_path, "-dir with space/ünï code.go", symbols=["Area"])
+    assert sliced["files"][0]["symbols"] == ["Area"]
