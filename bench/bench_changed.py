@@ -58,8 +58,8 @@ def main() -> None:
             int(a) + int(d) for a, d, _ in (line.split("\t", 2) for line in numstat.splitlines()) if a != "-"
         )
         files = len(numstat.splitlines())
-        toon = estimate(run(sf_command("changed", "old..new", "--budget", "0"), cwd=repo).stdout)
-        as_json = estimate(run(sf_command("changed", "old..new", "--json", "--budget", "0"), cwd=repo).stdout)
+        toon = estimate(run(sf_command("changed", "old..new", "--max-output-tokens", "0"), cwd=repo).stdout)
+        as_json = estimate(run(sf_command("changed", "old..new", "--json", "--max-output-tokens", "0"), cwd=repo).stdout)
         diff_ratios.append(diff / toon)
         stat_ratios.append(toon / stat)
         token_rows.append(
@@ -75,9 +75,9 @@ def main() -> None:
                 ratio(toon, stat),
             )
         )
-        sf_time = time_command(sf_command("changed", "old..new", "--budget", "0"), cwd=repo)
+        sf_time = time_command(sf_command("changed", "old..new", "--max-output-tokens", "0"), cwd=repo)
         git_time = time_command(["git", "diff", "old..new"], cwd=repo)
-        sf_plain = time_command(sf_command("changed", "old..new", "--no-symbols", "--budget", "0"), cwd=repo)
+        sf_plain = time_command(sf_command("changed", "old..new", "--no-symbols", "--max-output-tokens", "0"), cwd=repo)
         numstat_time = time_command(["git", "diff", "--numstat", "old..new"], cwd=repo)
         time_rows.append(
             (

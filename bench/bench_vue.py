@@ -56,8 +56,8 @@ def main() -> None:
     ratios = []
     for spec, subdir in CORPUS:
         app = npm_package(spec) / subdir
-        toon = run(sf_command("vue", "routes", "--budget", "0"), cwd=app)
-        as_json = run(sf_command("vue", "routes", "--json", "--budget", "0"), cwd=app)
+        toon = run(sf_command("vue", "routes", "--max-output-tokens", "0"), cwd=app)
+        as_json = run(sf_command("vue", "routes", "--json", "--max-output-tokens", "0"), cwd=app)
         document = vue_run(Params(), Context(root=app, budget=None))
         raw = sum(estimate((app / f).read_bytes()) for f in document["files"])
         out = estimate(toon.stdout)

@@ -133,7 +133,8 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
     )
     out.add_argument("--md", dest="format", action="store_const", const="md", help="same as --format md")
     out.add_argument(
-        "--budget",
+        "--max-output-tokens",
+        dest="max_output_tokens",
         type=int,
         default=None,
         metavar="TOKENS",
@@ -178,12 +179,12 @@ def _dispatch(args: list[str]) -> int:
 
 
 def _budget(namespace: argparse.Namespace) -> int | None:
-    value = namespace.budget
+    value = namespace.max_output_tokens
     if value is None:
         env = os.environ.get("SOFIA_MAX_OUTPUT_TOKENS", "")
         value = int(env) if env.strip().isdigit() else DEFAULT_BUDGET
     if value < 0:
-        raise UsageError("--budget must be 0 (unlimited) or a positive number of tokens")
+        raise UsageError("--max-output-tokens must be 0 (unlimited) or a positive number of tokens")
     return value or None
 
 

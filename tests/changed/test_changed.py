@@ -79,7 +79,7 @@ end
 
 
 def changed_json(cwd: Path, *args: str) -> dict[str, Any]:
-    done = run_sf("changed", "--json", "--budget", "0", *args, cwd=cwd)
+    done = run_sf("changed", "--json", "--max-output-tokens", "0", *args, cwd=cwd)
     assert done.returncode == 0, done.stderr
     document: dict[str, Any] = json.loads(done.stdout)
     return document
@@ -432,7 +432,7 @@ def test_budget_cuts_rows_by_category_priority_with_exact_totals(tmp_path: Path)
     for i in range(60):
         repo.write(f"docs/page{i:02}.md", "text\n")
         repo.write(f"src/mod{i:02}.py", f"def f{i}():\n    return {i}\n")
-    document = json.loads(run_sf("changed", "--json", "--budget", "1500", cwd=repo.path).stdout)
+    document = json.loads(run_sf("changed", "--json", "--max-output-tokens", "1500", cwd=repo.path).stdout)
     assert document["totals"]["files"] == 120
     shown = document["files"]
     assert 0 < len(shown) < 120

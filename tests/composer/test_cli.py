@@ -4,17 +4,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from sofia.providers.composer import ls
 from tests.composer.conftest import context
 from tests.composer.workspace import Workspace
 from tests.helpers import run_sf
-
-BUDGET_FLAG_CLASH = pytest.mark.xfail(
-    strict=True,
-    reason="the spec gives composer check --budget to budget_s; the CLI still adds its own --budget TOKENS",
-)
 
 
 def test_ls_toon_and_json(workspace: Workspace) -> None:
@@ -47,7 +40,6 @@ def test_show_errors(workspace: Workspace) -> None:
     assert missing.returncode == 2
 
 
-@BUDGET_FLAG_CLASH
 def test_check(workspace: Workspace) -> None:
     done = run_sf(
         "composer",
@@ -67,7 +59,6 @@ def test_check(workspace: Workspace) -> None:
     assert (row["package"], row["status"], row["exit_code"]) == ("acme/enum", "fail", 1)
 
 
-@BUDGET_FLAG_CLASH
 def test_check_budget_flag(workspace: Workspace) -> None:
     done = run_sf("composer", "check", "slugger", "--budget", "60", "--json", cwd=workspace.root)
     assert done.returncode == 0, done.stderr

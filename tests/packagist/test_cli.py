@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import json
 
-from tests.composer.test_cli import BUDGET_FLAG_CLASH
 from tests.composer.workspace import Workspace
 from tests.helpers import run_sf
 from tests.packagist.server import FakePackagist
 
 
-@BUDGET_FLAG_CLASH
 def test_status_offline(workspace: Workspace) -> None:
     done = run_sf("packagist", "status", "--offline", "--json", cwd=workspace.root)
     assert done.returncode == 0, done.stderr
     assert {row["state"] for row in json.loads(done.stdout)["packages"]} == {"skip-net"}
 
 
-@BUDGET_FLAG_CLASH
 def test_status_against_the_local_server(workspace: Workspace, packagist: FakePackagist) -> None:
     packagist.publish("acme/slugger", "v2.0.0")
     done = run_sf(
