@@ -3,18 +3,17 @@
 pydantic's own schema carries a title on every property and the model, the model's docstring,
 `$defs`/`$ref` for nested models and Literal enums, `anyOf [..., null]` for optional fields and
 no default for `default_factory` fields. Tool definitions are paid for in every agent turn, so
-the titles and docstring go, references are inlined, nullable types become `["string", "null"]`
-and every default is shown.
+the titles and docstring go, references are inlined, `X | None = None` becomes plain `X`
+(leaving it out means the default) and every other default is shown.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode
-from pydantic_core import CoreSchema
+from pydantic_core import CoreSchema, to_jsonable_python
 
 _LEADING_KEYS = ("type", "description", "default")
 
@@ -40,7 +39,7 @@ def input_schema(model: type[BaseModel]) -> dict[str, Any]:
         key = field.alias or name
         if key in properties and "default" not in properties[key] and field.default_factory is not None:
             if not field.default_factory_takes_validated_data:
-                properties[key]["default"] = _jsonable(field.default_factory())  # type: ignore[call-arg]
+                properties[key]["default"] = to_jsonable_python(field.default_factory())  # type: ignore[call-arg]
             properties[key] = _tidy(properties[key])
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if raw.get("required"):
@@ -64,15 +63,21 @@ def _inline(node: Any, definitions: dict[str, Any]) -> Any:
 
 
 def _tidy(prop: dict[str, Any]) -> dict[str, Any]:
-    """Nullable unions as a type list; `type`, `description`, `default` first for the reader."""
+    """`type`, `description`, `default` first for the reader; `X | None = None` shown as plain `X`.
+
+    An optional field whose default is "not given" behaves exactly as when it is left out, so its
+    schema is the plain type without a default: a single `type` is what every client dialect
+    understands (Gemini's OpenAPI subset rejects type lists), and it is shorter.
+    """
     variants = prop.get("anyOf")
-    if isinstance(variants, list) and all(isinstance(v, dict) and set(v) == {"type"} for v in variants):
-        prop = {k: v for k, v in prop.items() if k != "anyOf"}
-        prop["type"] = [v["type"] for v in variants]
+    if (
+        isinstance(variants, list)
+        and prop.get("default", 0) is None
+        and {"type": "null"} in variants
+        and len(variants) == 2
+    ):
+        (plain,) = (v for v in variants if v != {"type": "null"})
+        prop = {**plain, **{k: v for k, v in prop.items() if k not in ("anyOf", "default")}}
     ordered = {key: prop[key] for key in _LEADING_KEYS if key in prop}
     ordered.update({key: value for key, value in prop.items() if key not in ordered})
     return ordered
-
-
-def _jsonable(value: Any) -> Any:
-    return orjson.loads(orjson.dumps(value))

@@ -80,15 +80,22 @@ async def test_schemas_are_flat_described_and_show_their_defaults(
         for node in _walk(schema):
             assert not {"title", "$ref", "$defs", "anyOf"} & set(node), (tool["name"], node)
         required = set(schema.get("required", []))
+        model = {p.name: p for p in registered()}[tool["name"]].input_model
         for prop, spec in schema["properties"].items():
             assert spec.get("description"), (tool["name"], prop)
-            assert prop in required or "default" in spec, (tool["name"], prop)
+            assert isinstance(spec["type"], str), (tool["name"], prop)  # one type: every client dialect
+            # A default is shown unless it is "not given" (None): leaving the field out means that.
+            unset = model.model_fields[prop].default is None
+            assert prop in required or "default" in spec or unset, (tool["name"], prop)
 
 
 async def test_the_whole_list_stays_under_its_token_budget(listed: tuple[Connection, list[Any]]) -> None:
     _, tools = listed
     wire = json.dumps({"tools": tools}, separators=(",", ":"), ensure_ascii=False)
-    assert estimate(wire) < MAX_LIST_TOKENS, estimate(wire)
+    costs = {
+        tool["name"]: estimate(json.dumps(tool, separators=(",", ":"), ensure_ascii=False)) for tool in tools
+    }
+    assert estimate(wire) < MAX_LIST_TOKENS, f"tools/list costs {estimate(wire)} tokens: {costs}"
 
 
 async def test_what_the_agent_sees_matches_the_reviewed_snapshot(
