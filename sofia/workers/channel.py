@@ -1,90 +1,141 @@
 """The side channel from workers to the server: "call started in pid P" and progress reports.
 
-A Unix datagram socket rather than a multiprocessing queue: a datagram is sent whole or not at
-all and no lock is shared, so a worker killed in the middle of a send cannot wedge the others.
-On Linux the socket lives in the abstract namespace (nothing on disk to leak) and the kernel
-vouches for the sender's pid, so a forged message can never direct a kill at a stranger.
+Each worker holds one Unix stream connection to the server and writes newline-framed JSON on
+it. Nothing is shared between workers (no lock a killed worker could leave taken), a dead worker
+costs at most its own unfinished line, and a busy server only fills a socket buffer instead of
+stalling workers (datagram sockets queue as few as 10 messages). On Linux the socket lives in
+the abstract namespace (nothing on disk to leak) and the kernel vouches for each peer's pid, so
+no message can direct a kill at a stranger.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import secrets
 import shutil
+import signal
 import socket
 import struct
 import tempfile
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 
-_LINUX_CREDENTIALS = hasattr(socket, "SO_PASSCRED") and hasattr(socket, "SCM_CREDENTIALS")
+_PEER_CREDENTIALS = hasattr(socket, "SO_PEERCRED")
 _CREDENTIALS = struct.Struct("3i")
-_MAX_DATAGRAM = 8192
+_READ_SIZE = 65536
 MAX_MESSAGE_CHARS = 200
 """Progress messages are cut to this length."""
 
+Deliver = Callable[[int, list[Any]], None]
+"""`deliver(sender pid, fields)`."""
+
 
 class Listener:
-    """The server's end: a non-blocking socket the event loop reads whenever it is readable."""
+    """The server's end, read by the event loop whenever a worker has written something."""
 
     def __init__(self) -> None:
-        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._dir = ""
         self.address: str | bytes
-        if _LINUX_CREDENTIALS:
+        if _PEER_CREDENTIALS:
             self.address = f"\0sofia-mcp-{os.getpid()}-{secrets.token_hex(8)}".encode()
-            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         else:
             self._dir = tempfile.mkdtemp(prefix="sofia-mcp-")
             self.address = os.path.join(self._dir, "channel")
         self._sock.bind(self.address)
-        with contextlib.suppress(OSError):
-            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+        self._sock.listen(64)
         self._sock.setblocking(False)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._deliver: Deliver | None = None
+        self._peers: dict[socket.socket, tuple[int | None, bytearray]] = {}
 
-    def fileno(self) -> int:
-        return self._sock.fileno()
+    def attach(self, loop: asyncio.AbstractEventLoop, deliver: Deliver) -> None:
+        self._loop, self._deliver = loop, deliver
+        loop.add_reader(self._sock.fileno(), self._accept)
 
-    def receive(self) -> list[tuple[int, list[Any]]]:
-        """Every message waiting now, as `(sender pid, fields)`; never blocks."""
-        messages: list[tuple[int, list[Any]]] = []
+    def drain(self) -> None:
+        """Read everything already written, now (messages sent before a result must come first)."""
+        self._accept()
+        for peer in list(self._peers):
+            self._read(peer)
+
+    def _accept(self) -> None:
         while True:
             try:
-                data, ancillary, _flags, _address = self._sock.recvmsg(
-                    _MAX_DATAGRAM, socket.CMSG_SPACE(_CREDENTIALS.size) if _LINUX_CREDENTIALS else 0
-                )
-            except (BlockingIOError, InterruptedError):
-                return messages
-            except OSError:
-                return messages
+                peer, _ = self._sock.accept()
+            except (BlockingIOError, InterruptedError, OSError):
+                return
+            peer.setblocking(False)
+            pid = None
+            if _PEER_CREDENTIALS:
+                raw = peer.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CREDENTIALS.size)
+                pid, uid, _gid = _CREDENTIALS.unpack(raw)
+                if uid != os.getuid():
+                    peer.close()
+                    continue
+            self._peers[peer] = (pid, bytearray())
+            if self._loop is not None:
+                self._loop.add_reader(peer.fileno(), self._read, peer)
+
+    def _read(self, peer: socket.socket) -> None:
+        pid, buffer = self._peers.get(peer, (None, None))
+        if buffer is None:
+            return
+        closed = False
+        while True:
             try:
-                fields = orjson.loads(data)
-            except orjson.JSONDecodeError:
-                continue
-            if not isinstance(fields, list) or len(fields) < 2:
-                continue
-            sender = _sender_pid(ancillary, fields)
-            if sender is not None:
-                messages.append((sender, fields))
+                chunk = peer.recv(_READ_SIZE)
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                chunk = b""
+            if not chunk:
+                closed = True
+                break
+            buffer += chunk
+        *lines, rest = bytes(buffer).split(b"\n")
+        buffer[:] = rest
+        for line in lines:
+            self._dispatch(pid, line)
+        if closed:
+            self._forget(peer)
+
+    def _dispatch(self, pid: int | None, line: bytes) -> None:
+        if not line or self._deliver is None:
+            return
+        try:
+            fields = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            return
+        if not isinstance(fields, list) or len(fields) < 3:
+            return
+        sender = pid if pid is not None else fields[-1]
+        if isinstance(sender, int):
+            self._deliver(sender, fields[:-1])
+
+    def _forget(self, peer: socket.socket) -> None:
+        self._peers.pop(peer, None)
+        if self._loop is not None:
+            with contextlib.suppress(Exception):
+                self._loop.remove_reader(peer.fileno())
+        peer.close()
 
     def close(self) -> None:
+        for peer in list(self._peers):
+            self._forget(peer)
+        if self._loop is not None:
+            with contextlib.suppress(Exception):
+                self._loop.remove_reader(self._sock.fileno())
         self._sock.close()
         if self._dir:
             shutil.rmtree(self._dir, ignore_errors=True)
 
 
-def _sender_pid(ancillary: list[tuple[int, int, bytes]], fields: list[Any]) -> int | None:
-    """The kernel-attested pid of the sender (Linux), else the pid the message names."""
-    if not _LINUX_CREDENTIALS:
-        claimed = fields[-1]
-        return claimed if isinstance(claimed, int) else None
-    for level, kind, data in ancillary:
-        if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS and len(data) >= _CREDENTIALS.size:
-            pid, uid, _gid = _CREDENTIALS.unpack(data[: _CREDENTIALS.size])
-            return pid if uid == os.getuid() else None
-    return None
+_QUIET = {signal.SIGALRM, signal.SIGUSR1}
 
 
 class Sender:
@@ -92,9 +143,22 @@ class Sender:
 
     def __init__(self, address: str | bytes) -> None:
         self._address = address
-        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self._sock.settimeout(1.0)
+        self._sock: socket.socket | None = None
 
     def send(self, *fields: Any) -> None:
-        with contextlib.suppress(OSError, TypeError):
-            self._sock.sendto(orjson.dumps([*fields, os.getpid()]), self._address)
+        # A deadline or cancellation signal must not cut a line in half: it waits for the end.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _QUIET)
+        try:
+            line = orjson.dumps([*fields, os.getpid()]) + b"\n"
+            if self._sock is None:
+                self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self._sock.settimeout(1.0)
+                self._sock.connect(self._address)
+            self._sock.sendall(line)
+        except (OSError, TypeError):
+            # A new connection next time: whatever was half-sent stays on the old one.
+            if self._sock is not None:
+                self._sock.close()
+            self._sock = None
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)

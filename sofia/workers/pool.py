@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import Any
 
 from loky import ProcessPoolExecutor
 from loky.process_executor import BrokenProcessPool
@@ -118,7 +119,7 @@ class WorkerPool:
             return
         self._loop = asyncio.get_running_loop()
         self._listener = Listener()
-        self._loop.add_reader(self._listener.fileno(), self._read_channel)
+        self._listener.attach(self._loop, self._on_message)
         with contextlib.suppress(Exception):
             self._current().executor.submit(os.getpid)
 
@@ -143,8 +144,7 @@ class WorkerPool:
             for pid in generation.pids():
                 kill_tree(pid)
             await _bounded(functools.partial(generation.executor.shutdown, wait=True, kill_workers=True), 1.0)
-        if self._loop is not None and self._listener is not None:
-            self._loop.remove_reader(self._listener.fileno())
+        if self._listener is not None:
             self._listener.close()
 
     # -- calls ------------------------------------------------------------------------------
@@ -221,7 +221,8 @@ class WorkerPool:
                 self._loop.call_soon_threadsafe(self._done, generation, task, future)
 
     def _done(self, generation: _Generation, task: int, future: Future[CallReply]) -> None:
-        self._read_channel()
+        if self._listener is not None:
+            self._listener.drain()
         job = self._running.pop(task, None)
         if job is None:
             return
@@ -326,22 +327,19 @@ class WorkerPool:
 
     # -- messages from workers ----------------------------------------------------------------
 
-    def _read_channel(self) -> None:
-        if self._listener is None:
+    def _on_message(self, sender: int, fields: list[Any]) -> None:
+        kind, task = fields[0], fields[1]
+        job = self._running.get(task) if isinstance(task, int) else None
+        if job is None:
             return
-        for sender, fields in self._listener.receive():
-            kind, task = fields[0], fields[1]
-            job = self._running.get(task) if isinstance(task, int) else None
-            if job is None:
-                continue
-            if kind == "start":
-                job.pid, job.started = sender, True
-                if job.cancelled:
-                    self._signal(sender, signal.SIGUSR1)
-            elif kind == "progress" and job.progress is not None and not job.cancelled and len(fields) >= 5:
-                done, total, message = fields[2], fields[3], fields[4]
-                if isinstance(done, int | float) and (total is None or isinstance(total, int | float)):
-                    job.progress(float(done), None if total is None else float(total), str(message))
+        if kind == "start":
+            job.pid, job.started = sender, True
+            if job.cancelled:
+                self._signal(sender, signal.SIGUSR1)
+        elif kind == "progress" and job.progress is not None and not job.cancelled and len(fields) >= 5:
+            done, total, message = fields[2], fields[3], fields[4]
+            if isinstance(done, int | float) and (total is None or isinstance(total, int | float)):
+                job.progress(float(done), None if total is None else float(total), str(message))
 
 
 async def _bounded(action: Callable[[], object], seconds: float) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sofia.output.jsonfmt import compact
-from sofia.providers.contract import Context, DeadlineExceeded, Outcome, ProgressFn, ProviderError
+from sofia.providers.contract import Context, DeadlineExceeded, Outcome, ProviderError
 from sofia.providers.registry import by_name
 from sofia.runtime.proc import ProgramTimeout
 from sofia.workers.channel import MAX_MESSAGE_CHARS, Sender
@@ -26,6 +26,8 @@ from sofia.workers.protocol import CallReply, CallRequest, WorkerConfig
 from sofia.workers.tree import kill_tree
 
 PARENT_CHECK_SECONDS = 0.5
+PROGRESS_INTERVAL = 0.05
+"""Seconds between two progress reports of one call."""
 
 
 class _Interrupt(BaseException):
@@ -143,11 +145,12 @@ def _execute(request: CallRequest) -> CallReply:
     provider = by_name(request.tool)
     if provider is None:
         return CallReply("internal", message=f"KeyError: no provider named {request.tool}")
+    relay = _ProgressRelay(_state.sender, request.task) if request.progress else None
     ctx = Context(
         root=Path(request.root),
         budget=request.budget,
         deadline=time.monotonic() + request.timeout,
-        progress=_progress(request) if request.progress else _silent,
+        progress=relay or _silent,
     )
     try:
         params = provider.input_model.model_validate(request.arguments)
@@ -160,6 +163,9 @@ def _execute(request: CallRequest) -> CallReply:
         return _internal(exc)
     except Exception as exc:
         return _internal(exc)
+    finally:
+        if relay is not None:
+            relay.flush()
 
 
 def _internal(exc: Exception) -> CallReply:
@@ -171,14 +177,34 @@ def _silent(done: int, total: int | None, message: str) -> None:
     return None
 
 
-def _progress(request: CallRequest) -> ProgressFn:
-    sender = _state.sender
+class _ProgressRelay:
+    """A call's progress reports, at most one per PROGRESS_INTERVAL (a provider reporting every file
+    of a big tree would flood the client); the last one held back goes out before the result."""
 
-    def report(done: int, total: int | None, message: str) -> None:
-        if sender is not None:
-            sender.send("progress", request.task, done, total, str(message)[:MAX_MESSAGE_CHARS])
+    def __init__(self, sender: Sender | None, task: int) -> None:
+        self._sender = sender
+        self._task = task
+        self._sent_at = 0.0
+        self._pending: tuple[Any, ...] | None = None
 
-    return report
+    def __call__(self, done: int, total: int | None, message: str) -> None:
+        fields = ("progress", self._task, done, total, str(message)[:MAX_MESSAGE_CHARS])
+        now = time.monotonic()
+        if now - self._sent_at >= PROGRESS_INTERVAL or (total is not None and done >= total):
+            self._pending = None
+            self._sent_at = now
+            self._send(fields)
+        else:
+            self._pending = fields
+
+    def flush(self) -> None:
+        if self._pending is not None:
+            self._send(self._pending)
+            self._pending = None
+
+    def _send(self, fields: tuple[Any, ...]) -> None:
+        if self._sender is not None:
+            self._sender.send(*fields)
 
 
 def _encode(request: CallRequest, result: Any) -> CallReply:

@@ -111,12 +111,13 @@ def pid(params: NoParams, ctx: Context) -> dict[str, Any]:
 
 class ProgressParams(_Strict):
     steps: Annotated[int, Field(ge=1, description="progress reports to send")] = 3
+    pause: Annotated[float, Field(ge=0, description="seconds between two reports")] = 0.06
 
 
 def progress(params: ProgressParams, ctx: Context) -> dict[str, Any]:
     for step in range(1, params.steps + 1):
         ctx.progress(step, params.steps, f"step {step}")
-        time.sleep(0.02)
+        time.sleep(params.pause)
     return {"steps": params.steps}
 
 

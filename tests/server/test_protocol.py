@@ -131,6 +131,18 @@ async def test_progress_reaches_the_client_when_it_sends_a_token(server: Connect
     assert seen == [(float(i), 4.0, f"step {i}") for i in range(1, 5)]
 
 
+async def test_a_flood_of_progress_reports_is_thinned_but_ends_with_the_last(server: Connection) -> None:
+    seen: list[float] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append(progress)
+
+    result = await server.call("test_progress", {"steps": 500, "pause": 0}, progress_callback=on_progress)
+    assert not result.is_error
+    assert 1 <= len(seen) < 100
+    assert seen[0] == 1.0 and seen[-1] == 500.0 and seen == sorted(seen)
+
+
 async def test_ping_and_tools_list_are_answered_while_workers_are_busy(server: Connection) -> None:
     import anyio
 

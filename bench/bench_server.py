@@ -1,0 +1,291 @@
+"""`sf mcp` against calling the providers in-process: per-call overhead, throughput with one and
+two workers, start-up, and a 10,000-call soak (server memory, descriptors, processes).
+
+Targets (spec server.md): overhead median ≤ 2 ms and p99 ≤ 10 ms; `--workers 2` ≥ 1.8× the
+throughput of `--workers 1` on CPU-bound calls; spawn → initialize ≤ 1.5 s and the first tool
+result ≤ 0.5 s after that; soak RSS growth < 20 MB with no leaked descriptors or processes.
+
+The trivial and CPU-bound tools are the test suite's (`tests/server/faulty.py`), registered
+through `SOFIA_TEST_PROVIDERS`, so the figures measure the server, not a provider.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import psutil
+from harness import ROOT, ratio, section, table
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from sofia.output.jsonfmt import compact
+from sofia.providers.contract import Context
+from tests.server.faulty import EchoParams, echo
+
+OVERHEAD_CALLS = 300
+THROUGHPUT_CALLS = 8
+CPU_LOOPS = 2_000_000
+STARTUPS = 5
+SOAK_CALLS = 10_000
+
+
+def env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT), "SOFIA_TEST_PROVIDERS": "tests.server.faulty"}
+
+
+def sf() -> list[str]:
+    script = Path(sys.executable).with_name("sf")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "sofia"]
+
+
+@asynccontextmanager
+async def server(cwd: Path, *args: str) -> AsyncIterator[ClientSession]:
+    command = [*sf(), "mcp", *args]
+    params = StdioServerParameters(command=command[0], args=command[1:], cwd=cwd, env=env())
+    with open(os.devnull, "w") as errlog:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            yield session
+
+
+def server_process() -> psutil.Process:
+    """The `sf mcp` child of this process (the client spawned it)."""
+    for child in psutil.Process().children():
+        if "mcp" in child.cmdline():
+            return child
+    raise LookupError("no sf mcp child")
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+async def overhead(cwd: Path) -> tuple[list[float], list[float]]:
+    """Seconds per `test_echo` call over MCP, and per in-process run + JSON encoding of the same."""
+    params = EchoParams(text="x" * 200)
+    ctx = Context(root=cwd)
+    local: list[float] = []
+    for _ in range(OVERHEAD_CALLS):
+        start = time.perf_counter()
+        compact(echo(params, ctx))
+        local.append(time.perf_counter() - start)
+    remote: list[float] = []
+    async with server(cwd, "--workers", "1", "--tools", "test") as session:
+        for _ in range(20):
+            await session.call_tool("test_echo", {"text": "warm"})
+        for _ in range(OVERHEAD_CALLS):
+            start = time.perf_counter()
+            await session.call_tool("test_echo", {"text": "x" * 200})
+            remote.append(time.perf_counter() - start)
+    return remote, local
+
+
+async def throughput(cwd: Path, workers: int) -> float:
+    """Wall seconds for THROUGHPUT_CALLS CPU-bound calls sent at once."""
+    async with server(cwd, "--workers", str(workers), "--tools", "test") as session:
+        for _ in range(workers * 2):
+            await session.call_tool("test_cpu", {"n": 1000})
+        start = time.perf_counter()
+        async with anyio.create_task_group() as group:
+            for _ in range(THROUGHPUT_CALLS):
+                group.start_soon(session.call_tool, "test_cpu", {"n": CPU_LOOPS})
+        return time.perf_counter() - start
+
+
+async def startup(cwd: Path) -> tuple[float, float, float]:
+    """Spawn → initialize result, then tools/list, then the first `changed` result (seconds)."""
+    command = [*sf(), "mcp"]
+    params = StdioServerParameters(command=command[0], args=command[1:], cwd=cwd, env=dict(os.environ))
+    with open(os.devnull, "w") as errlog:
+        start = time.perf_counter()
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            initialized = time.perf_counter()
+            await session.list_tools()
+            listed = time.perf_counter()
+            await session.call_tool("changed", {})
+            called = time.perf_counter()
+    return initialized - start, listed - initialized, called - listed
+
+
+def bare_python_import_mcp() -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import mcp.server"], check=True)
+    return time.perf_counter() - start
+
+
+async def soak(cwd: Path) -> dict[str, tuple[int, int]]:
+    """Server RSS, open descriptors and descendant processes before and after SOAK_CALLS calls."""
+
+    def sample(process: psutil.Process) -> tuple[int, int, int]:
+        return process.memory_info().rss, process.num_fds(), len(process.children(recursive=True))
+
+    async with server(cwd, "--workers", "2", "--tools", "test") as session:
+        process = server_process()
+        for _ in range(200):
+            await session.call_tool("test_echo", {"text": "warm"})
+        before = sample(process)
+        sent = 0
+        while sent < SOAK_CALLS:
+            batch = min(50, SOAK_CALLS - sent)
+            async with anyio.create_task_group() as group:
+                for i in range(batch):
+                    group.start_soon(session.call_tool, "test_echo", {"text": f"call {sent + i}"})
+            sent += batch
+        time.sleep(1.0)  # let the last recycled worker be replaced
+        after = sample(process)
+    return {"rss": (before[0], after[0]), "fds": (before[1], after[1]), "processes": (before[2], after[2])}
+
+
+def shutdown_seconds(cwd: Path) -> float:
+    """SIGTERM → exit of a server with two warm workers."""
+    process = subprocess.Popen(
+        [*sf(), "mcp", "--workers", "2"], cwd=cwd, env=dict(os.environ), stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(
+        b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+        b'"capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}\n'
+        b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+        b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"changed","arguments":{}}}\n'
+    )
+    process.stdin.flush()
+    process.stdout.readline()
+    process.stdout.readline()
+    start = time.perf_counter()
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)
+    return time.perf_counter() - start
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+def mb(size: int) -> str:
+    return f"{size / 2**20:.1f} MB"
+
+
+def main() -> None:
+    work = Path(tempfile.mkdtemp(prefix="sofia-bench-server-"))
+    try:
+        repo = work / "repo"
+        repo.mkdir()
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        (repo / "app.py").write_text("def main():\n    return 1\n")
+        results: dict[str, Any] = {}
+
+        async def measure() -> None:
+            results["overhead"] = await overhead(repo)
+            results["one"] = await throughput(repo, 1)
+            results["two"] = await throughput(repo, 2)
+            results["startup"] = [await startup(repo) for _ in range(STARTUPS)]
+            results["soak"] = await soak(repo)
+
+        anyio.run(measure)
+        remote, local = results["overhead"]
+        extra = [r - statistics.median(local) for r in remote]
+        section(
+            "MCP server: call overhead",
+            table(
+                ["", "in-process run + JSON", "through sf mcp (stdio + pool)", "overhead", "target"],
+                [
+                    [
+                        "median",
+                        ms(statistics.median(local)),
+                        ms(statistics.median(remote)),
+                        ms(statistics.median(extra)),
+                        "≤ 2 ms",
+                    ],
+                    [
+                        "p99",
+                        ms(percentile(local, 0.99)),
+                        ms(percentile(remote, 0.99)),
+                        ms(percentile(extra, 0.99)),
+                        "≤ 10 ms",
+                    ],
+                ],
+            ),
+            f"python bench/bench_server.py ({OVERHEAD_CALLS} sequential test_echo calls, --workers 1)",
+        )
+        one, two = results["one"], results["two"]
+        section(
+            "MCP server: throughput",
+            table(
+                ["workers", "wall", "calls/s", "vs --workers 1", "target"],
+                [
+                    ["1", f"{one:.2f} s", f"{THROUGHPUT_CALLS / one:.2f}", "1.00×", ""],
+                    ["2", f"{two:.2f} s", f"{THROUGHPUT_CALLS / two:.2f}", ratio(one, two), "≥ 1.8×"],
+                ],
+            ),
+            f"python bench/bench_server.py ({THROUGHPUT_CALLS} concurrent CPU-bound test_cpu calls)",
+        )
+        starts = results["startup"]
+        bare = statistics.median(bare_python_import_mcp() for _ in range(STARTUPS))
+        initialize = statistics.median(s[0] for s in starts)
+        section(
+            "MCP server: start-up",
+            table(
+                ["step", "median", "target"],
+                [
+                    ["`python -c 'import mcp.server'` (the SDK's own import)", f"{bare:.2f} s", ""],
+                    [
+                        "spawn → initialize result",
+                        f"{initialize:.2f} s ({ratio(initialize, bare)} the import)",
+                        "≤ 1.5 s",
+                    ],
+                    [
+                        "initialize → tools/list result",
+                        f"{statistics.median(s[1] for s in starts):.2f} s",
+                        "",
+                    ],
+                    [
+                        "tools/list → first `changed` result",
+                        f"{statistics.median(s[2] for s in starts):.2f} s",
+                        "≤ 0.5 s",
+                    ],
+                    ["SIGTERM → exit (2 warm workers)", f"{shutdown_seconds(repo):.2f} s", "≤ 2 s"],
+                ],
+            ),
+            f"python bench/bench_server.py (median of {STARTUPS} spawns of `sf mcp` in a small git repository)",
+        )
+        soaked = results["soak"]
+        rss, fds, procs = soaked["rss"], soaked["fds"], soaked["processes"]
+        section(
+            "MCP server: soak",
+            table(
+                ["", "before", f"after {SOAK_CALLS:,} calls", "growth", "target"],
+                [
+                    ["server RSS", mb(rss[0]), mb(rss[1]), mb(rss[1] - rss[0]), "< 20 MB"],
+                    ["server open descriptors", fds[0], fds[1], fds[1] - fds[0], "0"],
+                    ["descendant processes", procs[0], procs[1], procs[1] - procs[0], "0"],
+                ],
+            ),
+            f"python bench/bench_server.py ({SOAK_CALLS:,} test_echo calls, 50 at a time, --workers 2, "
+            "workers recycled every 500 calls)",
+        )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
