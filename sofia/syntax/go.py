@@ -57,7 +57,8 @@ def declaration_symbols(source: bytes, node: Node) -> list[Symbol]:
         return [make_symbol(source, kind, text_of(name_node), owner, node, first=attached_above(node))]
     if node.type == "type_declaration":
         specs = spec_nodes(node, ("type_spec", "type_alias"))
-        return [type_symbol(source, spec, node if len(specs) == 1 else spec) for spec in specs]
+        named = [spec for spec in specs if spec.child_by_field_name("name") is not None]
+        return [type_symbol(source, spec, node if len(specs) == 1 else spec) for spec in named]
     if node.type in ("const_declaration", "var_declaration"):
         kind = "const" if node.type == "const_declaration" else "var"
         specs = spec_nodes(node, ("const_spec", "var_spec"))

@@ -78,8 +78,10 @@ class SymbolTree:
         return list(dict.fromkeys(s.qname for s in self.walk()))
 
 
-def text_of(node: Node) -> str:
-    """A node's source text decoded as UTF-8 (invalid bytes become U+FFFD)."""
+def text_of(node: Node | None) -> str:
+    """A node's source text decoded as UTF-8 (invalid bytes become U+FFFD); "" for no node."""
+    if node is None:
+        return ""
     raw: bytes = node.text or b""
     return raw.decode("utf-8", "replace")
 

@@ -120,7 +120,7 @@ class _Rows:
 
     def type_spec(self, spec: Node, outer: Node) -> None:
         name = text_of(spec.child_by_field_name("name"))
-        if not self.keep(name):
+        if not name or not self.keep(name):
             return
         type_node = spec.child_by_field_name("type")
         type_params = parameters(spec.child_by_field_name("type_parameters"))
@@ -195,7 +195,7 @@ class _Rows:
                 embedded.append(cells.collapse(text_of(member)))
             elif member.type == "method_elem":
                 name = text_of(member.child_by_field_name("name"))
-                if self.keep(name):
+                if name and self.keep(name):
                     self.functions.append(self.function_row(owner, name, member))
         return embedded
 
