@@ -208,3 +208,19 @@ def test_a_passed_deadline_stops_the_search(tmp_path: Path) -> None:
     write(tmp_path, {"a.txt": "NEEDLE\n"})
     with pytest.raises(DeadlineExceeded):
         run(Params(patterns=["NEEDLE"]), Context(root=tmp_path, deadline=time.monotonic() - 1))
+
+
+def test_skipped_lists_twenty_files_and_notes_the_full_count(tmp_path: Path) -> None:
+    write(tmp_path, {f"f{i:02}.txt": "NEEDLE\n" for i in range(30)})
+
+    def delete_most(done: int, total: int | None, message: str) -> None:
+        if message == COUNTING and done == total:
+            for i in range(25):
+                (tmp_path / f"f{i:02}.txt").unlink(missing_ok=True)
+
+    result = run(Params(patterns=["NEEDLE"]), Context(root=tmp_path, progress=delete_most))
+    (entry,) = result["patterns"]
+    assert (entry["total"], entry["files"], entry["shown"]) == (5, 5, 5)
+    assert [row["path"] for row in result["skipped"]] == [f"f{i:02}.txt" for i in range(20)]
+    assert {row["reason"] for row in result["skipped"]} == {"vanished"}
+    assert result["notes"] == ["skipped: showing 20 of 25 files; their matches are not counted"]

@@ -8,6 +8,9 @@ from pathlib import Path
 from sofia.output.budget import cost
 from sofia.output.jsonfmt import compact
 from sofia.output.render import render
+from sofia.providers.contract import Context
+from sofia.providers.grep import Params, run
+from sofia.providers.grep.engine import COUNTING, PARSING, READING
 from sofia.providers.grep.text import hit_text
 from tests.grep.conftest import generate_tree, grep
 from tests.grep.test_matching import write
@@ -134,3 +137,15 @@ def test_sixteen_identical_runs_are_byte_identical(tmp_path: Path) -> None:
         for _ in range(16)
     }
     assert len(outputs) == 1
+
+
+def test_progress_reports_every_phase(tmp_path: Path) -> None:
+    calls: list[tuple[int, int | None, str]] = []
+    run(
+        Params(patterns=["needle", "absent"]),
+        Context(root=cap_tree(tmp_path), progress=lambda *a: calls.append(a)),
+    )
+    finals = [(done, total, message) for done, total, message in calls if done == total]
+    assert (2, 2, COUNTING) in finals and (1, 1, READING) in finals and (3, 3, PARSING) in finals
+    messages = [message for *_, message in calls]
+    assert messages.index(COUNTING) < messages.index(READING) < messages.index(PARSING)

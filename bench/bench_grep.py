@@ -1,0 +1,506 @@
+"""`sf grep` against what an agent would otherwise run (spec tools-code §2.7): end-to-end time vs
+ripgrep and grep on two trees of more than 50,000 files, and output tokens vs `grep -rn` (with and
+without `-C2`) on real PHP code, plus the cap's effect on a broad query.
+
+Corpora: a generated polyglot monorepo (reproducible: fixed seed, cached under bench/.cache) and the
+Linux kernel source from Debian's `linux-source-6.1`; PHP from Debian's Laravel and Symfony packages.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import tarfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import harness
+from harness import CACHE, debian_package, ratio, section, sf_command, table, tokens_of_command
+
+from sofia.runtime import rg
+
+MONOREPO_FILES = 52_000
+MONOREPO_SEED = 20_260_101
+MONOREPO_VERSION = "v1"
+
+PHP_PACKAGES = (
+    "php-laravel-framework",
+    *(
+        f"php-illuminate-{name}"
+        for name in [
+            "auth",
+            "broadcasting",
+            "bus",
+            "cache",
+            "collections",
+            "config",
+            "console",
+            "container",
+            "contracts",
+            "cookie",
+            "database",
+            "encryption",
+            "events",
+            "filesystem",
+            "hashing",
+            "http",
+            "log",
+            "macroable",
+            "mail",
+            "notifications",
+            "pagination",
+            "pipeline",
+            "queue",
+            "redis",
+            "routing",
+            "session",
+            "support",
+            "testing",
+            "translation",
+            "validation",
+            "view",
+        ]
+    ),
+    *(
+        f"php-symfony-{name}"
+        for name in [
+            "cache",
+            "config",
+            "console",
+            "dependency-injection",
+            "doctrine-bridge",
+            "error-handler",
+            "event-dispatcher",
+            "filesystem",
+            "finder",
+            "form",
+            "framework-bundle",
+            "http-client",
+            "http-foundation",
+            "http-kernel",
+            "intl",
+            "mailer",
+            "messenger",
+            "mime",
+            "notifier",
+            "process",
+            "property-access",
+            "property-info",
+            "routing",
+            "security-core",
+            "security-http",
+            "serializer",
+            "string",
+            "translation",
+            "twig-bridge",
+            "validator",
+            "var-dumper",
+            "workflow",
+            "yaml",
+        ]
+    ),
+)
+PHP_QUERIES = (
+    "getConnection",
+    "array_merge",
+    "InvalidArgumentException",
+    "->setAttribute(",
+    "dispatch",
+    "$request",
+)
+BROAD_QUERY = "public function"
+
+
+# --- corpora ------------------------------------------------------------------------------------
+
+WORDS = [
+    "user",
+    "order",
+    "invoice",
+    "payment",
+    "cart",
+    "item",
+    "price",
+    "total",
+    "customer",
+    "account",
+    "session",
+    "cache",
+    "queue",
+    "worker",
+    "route",
+    "report",
+    "export",
+    "import",
+    "ledger",
+    "tax",
+    "refund",
+    "shipment",
+    "stock",
+    "warehouse",
+    "coupon",
+    "discount",
+    "audit",
+    "tenant",
+]
+
+
+def _identifier(rng: random.Random) -> str:
+    return rng.choice(WORDS) + rng.choice(WORDS).title()
+
+
+def _php(rng: random.Random, name: str) -> str:
+    methods = []
+    for _ in range(rng.randint(2, 8)):
+        method = _identifier(rng)
+        body = [f"        $this->{_identifier(rng)}->{_identifier(rng)}(${rng.choice(WORDS)});"]
+        if rng.random() < 0.02:
+            body.append("        $this->users->deleteUser($id);")
+        if rng.random() < 0.1:
+            body.append("        return $this->repository->find($id) ?? InvoiceRepository::empty();")
+        if rng.random() < 0.3:
+            body.append("        $ttl = self::CACHE_TTL * 2;")
+        methods.append(
+            f"    /**\n     * {method} for the {rng.choice(WORDS)} flow.\n     */\n"
+            f"    public function {method}(int $id): mixed\n    {{\n" + "\n".join(body) + "\n    }\n"
+        )
+    return (
+        f"<?php\n\nnamespace App\\{name.title()};\n\nuse App\\Support\\{_identifier(rng).title()};\n\n"
+        f"final class {name.title()}\n{{\n    private const CACHE_TTL = {rng.randint(10, 900)};\n\n"
+        + "\n".join(methods)
+        + "}\n"
+    )
+
+
+def _ts(rng: random.Random, name: str) -> str:
+    lines = [f"import {{ {_identifier(rng)} }} from './{rng.choice(WORDS)}'", ""]
+    for _ in range(rng.randint(2, 8)):
+        fn = _identifier(rng)
+        lines += [
+            f"export const {fn} = async (id: number): Promise<void> => {{",
+            f"  const {rng.choice(WORDS)} = await api.get(`/{rng.choice(WORDS)}/${{id}}`)",
+            "  await api.deleteUser(id)" if rng.random() < 0.02 else f"  console.debug('{fn}', id)",
+            "}",
+            "",
+        ]
+    lines.append(f"export class {name.title()}Store {{\n  private ttl = CACHE_TTL\n}}\n")
+    return "\n".join(lines)
+
+
+def _go(rng: random.Random, name: str) -> str:
+    funcs = []
+    for _ in range(rng.randint(2, 6)):
+        fn = _identifier(rng).title()
+        call = "s.users.DeleteUser(ctx, id)" if rng.random() < 0.02 else f"s.log.Info({fn!r})"
+        funcs.append(
+            f"func (s *Service) {fn}(ctx context.Context, id int64) error {{\n\t{call}\n\treturn nil\n}}\n"
+        )
+    return f'package {name}\n\nimport "context"\n\nconst CacheTTL = {rng.randint(1, 99)}\n\n' + "\n".join(
+        funcs
+    )
+
+
+def _py(rng: random.Random, name: str) -> str:
+    funcs = []
+    for _ in range(rng.randint(2, 6)):
+        fn = "_".join(rng.sample(WORDS, 2))
+        call = "    client.delete_user(user_id)" if rng.random() < 0.02 else f"    log.info({fn!r}, user_id)"
+        funcs.append(f"def {fn}(client, user_id: int) -> None:\n{call}\n")
+    return (
+        f'"""{name} helpers."""\n\nimport logging\n\nlog = logging.getLogger(__name__)\n\n\n'
+        + "\n\n".join(funcs)
+    )
+
+
+GENERATORS = {"php": _php, "ts": _ts, "go": _go, "py": _py}
+
+
+def monorepo() -> Path:
+    """A generated polyglot monorepo: apps and packages in four languages, with node_modules, vendor
+    and build output that the walk skips, and a .gitignore; the same files for the same seed."""
+    target = CACHE / f"grep-monorepo-{MONOREPO_VERSION}"
+    if (target / ".done").exists():
+        return target / "repo"
+    shutil.rmtree(target, ignore_errors=True)
+    root = target / "repo"
+    rng = random.Random(MONOREPO_SEED)
+    written = 0
+    package = 0
+    while written < MONOREPO_FILES:
+        lang = rng.choice(["php", "php", "ts", "ts", "go", "py"])
+        name = f"{rng.choice(WORDS)}{package}"
+        base = root / ("apps" if package % 10 == 0 else "packages") / name
+        for index in range(rng.randint(40, 160)):
+            folder = (
+                base
+                / "src"
+                / rng.choice(["", "domain", "http", "infra", "jobs"])
+                / rng.choice(["", "v1", "v2"])
+            )
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{rng.choice(WORDS)}_{index}.{lang}").write_text(
+                GENERATORS[lang](rng, f"{name}{index}")
+            )
+            written += 1
+        ignored = base / rng.choice(["node_modules/lodash", "vendor/acme/lib", "build", "dist"])
+        ignored.mkdir(parents=True, exist_ok=True)
+        for index in range(rng.randint(5, 20)):
+            (ignored / f"gen_{index}.{lang}").write_text(GENERATORS[lang](rng, f"gen{index}"))
+        package += 1
+    (root / ".gitignore").write_text("*.min.js\n/tmp/\n")
+    (target / ".done").write_text(f"{MONOREPO_FILES} files, seed {MONOREPO_SEED}\n")
+    return root
+
+
+def linux_source() -> Path:
+    """The kernel tree of Debian's `linux-source-6.1`, without Debian's packaging lines that ignore the
+    whole top level (`/*`, `!/debian/`), so the upstream .gitignore rules apply as in a checkout."""
+    target = CACHE / "grep-linux"
+    done = target / ".done"
+    if done.exists():
+        return next(p for p in target.iterdir() if p.is_dir())
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    package = debian_package("linux-source-6.1")
+    (tarball,) = (package / "usr" / "src").glob("linux-source-*.tar.xz")
+    with tarfile.open(tarball) as archive:
+        archive.extractall(target, filter="data")
+    tree = next(p for p in target.iterdir() if p.is_dir())
+    gitignore = tree / ".gitignore"
+    rules = gitignore.read_text().splitlines()
+    gitignore.write_text("\n".join(r for r in rules if r.strip() not in ("/*", "!/debian/")) + "\n")
+    done.write_text((package / ".version").read_text())
+    return tree
+
+
+def php_corpus() -> Path:
+    """Laravel and Symfony components from Debian, side by side as they sit in /usr/share/php."""
+    target = CACHE / "grep-php"
+    if (target / ".done").exists():
+        return target / "php"
+    shutil.rmtree(target, ignore_errors=True)
+    versions = []
+    for name in PHP_PACKAGES:
+        package = debian_package(name)
+        shutil.copytree(package / "usr" / "share" / "php", target / "php", dirs_exist_ok=True)
+        versions.append((package / ".version").read_text().strip())
+    (target / ".done").write_text("\n".join(versions) + "\n")
+    return target / "php"
+
+
+# --- measuring ----------------------------------------------------------------------------------
+
+
+def rg_command(*patterns: str) -> list[str]:
+    """Bare ripgrep as a user would run it, given the same walk rules as `sf grep`."""
+    args = [rg.executable(), "--no-config", "-n", "--fixed-strings", *rg.walk_args()]
+    return [*args, *(f"--regexp={p}" for p in patterns), "--", "."]
+
+
+def grep_command(pattern: str, *extra: str) -> list[str]:
+    return ["grep", "-rn", "-F", *extra, "--", pattern, "."]
+
+
+def files_walked(root: Path) -> int:
+    done = subprocess.run(
+        [rg.executable(), "--no-config", "--files", *rg.walk_args(), "--", "."],
+        cwd=root,
+        capture_output=True,
+        check=True,
+    )
+    return done.stdout.count(b"\n")
+
+
+def hits(root: Path, pattern: str) -> int:
+    done = harness.run(
+        [rg.executable(), "--no-config", "--count-matches", "-F", *rg.walk_args(), "-e", pattern], root
+    )
+    return sum(int(line.rsplit(b":", 1)[1]) for line in done.stdout.splitlines() if line)
+
+
+def side_by_side(commands: dict[str, list[str]], cwd: Path, repeat: int = 5) -> dict[str, float]:
+    """Median wall time of each command, run in interleaved rounds after one warm-up round, so load
+    from elsewhere on the machine falls on tool and baseline alike."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for round_ in range(repeat + 1):
+        for name, args in commands.items():
+            start = time.perf_counter()
+            harness.run(args, cwd=cwd)
+            if round_:
+                times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def time_rows(name: str, root: Path, single: str, three: Sequence[str]) -> list[list[object]]:
+    commands = {
+        "sf": sf_command("grep", single),
+        "rg": rg_command(single),
+        "grep": grep_command(single),
+        "sf3": sf_command("grep", *three),
+        "rg-e": rg_command(*three),
+        **{f"rg:{p}": rg_command(p) for p in three},
+    }
+    t = side_by_side(commands, root)
+    rg_each = sum(t[f"rg:{p}"] for p in three)
+    size = f"{files_walked(root):,} files"
+    return [
+        [
+            name,
+            size,
+            f"`{single}` ({hits(root, single):,} hits)",
+            ratio(t["sf"], t["rg"]),
+            ratio(t["sf"], t["grep"]) + " (vs `grep -rn`)",
+            f"{t['sf']:.2f} / {t['rg']:.2f} / {t['grep']:.2f}",
+        ],
+        [
+            name,
+            size,
+            "three patterns: " + ", ".join(f"`{p}`" for p in three),
+            ratio(t["sf3"], rg_each) + " (vs 3 rg runs)",
+            ratio(t["sf3"], t["rg-e"]) + " (vs one `rg -e A -e B -e C`)",
+            f"{t['sf3']:.2f} / {rg_each:.2f} / {t['rg-e']:.2f}",
+        ],
+    ]
+
+
+def startup_row(root: Path, pattern: str) -> list[object]:
+    """The fixed cost on a small tree, where process start-up is most of the time."""
+    t = side_by_side({"sf": sf_command("grep", pattern), "rg": rg_command(pattern)}, root, repeat=10)
+    return [
+        f"{files_walked(root):,} files",
+        f"`sf grep {pattern}` (new process)",
+        f"{t['sf'] * 1000:.0f} ms",
+        f"{t['rg'] * 1000:.0f} ms",
+        f"+{(t['sf'] - t['rg']) * 1000:.0f} ms",
+    ]
+
+
+def mcp_row(root: Path, pattern: str, calls: int = 10) -> list[object]:
+    """`grep` over the real MCP server with a warm worker vs a bare rg process, interleaved."""
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    rg_args = rg_command(pattern)
+
+    async def measure() -> tuple[float, float]:
+        params = StdioServerParameters(
+            command=sf_command()[0], args=[*sf_command()[1:], "mcp", "--workers", "1"], cwd=root
+        )
+        over_mcp: list[float] = []
+        bare: list[float] = []
+        with open(os.devnull, "w") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                for round_ in range(calls + 1):
+                    start = time.perf_counter()
+                    result = await session.call_tool("grep", {"patterns": [pattern]})
+                    elapsed = time.perf_counter() - start
+                    assert not result.is_error, result
+                    start = time.perf_counter()
+                    await anyio.to_thread.run_sync(lambda: harness.run(rg_args, cwd=root))
+                    if round_:
+                        over_mcp.append(elapsed)
+                        bare.append(time.perf_counter() - start)
+        return statistics.median(over_mcp), statistics.median(bare)
+
+    mcp_time, rg_time = anyio.run(measure)
+    return [
+        f"{files_walked(root):,} files",
+        f"`grep {pattern}` over MCP (warm worker)",
+        f"{mcp_time * 1000:.0f} ms",
+        f"{rg_time * 1000:.0f} ms",
+        f"+{(mcp_time - rg_time) * 1000:.0f} ms",
+    ]
+
+
+def token_rows(root: Path) -> tuple[list[list[object]], list[float], list[float]]:
+    rows: list[list[object]] = []
+    vs_context: list[float] = []
+    vs_plain: list[float] = []
+    env = {"SOFIA_MAX_OUTPUT_TOKENS": "10000000"}
+    for query in PHP_QUERIES:
+        toon = tokens_of_command(sf_command("grep", "--max-per-pattern", "0", "--", query), cwd=root, env=env)
+        as_json = tokens_of_command(
+            sf_command("grep", "--json", "--max-per-pattern", "0", "--", query), cwd=root, env=env
+        )
+        plain = tokens_of_command(grep_command(query), cwd=root)
+        context = tokens_of_command(grep_command(query, "-C2"), cwd=root)
+        vs_context.append(context / toon)
+        vs_plain.append(toon / plain)
+        rows.append(
+            [
+                f"`{query}`",
+                f"{hits(root, query):,}",
+                f"{toon:,}",
+                f"{as_json:,}",
+                f"{plain:,}",
+                f"{context:,}",
+                ratio(context, toon),
+                ratio(toon, plain),
+            ]
+        )
+    return rows, vs_context, vs_plain
+
+
+def main() -> None:
+    corpora = [
+        ("generated monorepo", monorepo(), "deleteUser", ("deleteUser", "InvoiceRepository", "CACHE_TTL")),
+        (
+            "Linux 6.1 (Debian linux-source-6.1)",
+            linux_source(),
+            "kmalloc_array",
+            ("kmalloc_array", "spin_lock_irqsave", "EXPORT_SYMBOL_GPL"),
+        ),
+    ]
+    rows: list[list[object]] = []
+    for name, root, single, three in corpora:
+        rows += time_rows(name, root, single, three)
+    body = table(
+        [
+            "corpus",
+            "walked",
+            "query",
+            "sf vs rg",
+            "sf vs other",
+            "seconds (sf / rg / grep; three: sf / 3×rg / rg -e)",
+        ],
+        rows,
+    )
+    section("grep: time end to end (median of 5, warm cache)", body, "python bench/bench_grep.py")
+
+    small = corpora[1][1] / "kernel"
+    body = table(
+        ["tree", "call", "sf", "rg -n", "above rg"],
+        [startup_row(small, "spin_lock_irqsave"), mcp_row(small, "spin_lock_irqsave")],
+    )
+    section("grep: small tree (median of 10, warm cache)", body, "python bench/bench_grep.py")
+
+    php = php_corpus()
+    token_table, vs_context, vs_plain = token_rows(php)
+    body = table(
+        ["query", "hits", "sf TOON", "sf JSON", "grep -rn", "grep -rn -C2", "-C2 / sf", "sf / grep -rn"],
+        token_table,
+    )
+    body += (
+        f"\n\nMedian over the query set: `grep -rn -C2` is {statistics.median(vs_context):.2f}× the tokens of "
+        f"`sf grep`; `sf grep` is {statistics.median(vs_plain):.2f}× `grep -rn` "
+        f"(max_per_pattern=0, unlimited budget; {files_walked(php):,} PHP files from {len(PHP_PACKAGES)} Debian packages)."
+    )
+    capped = tokens_of_command(sf_command("grep", "--", BROAD_QUERY), cwd=php)
+    uncapped = tokens_of_command(grep_command(BROAD_QUERY), cwd=php)
+    body += (
+        f'\n\nThe cap on a broad query: `sf grep "{BROAD_QUERY}"` (default cap 30, {hits(php, BROAD_QUERY):,} hits) '
+        f"prints {capped:,} tokens against {uncapped:,} for `grep -rn`: {ratio(uncapped, capped)} fewer."
+    )
+    section("grep: tokens", body, "python bench/bench_grep.py")
+
+
+if __name__ == "__main__":
+    main()
