@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sofia.providers.contract import Cli, Context, ProviderError
 
 MAX_PATTERNS = 32
+MAX_PATTERN_CHARS = 4096
+"""Longer patterns are refused: they cannot be a line of code and would strain the argument list."""
 EXT_RE = re.compile(r"[A-Za-z0-9_+-]+")
 
 
@@ -135,11 +137,18 @@ def validate(params: Params, ctx: Context) -> Request:
                 f"pattern spans lines: {pattern!r}",
                 "search one line at a time: split it into several patterns",
             )
+        if "\0" in pattern:
+            raise ProviderError(f"pattern holds a NUL character: {pattern!r}", "drop the NUL character")
+        if len(pattern) > MAX_PATTERN_CHARS:
+            raise ProviderError(
+                f"pattern too long: {len(pattern)} characters (at most {MAX_PATTERN_CHARS})",
+                "search for a distinctive part of the line instead",
+            )
     unique = tuple(dict.fromkeys(params.patterns))
     duplicates = tuple(dict.fromkeys(p for i, p in enumerate(params.patterns) if p in params.patterns[:i]))
     exts = tuple(dict.fromkeys(_normalise_ext(ext) for ext in params.exts))
     ignore_dirs = tuple(
-        dict.fromkeys(name.strip().strip("/") for name in params.ignore_dirs if name.strip("/ "))
+        dict.fromkeys(_normalise_dir(name) for name in params.ignore_dirs if name.strip("/ "))
     )
     root_display, cwd, target = _resolve_root(params.root, ctx.root)
     return Request(
@@ -167,10 +176,19 @@ def _normalise_ext(ext: str) -> str:
     return bare.lower()
 
 
+def _normalise_dir(name: str) -> str:
+    bare = name.strip().strip("/")
+    if "\0" in bare:
+        raise ProviderError(
+            f"invalid directory name: {name!r}", "give plain directory names such as generated"
+        )
+    return bare
+
+
 def _resolve_root(root: str, workspace: Path) -> tuple[str, Path, str]:
     """The root as shown in the result, the directory rg runs in, and the path it searches."""
     path = Path(workspace, root or ".")
-    if not path.exists():
+    if "\0" in root or not path.exists():
         raise ProviderError(
             f"root not found: {root}", f"give a directory or file that exists under {workspace}"
         )
