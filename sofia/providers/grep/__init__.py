@@ -32,12 +32,7 @@ class Params(BaseModel):
 
     patterns: Annotated[
         list[str],
-        Field(
-            description=(
-                "1 to 32 patterns, each searched independently; literal text unless regex=true. "
-                "On the command line put `--` before a pattern starting with `-`."
-            )
-        ),
+        Field(description="1 to 32 patterns, each searched independently; literal text unless regex=true."),
         Cli(positional=True, metavar="PATTERN"),
     ]
     root: Annotated[
