@@ -39,8 +39,9 @@ def language_for(path: str | os.PathLike[str]) -> str | None:
     return EXTENSIONS.get(suffix)
 
 
-def parse(source: bytes, lang: str) -> SymbolTree:
-    """The symbol tree of `source` in `lang`.
+def parse(source: bytes, lang: str, name: str = "") -> SymbolTree:
+    """The symbol tree of `source` in `lang`; `name` is the file's path or name when known (a Vue
+    Options API component is named after its file: `UserCard.member`).
 
     Raises ParseTooLarge / ParseTimeout (both ParseUnavailable) when no tree can be had, and
     LanguageUnsupported for a language without an extraction module.
@@ -57,6 +58,10 @@ def parse(source: bytes, lang: str) -> SymbolTree:
             raise
         raise LanguageUnsupported(f"no extraction module for {lang}") from error
     PARSE_COUNT += 1
+    if lang == "vue" and name:
+        component = os.path.splitext(os.path.basename(name))[0]
+        vue_tree: SymbolTree = module.extract(source, lang, component=component)
+        return vue_tree
     tree: SymbolTree = module.extract(source, lang)
     return tree
 
@@ -73,6 +78,6 @@ def parse_file(path: str | Path, source: bytes | None = None) -> SymbolTree | No
         except OSError:
             return None
     try:
-        return parse(source, lang)
+        return parse(source, lang, os.fspath(path))
     except ParseUnavailable:
         return None

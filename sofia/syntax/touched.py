@@ -18,6 +18,7 @@ def touched_symbols(
     new: bytes | None,
     old_ranges: list[tuple[int, int]],
     new_ranges: list[tuple[int, int]],
+    name: str = "",
 ) -> list[str] | None:
     """qnames touched by the changed line ranges (inclusive, 1-based) of the old and new side.
 
@@ -26,8 +27,8 @@ def touched_symbols(
     side that exists cannot be parsed (the caller falls back to git's own hunk context).
     """
     try:
-        old_tree = parse(old, lang) if old is not None else None
-        new_tree = parse(new, lang) if new is not None else None
+        old_tree = parse(old, lang, name) if old is not None else None
+        new_tree = parse(new, lang, name) if new is not None else None
     except ParseUnavailable:
         return None
     old_names = set(old_tree.qnames()) if old_tree else set()

@@ -53,17 +53,17 @@ def test_options_api_members() -> None:
     assert [q for _, q, _, _ in names] == [
         "<template>",
         "<script>",
-        "default",
-        "default.data",
-        "default.fullName",
-        "default.initials",
-        "default.user.id",
-        "default.selected",
-        "default.select",
-        "default.remove",
+        "UserCard",
+        "UserCard.data",
+        "UserCard.fullName",
+        "UserCard.initials",
+        "UserCard.user.id",
+        "UserCard.selected",
+        "UserCard.select",
+        "UserCard.remove",
         "<style>",
     ]
-    assert ("method", "default.select", 58, 60) in names
+    assert ("method", "UserCard.select", 58, 60) in names
 
 
 def test_options_api_members_take_the_component_name_when_given() -> None:

@@ -82,7 +82,7 @@ class SymbolFinder:
             ):
                 lang = language_for(entry.path)
                 assert lang is not None
-                names = touched_symbols(lang, old, new, old_hunks.old, new_hunks.new)
+                names = touched_symbols(lang, old, new, old_hunks.old, new_hunks.new, entry.path)
                 if names is not None:
                     return names
         if not funcname_applies(entry.path):
@@ -98,4 +98,4 @@ class SymbolFinder:
         if lang is None:
             return []
         lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-        return touched_symbols(lang, None, data, [], [(1, lines)]) or []
+        return touched_symbols(lang, None, data, [], [(1, lines)], name) or []

@@ -167,7 +167,7 @@ def process(item: Input, root: Path, options: SummaryOptions, below: int) -> Fil
             [*notes, f"{item.rel}: no {file.lang} summariser yet"],
         )
     try:
-        tree = parse(file.source, file.lang)
+        tree = parse(file.source, file.lang, item.rel)
     except LanguageUnsupported:
         return FileResult(
             raw(item.rel, file, "unsupported_type"),

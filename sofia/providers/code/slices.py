@@ -82,7 +82,7 @@ def run_slices(item: Input, symbols: list[str], below: int) -> dict[str, Any]:
             "use sf grep to find the lines you need",
         )
     try:
-        tree = parse(file.source, file.lang)
+        tree = parse(file.source, file.lang, item.rel)
     except ParseUnavailable as error:
         raise ProviderError(
             f"could not parse {item.rel}: {error}", "use sf grep to find the lines you need"
