@@ -19,7 +19,6 @@ from sofia.providers.code.inputs import Input
 from sofia.providers.code.model import SourceFile, Summary, SummaryOptions
 from sofia.syntax import (
     MAX_PARSE_BYTES,
-    LanguageUnsupported,
     ParseUnavailable,
     SymbolTree,
     language_for,
@@ -131,15 +130,9 @@ def raw(rel: str, file: Read, reason: str, parse_errors: int = 0) -> dict[str, A
     return document
 
 
-def summariser(lang: str) -> Summariser | None:
-    """The summarise function of `lang`'s module, or None while that module does not exist."""
-    qualified = f"sofia.providers.code.{SUMMARISERS[lang]}"
-    try:
-        module = importlib.import_module(qualified)
-    except ModuleNotFoundError as error:
-        if error.name != qualified:
-            raise
-        return None
+def summariser(lang: str) -> Summariser:
+    """The summarise function of `lang`'s module (imported on first use)."""
+    module = importlib.import_module(f"sofia.providers.code.{SUMMARISERS[lang]}")
     function: Summariser = module.summarise
     return function
 
@@ -160,20 +153,8 @@ def process(item: Input, root: Path, options: SummaryOptions, below: int) -> Fil
     if len(file.source) > MAX_PARSE_BYTES:
         return FileResult(raw(item.rel, file, "too_large"), raw_tok, notes)
     summarise = summariser(file.lang)
-    if summarise is None:
-        return FileResult(
-            raw(item.rel, file, "unsupported_type"),
-            raw_tok,
-            [*notes, f"{item.rel}: no {file.lang} summariser yet"],
-        )
     try:
         tree = parse(file.source, file.lang, item.rel)
-    except LanguageUnsupported:
-        return FileResult(
-            raw(item.rel, file, "unsupported_type"),
-            raw_tok,
-            [*notes, f"{item.rel}: no {file.lang} parser yet"],
-        )
     except ParseUnavailable:
         return FileResult(raw(item.rel, file, "too_large"), raw_tok, notes)
     source_file = SourceFile(item.path, item.rel, root, file.source, file.text, file.lang)
