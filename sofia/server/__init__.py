@@ -12,10 +12,13 @@ __all__ = ["main"]
 
 def main(argv: list[str]) -> int:
     """Run `sf mcp` with `argv` (the arguments after `mcp`); returns the exit status."""
+    from sofia.providers.registry import PROVIDERS
     from sofia.server.options import UsageError, parse
+    from sofia.server.tools import served
 
     try:
         options = parse(argv)
+        providers = served(PROVIDERS, options.tools)
     except UsageError as exc:
         print(f"sf mcp: error: {exc}", file=sys.stderr)
         return 2
@@ -23,4 +26,4 @@ def main(argv: list[str]) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     from sofia.server.app import run
 
-    return run(options)
+    return run(options, providers)

@@ -32,12 +32,12 @@ from pydantic import BaseModel
 
 from sofia import __version__
 from sofia.output.tokens import estimate
-from sofia.providers.registry import PROVIDERS, Provider
+from sofia.providers.registry import Provider
 from sofia.server.confine import Confinement
 from sofia.server.dedup import Dedup
-from sofia.server.options import Options, UsageError
+from sofia.server.options import Options
 from sofia.server.stdio import LineReader, LineWriter, Wire, claim
-from sofia.server.tools import TITLE, ToolSpec, build, instructions, served
+from sofia.server.tools import TITLE, ToolSpec, build, instructions
 from sofia.server.validation import validate
 from sofia.workers.pool import WorkerPool
 from sofia.workers.protocol import CallReply, CallRequest
@@ -47,21 +47,16 @@ log = logging.getLogger("sofia.mcp")
 DEDUP_TOOLS = frozenset({"code"})
 
 
-def run(options: Options) -> int:
-    """`sf mcp`: claim the protocol descriptors, serve until EOF or a signal, exit 0."""
+def run(options: Options, providers: list[Provider]) -> NoReturn:
+    """`sf mcp`: claim the protocol descriptors, serve `providers` until EOF or a signal, exit 0."""
     wire = claim()
     logging.basicConfig(
         level=options.log_level.upper(),
         stream=sys.stderr,
         format="%(asctime)s sofia mcp %(levelname)s %(message)s",
     )
-    try:
-        providers = served(PROVIDERS, options.tools)
-    except UsageError as exc:
-        print(f"sf mcp: error: {exc}", file=sys.stderr)
-        return 2
     anyio.run(serve, options, wire, providers)
-    return _exit()
+    _exit()
 
 
 async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None:
@@ -83,6 +78,7 @@ async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None
     server.add_notification_handler(
         "notifications/initialized", types.NotificationParams, frontend.initialized
     )
+    server.middleware = []
     reader, writer = LineReader(wire.input), LineWriter(wire.output)
     await reader.open()
     await writer.open()

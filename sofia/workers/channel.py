@@ -57,9 +57,11 @@ class Listener:
         self._loop, self._deliver = loop, deliver
         loop.add_reader(self._sock.fileno(), self._accept)
 
-    def drain(self) -> None:
-        """Read everything already written, now (messages sent before a result must come first)."""
-        self._accept()
+    def drain(self, *, accept: bool = False) -> None:
+        """Read everything already written, now (messages sent before a result must come first);
+        with `accept`, also from workers whose connection is not taken yet."""
+        if accept:
+            self._accept()
         for peer in list(self._peers):
             self._read(peer)
 

@@ -221,14 +221,15 @@ class WorkerPool:
                 self._loop.call_soon_threadsafe(self._done, generation, task, future)
 
     def _done(self, generation: _Generation, task: int, future: Future[CallReply]) -> None:
+        error = None if future.cancelled() else future.exception()
         if self._listener is not None:
-            self._listener.drain()
+            # Progress, and after a crash the "start" naming the culprit, precede the result.
+            self._listener.drain(accept=isinstance(error, BrokenProcessPool))
         job = self._running.pop(task, None)
         if job is None:
             return
         if job.timer is not None:
             job.timer.cancel()
-        error = None if future.cancelled() else future.exception()
         if future.cancelled():
             self._finish(job, CallReply("interrupted"))
         elif error is None:

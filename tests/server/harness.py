@@ -103,6 +103,9 @@ class Spawned:
     sent: list[dict[str, Any]] = field(default_factory=list)
     received: list[dict[str, Any]] = field(default_factory=list)
 
+    def log(self) -> str:
+        return self.stderr.read_text(errors="replace")
+
     def request_id(self, method: str, name: str) -> Any:
         """The id of the last request sent for `method` (and tool `name`)."""
         for message in reversed(self.sent):

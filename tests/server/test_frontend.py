@@ -134,7 +134,7 @@ async def test_code_slices_come_back_as_raw_source_text(server: Connection) -> N
     assert not body.lstrip().startswith("{")
 
 
-async def test_root_option_replaces_the_workspace_and_slash_lifts_confinement(workspace: Path) -> None:
+async def test_root_option_replaces_the_workspace(workspace: Path) -> None:
     outside = workspace.parent / "outside"
     async with connect(workspace, "--root", str(outside), "--workers", "1", "--tools", "test") as server:
         allowed = await server.call(
@@ -146,19 +146,15 @@ async def test_root_option_replaces_the_workspace_and_slash_lifts_confinement(wo
     assert refused.is_error and text(refused).startswith("files=") and f"({outside})" in text(refused)
     # Defaults are paths too: root="." is the workspace, which is no longer allowed.
     assert by_default.is_error and text(by_default).startswith("root='.'")
-    async with connect(workspace, "--root", "/", "--workers", "1", "--tools", "test") as server:
-        anywhere = await server.call("test_paths", {"files": ["/etc/passwd", "../outside"]})
-    assert not anywhere.is_error, text(anywhere)
 
 
-async def test_output_budget_follows_the_option_and_the_environment(tmp_path: Path) -> None:
-    async with connect(tmp_path, "--max-output-tokens", "0", "--workers", "1", "--tools", "test") as server:
-        assert json.loads(text(await server.call("test_pid")))["budget"] is None
-        assert not (await server.call("test_big", {"size": 200_000})).is_error
+async def test_output_budget_comes_from_the_environment_and_bounds_payloads(tmp_path: Path) -> None:
     env = server_env(SOFIA_MAX_OUTPUT_TOKENS="1234")
     async with connect(tmp_path, "--workers", "1", "--tools", "test", env=env) as server:
         assert json.loads(text(await server.call("test_pid")))["budget"] == 1234
+        fits = await server.call("test_big", {"size": 4_000})
         refused = await server.call("test_big", {"size": 10_000})
+    assert not fits.is_error
     assert refused.is_error and "over the output budget of 1,234" in text(refused)
 
 

@@ -1,9 +1,10 @@
-"""The worker pool under stress, end to end: concurrency limits, cancellation, deadlines in
-Python and in C, workers dying mid-call, recycling."""
+"""The worker pool under stress, end to end over real pipes: concurrency limits, cancellation,
+deadlines in Python and in C, workers dying mid-call."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from anyio.abc import TaskStatus
 from mcp import ClientSession
 
-from tests.server.harness import Connection, connect, server_env, spawn, text, wait_gone
+from tests.server.harness import Connection, Spawned, connect, spawn, text, wait_gone
 
 pytestmark = pytest.mark.anyio
 
@@ -50,25 +51,98 @@ def payload(result: types.CallToolResult | None) -> dict[str, Any]:
     return decoded
 
 
-async def worker_pid(connection: Connection | Any) -> int:
-    session = connection.session
-    result = await session.call_tool("test_pid", {}, read_timeout_seconds=60)
-    pid: int = payload(result)["pid"]
+async def worker_pid(session: ClientSession) -> int:
+    pid: int = payload(await session.call_tool("test_pid", {}, read_timeout_seconds=60))["pid"]
     return pid
 
 
-async def test_eight_concurrent_calls_on_two_workers_run_two_at_a_time(tmp_path: Path) -> None:
-    async with connect(tmp_path, "--workers", "2", "--tools", "test") as server:
-        results: list[types.CallToolResult] = []
+async def together(server: Connection, *calls: tuple[str, dict[str, Any]]) -> list[types.CallToolResult]:
+    """Send `calls` at once; their results in the same order."""
+    results: dict[int, types.CallToolResult] = {}
 
-        async def call(label: str) -> None:
-            results.append(await server.call("test_sleep", {"seconds": 0.4, "label": label}))
+    async def call(index: int, tool: str, arguments: dict[str, Any]) -> None:
+        results[index] = await server.call(tool, arguments)
 
-        async with anyio.create_task_group() as group:
-            for i in range(8):
-                group.start_soon(call, str(i))
+    async with anyio.create_task_group() as group:
+        for index, (tool, arguments) in enumerate(calls):
+            group.start_soon(call, index, tool, arguments)
+    return [results[i] for i in range(len(calls))]
+
+
+# -- one worker: cancellation -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+async def single(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Spawned]:
+    async with spawn(
+        tmp_path_factory.mktemp("single"), "--workers", "1", "--tools", "test", "--log-level", "info"
+    ) as server:
+        yield server
+
+
+async def test_cancelling_a_running_call_interrupts_it_and_sends_no_response(single: Spawned) -> None:
+    before = await worker_pid(single.session)
+    call = Background(single.session, "test_sleep", {"seconds": 3})
+    async with anyio.create_task_group() as group:
+        await group.start(call.run)
+        await call.until_started()
+        call.scope.cancel()
+    cancelled_id = single.request_id("tools/call", "test_sleep")
+    # One worker: this runs only once the slot is free, and ends after the cancelled call would have.
+    after = await single.session.call_tool("test_sleep", {"seconds": 3.5}, read_timeout_seconds=60)
+    assert not after.is_error
+    assert await worker_pid(single.session) == before  # interrupted in Python: the worker lives on
+    assert call.result is None
+    assert single.responses_to(cancelled_id) == []
+    assert single.bad_lines == []
+
+
+async def test_cancelling_a_call_stuck_in_c_kills_its_worker_and_frees_the_slot(single: Spawned) -> None:
+    before = await worker_pid(single.session)
+    call = Background(single.session, "test_spin", {})
+    async with anyio.create_task_group() as group:
+        await group.start(call.run)
+        await call.until_started()
+        call.scope.cancel()
+    # The spin would take minutes; the slot must be free again long before.
+    echoed = await single.session.call_tool("test_echo", {"text": "free"}, read_timeout_seconds=60)
+    assert text(echoed) == '{"text":"free"}'
+    assert await worker_pid(single.session) != before
+    assert call.result is None
+    assert single.responses_to(single.request_id("tools/call", "test_spin")) == []
+
+
+async def test_cancelling_a_queued_call_drops_it(single: Spawned) -> None:
+    first = Background(single.session, "test_sleep", {"seconds": 1.5, "label": "first"})
+    queued = Background(single.session, "test_sleep", {"seconds": 60, "label": "queued"})
+    async with anyio.create_task_group() as group:
+        await group.start(first.run)
+        await first.until_started()
+        await group.start(queued.run)
+        await anyio.sleep(0.2)
+        queued.scope.cancel()
+    assert payload(first.result)["label"] == "first"
+    echoed = await single.session.call_tool("test_echo", {"text": "next"}, read_timeout_seconds=20)
+    assert text(echoed) == '{"text":"next"}'
+    assert queued.result is None and not queued.started.is_set()
+    assert any(line.endswith(" cancelled") and " test_sleep " in line for line in single.log().splitlines())
+
+
+# -- two workers: concurrency and deadlines ----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+async def pair(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Connection]:
+    async with connect(
+        tmp_path_factory.mktemp("pair"), "--workers", "2", "--timeout", "2", "--tools", "test"
+    ) as server:
+        yield server
+
+
+async def test_eight_concurrent_calls_on_two_workers_run_two_at_a_time(pair: Connection) -> None:
+    results = await together(pair, *(("test_sleep", {"seconds": 0.4, "label": str(i)}) for i in range(8)))
     runs = [payload(r) for r in results]
-    assert sorted(run["label"] for run in runs) == [str(i) for i in range(8)]
+    assert [run["label"] for run in runs] == [str(i) for i in range(8)]
     assert len({run["pid"] for run in runs}) <= 2
     events = sorted([(run["start"], 1) for run in runs] + [(run["end"], -1) for run in runs])
     running, most = 0, 0
@@ -78,87 +152,42 @@ async def test_eight_concurrent_calls_on_two_workers_run_two_at_a_time(tmp_path:
     assert most == 2
 
 
-async def test_cancelling_a_running_call_interrupts_it_and_sends_no_response(tmp_path: Path) -> None:
-    async with spawn(tmp_path, "--workers", "1", "--tools", "test") as server:
-        before = await worker_pid(server)
-        call = Background(server.session, "test_sleep", {"seconds": 3})
-        async with anyio.create_task_group() as group:
-            await group.start(call.run)
-            await call.until_started()
-            call.scope.cancel()
-        cancelled_id = server.request_id("tools/call", "test_sleep")
-        # One worker: this runs only once the slot is free, and ends after the cancelled call would have.
-        after = await server.session.call_tool("test_sleep", {"seconds": 3.5}, read_timeout_seconds=60)
-        assert not after.is_error
-        assert await worker_pid(server) == before  # interrupted in Python: the worker lives on
-        assert call.result is None
-        assert server.responses_to(cancelled_id) == []
-        assert server.bad_lines == []
+async def test_a_deadline_in_python_code_interrupts_the_call_not_the_worker(pair: Connection) -> None:
+    restarts = pair.log().count("restarted")
+    result = await pair.call("test_sleep", {"seconds": 30})
+    assert result.is_error
+    assert text(result).startswith("test_sleep timed out after 2 s; narrow the call")
+    assert text(await pair.call("test_echo", {"text": "after"})) == '{"text":"after"}'
+    assert pair.log().count("restarted") == restarts
 
 
-async def test_cancelling_a_call_stuck_in_c_kills_its_worker_and_frees_the_slot(tmp_path: Path) -> None:
-    async with connect(tmp_path, "--workers", "1", "--tools", "test") as server:
-        before = await worker_pid(server)
-        call = Background(server.session, "test_spin", {})
-        async with anyio.create_task_group() as group:
-            await group.start(call.run)
-            await call.until_started()
-            call.scope.cancel()
-        # The spin would take minutes; the slot must be free again long before.
-        echoed = await server.call("test_echo", {"text": "free"})
-        assert text(echoed) == '{"text":"free"}'
-        assert await worker_pid(server) != before
-        assert call.result is None
-
-
-async def test_cancelling_a_queued_call_drops_it(tmp_path: Path) -> None:
-    async with connect(tmp_path, "--workers", "1", "--tools", "test", "--log-level", "info") as server:
-        first = Background(server.session, "test_sleep", {"seconds": 1.5, "label": "first"})
-        queued = Background(server.session, "test_sleep", {"seconds": 60, "label": "queued"})
-        async with anyio.create_task_group() as group:
-            await group.start(first.run)
-            await first.until_started()
-            await group.start(queued.run)
-            await anyio.sleep(0.2)
-            queued.scope.cancel()
-        assert payload(first.result)["label"] == "first"
-        assert text(await server.call("test_echo", {"text": "next"})) == '{"text":"next"}'
-        assert queued.result is None and not queued.started.is_set()
-        assert any(
-            line.endswith(" cancelled") and " test_sleep " in line for line in server.log().splitlines()
-        )
-
-
-async def test_a_deadline_in_python_code_interrupts_the_call_not_the_worker(tmp_path: Path) -> None:
-    async with connect(tmp_path, "--workers", "1", "--timeout", "1", "--tools", "test") as server:
-        before = await worker_pid(server)
-        result = await server.call("test_sleep", {"seconds": 30})
-        assert result.is_error
-        assert text(result).startswith("test_sleep timed out after 1 s; narrow the call")
-        assert await worker_pid(server) == before
-
-
-async def test_a_call_stuck_in_c_is_killed_with_its_children_and_others_survive(tmp_path: Path) -> None:
+async def test_a_call_stuck_in_c_is_killed_with_its_children_and_others_survive(
+    pair: Connection, tmp_path: Path
+) -> None:
     pidfile = tmp_path / "child.pid"
-    async with connect(tmp_path, "--workers", "2", "--timeout", "2", "--tools", "test") as server:
-        results: dict[str, types.CallToolResult] = {}
+    spin, bystander = await together(
+        pair, ("test_spin", {"pidfile": str(pidfile)}), ("test_sleep", {"seconds": 1.5, "label": "bystander"})
+    )
+    assert spin.is_error and text(spin).startswith("test_spin timed out after 2 s")
+    assert payload(bystander)["label"] == "bystander"
+    assert wait_gone([int(pidfile.read_text())], 5) == []
+    assert text(await pair.call("test_echo", {"text": "after"})) == '{"text":"after"}'
 
-        async def call(key: str, tool: str, arguments: dict[str, Any]) -> None:
-            results[key] = await server.call(tool, arguments)
 
-        async with anyio.create_task_group() as group:
-            group.start_soon(call, "spin", "test_spin", {"pidfile": str(pidfile)})
-            group.start_soon(call, "sleep", "test_sleep", {"seconds": 1.5, "label": "bystander"})
-        assert results["spin"].is_error
-        assert text(results["spin"]).startswith("test_spin timed out after 2 s")
-        assert payload(results["sleep"])["label"] == "bystander"
-        assert wait_gone([int(pidfile.read_text())], 5) == []
-        assert text(await server.call("test_echo", {"text": "after"})) == '{"text":"after"}'
+async def test_a_started_non_idempotent_call_is_not_run_twice(pair: Connection) -> None:
+    once, crash = await together(
+        pair, ("test_once", {"seconds": 1.0}), ("test_crash", {"how": "exit", "delay": 0.4})
+    )
+    assert text(crash) == "worker running test_crash died (exit code 3); the server recovered"
+    assert once.is_error and text(once).startswith("worker running test_once died (")
+
+
+# -- three workers: crash isolation ------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
-async def three_workers(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    async with connect(tmp_path_factory.mktemp("crash"), "--workers", "3", "--tools", "test") as server:
+async def three(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Connection]:
+    async with connect(tmp_path_factory.mktemp("three"), "--workers", "3", "--tools", "test") as server:
         yield server
 
 
@@ -166,52 +195,16 @@ async def three_workers(tmp_path_factory: pytest.TempPathFactory) -> Any:
     ("how", "named"), [("segv", "SIGSEGV"), ("exit", "exit code 3"), ("kill", "SIGKILL")]
 )
 async def test_a_worker_dying_mid_call_fails_only_its_own_call(
-    three_workers: Connection, how: str, named: str
+    three: Connection, how: str, named: str
 ) -> None:
-    server = three_workers
-    results: dict[str, types.CallToolResult] = {}
-
-    async def call(key: str, tool: str, arguments: dict[str, Any]) -> None:
-        results[key] = await server.call(tool, arguments)
-
-    async with anyio.create_task_group() as group:
-        group.start_soon(call, "a", "test_sleep", {"seconds": 1.0, "label": "a"})
-        group.start_soon(call, "b", "test_sleep", {"seconds": 1.0, "label": "b"})
-        group.start_soon(call, "crash", "test_crash", {"how": how, "delay": 0.3})
-    assert results["crash"].is_error
-    assert text(results["crash"]) == f"worker running test_crash died ({named}); the server recovered"
-    assert payload(results["a"])["label"] == "a"
-    assert payload(results["b"])["label"] == "b"
-    assert text(await server.call("test_echo", {"text": "alive"})) == '{"text":"alive"}'
-    assert server.faults == []
-
-
-async def test_a_started_non_idempotent_call_is_not_run_twice(tmp_path: Path) -> None:
-    async with connect(tmp_path, "--workers", "2", "--tools", "test") as server:
-        results: dict[str, types.CallToolResult] = {}
-
-        async def call(key: str, tool: str, arguments: dict[str, Any]) -> None:
-            results[key] = await server.call(tool, arguments)
-
-        async with anyio.create_task_group() as group:
-            group.start_soon(call, "once", "test_once", {"seconds": 1.5})
-            group.start_soon(call, "crash", "test_crash", {"how": "exit", "delay": 0.5})
-        assert text(results["crash"]).endswith("died (exit code 3); the server recovered")
-        assert results["once"].is_error
-        assert text(results["once"]).startswith("worker running test_once died (")
-
-
-async def test_workers_are_recycled_after_their_call_limit(tmp_path: Path) -> None:
-    env = server_env(SOFIA_WORKER_MAX_CALLS="3")
-    async with connect(tmp_path, "--workers", "1", "--tools", "test", env=env) as server:
-        pids = [await worker_pid(server) for _ in range(7)]
-    assert pids[0] == pids[1] == pids[2]
-    assert pids[3] == pids[4] == pids[5] != pids[2]
-    assert pids[6] != pids[5]
-
-
-async def test_workers_are_recycled_past_their_memory_limit(tmp_path: Path) -> None:
-    env = server_env(SOFIA_WORKER_MAX_RSS_MB="1")
-    async with connect(tmp_path, "--workers", "1", "--tools", "test", env=env) as server:
-        pids = [await worker_pid(server) for _ in range(4)]
-    assert len(set(pids)) >= 2
+    a, b, crash = await together(
+        three,
+        ("test_sleep", {"seconds": 1.0, "label": "a"}),
+        ("test_sleep", {"seconds": 1.0, "label": "b"}),
+        ("test_crash", {"how": how, "delay": 0.3}),
+    )
+    assert crash.is_error
+    assert text(crash) == f"worker running test_crash died ({named}); the server recovered"
+    assert (payload(a)["label"], payload(b)["label"]) == ("a", "b")
+    assert text(await three.call("test_echo", {"text": "alive"})) == '{"text":"alive"}'
+    assert three.faults == []

@@ -175,3 +175,13 @@ async def test_modern_stateless_protocol_works_too(tmp_path: Path) -> None:
         result = await client.call_tool("test_echo", {"text": "modern"})
     assert not result.is_error
     assert text(result) == '{"text":"modern"}'
+
+
+def test_doctor_selfcheck_round_trips_over_real_pipes() -> None:
+    from sofia.server.selfcheck import roundtrip
+
+    ok, detail = roundtrip(timeout=60)
+    assert ok, detail
+    assert (
+        detail.startswith("initialize ") and " tools listed in " in detail and "changed answered in" in detail
+    )
