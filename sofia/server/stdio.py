@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import fcntl
 import os
+import stat
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -54,12 +55,11 @@ class LineReader:
         self._blocking = os.get_blocking(fd)
 
     async def open(self) -> None:
+        if not _pollable(self._fd):
+            return  # a regular file or /dev/null: read on a thread instead
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=MAX_LINE, loop=loop)
-        try:
-            await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), self._file)
-        except ValueError:
-            return  # a regular file: read it on a thread instead
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), self._file)
         self._reader = reader
 
     def __aiter__(self) -> AsyncIterator[str]:
@@ -94,13 +94,12 @@ class LineWriter:
         self._blocking = os.get_blocking(fd)
 
     async def open(self) -> None:
+        if not _pollable(self._fd):
+            return  # a regular file or /dev/null: plain blocking writes
         loop = asyncio.get_running_loop()
-        try:
-            transport, protocol = await loop.connect_write_pipe(
-                lambda: asyncio.streams.FlowControlMixin(loop=loop), self._file
-            )
-        except ValueError:
-            return  # a regular file: plain blocking writes
+        transport, protocol = await loop.connect_write_pipe(
+            lambda: asyncio.streams.FlowControlMixin(loop=loop), self._file
+        )
         self._writer = asyncio.StreamWriter(transport, protocol, None, loop)
 
     async def write(self, text: str) -> None:
@@ -121,3 +120,9 @@ class LineWriter:
     def restore(self) -> None:
         with contextlib.suppress(OSError):
             os.set_blocking(self._fd, self._blocking)
+
+
+def _pollable(fd: int) -> bool:
+    """Pipes, sockets and terminals can wait in the event loop; files and /dev/null cannot."""
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(fd))

@@ -61,7 +61,7 @@ def _describe(model: type[BaseModel], item: Any) -> str:
     message = str(item.get("msg", "invalid")).split(", ")[0]
     message = message[:1].lower() + message[1:]
     if "input" in item and not isinstance(item["input"], dict | list):
-        shown = repr(item["input"])
+        shown = orjson.dumps(item["input"], default=str).decode()
         if len(shown) > MAX_SHOWN_INPUT:
             shown = shown[: MAX_SHOWN_INPUT - 1] + "…"
         message = f"{message} (got {shown})"

@@ -3,7 +3,9 @@ and their programs and exits 0; killed outright, its workers notice and leave no
 
 from __future__ import annotations
 
+import json
 import signal
+import subprocess
 from contextlib import suppress
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 from anyio.abc import TaskGroup
 from mcp.shared.exceptions import MCPError
 
-from tests.server.harness import Spawned, spawn, wait_gone
+from tests.server.harness import Spawned, command, server_env, spawn, wait_gone
 
 pytestmark = pytest.mark.anyio
 
@@ -72,3 +74,28 @@ async def test_a_killed_server_leaves_no_orphan_workers(tmp_path: Path) -> None:
             await server.wait(EXIT_BOUND)
             group.cancel_scope.cancel()
         assert wait_gone(pids, EXIT_BOUND) == []
+
+
+def test_stdin_and_stdout_may_be_plain_files(tmp_path: Path) -> None:
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text(
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+        '"capabilities":{},"clientInfo":{"name":"file","version":"1"}}}\n'
+    )
+    answers = tmp_path / "answers.jsonl"
+    with requests.open() as stdin, answers.open("w") as stdout:
+        done = subprocess.run(
+            command("--workers", "1"), cwd=tmp_path, env=server_env(), stdin=stdin, stdout=stdout, timeout=60
+        )
+    assert done.returncode == 0
+    (line,) = answers.read_text().splitlines()
+    assert json.loads(line)["result"]["serverInfo"]["name"] == "sofia"
+    empty = subprocess.run(
+        command("--workers", "1"),
+        cwd=tmp_path,
+        env=server_env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=60,
+    )
+    assert (empty.returncode, empty.stdout) == (0, b"")

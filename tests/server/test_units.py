@@ -71,8 +71,8 @@ def test_validation_names_each_parameter_once_without_urls() -> None:
     params, problems = validate(Sample, {"files": "a.php", "mode": "slow", "colour": 1})
     assert params is None
     assert problems == [
-        "files: input should be a valid list (got 'a.php')",
-        "mode: input should be 'fast' or 'full' (got 'slow')",
+        'files: input should be a valid list (got "a.php")',
+        "mode: input should be 'fast' or 'full' (got \"slow\")",
         "colour: unknown parameter (known: files, exts, mode, projects_dir, inner)",
     ]
     _, missing = validate(Sample, {})
