@@ -276,6 +276,10 @@ class WorkerPool:
         log.warning("worker pool %d restarted: %s", generation.number, reason)
         with contextlib.suppress(Exception):
             generation.executor.shutdown(wait=False, kill_workers=True)
+        if not self._closed:
+            # Start the new workers now rather than when the next call arrives.
+            with contextlib.suppress(Exception):
+                self._current().executor.submit(os.getpid)
 
     # -- deadlines and cancellation -----------------------------------------------------------
 

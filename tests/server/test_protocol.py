@@ -3,6 +3,8 @@ says, progress, and a clean stdout whatever providers print."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,7 +16,7 @@ from mcp.shared.exceptions import MCPError
 
 from sofia import __version__
 from tests.helpers import Repo
-from tests.server.harness import Connection, connect, server_env, text
+from tests.server.harness import Connection, command, connect, server_env, text
 
 pytestmark = pytest.mark.anyio
 
@@ -185,3 +187,32 @@ def test_doctor_selfcheck_round_trips_over_real_pipes() -> None:
     assert (
         detail.startswith("initialize ") and " tools listed in " in detail and "changed answered in" in detail
     )
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18"])
+def test_older_handshake_versions_are_served(tmp_path: Path, version: str) -> None:
+    process = subprocess.Popen(
+        command("--workers", "1", "--tools", "test"),
+        cwd=tmp_path,
+        env=server_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        for message in (
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "test_echo", "arguments": {"text": version}}},
+        ):  # fmt: skip
+            process.stdin.write(json.dumps(message).encode() + b"\n")
+        process.stdin.flush()
+        initialized = json.loads(process.stdout.readline())
+        called = json.loads(process.stdout.readline())
+    finally:
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+    assert initialized["result"]["protocolVersion"] == version
+    assert called["result"]["content"][0]["text"] == json.dumps({"text": version}, separators=(",", ":"))

@@ -53,7 +53,7 @@ async def test_exactly_the_registered_mcp_tools_in_registry_order(
     _, tools = listed
     names = [tool["name"] for tool in tools]
     assert names == [p.name for p in registered()]
-    assert set(names) <= SPEC_TOOLS
+    assert set(names) == SPEC_TOOLS
     assert not {"packagist_release", "release", "github_branches_delete"} & set(names)
 
 
