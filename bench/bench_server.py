@@ -31,6 +31,8 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from sofia.output.jsonfmt import compact
 from sofia.providers.contract import Context
+from sofia.workers.pool import WorkerPool
+from sofia.workers.protocol import CallRequest
 from tests.server.faulty import EchoParams, echo
 
 OVERHEAD_CALLS = 300
@@ -75,24 +77,41 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-async def overhead(cwd: Path) -> tuple[list[float], list[float]]:
-    """Seconds per `test_echo` call over MCP, and per in-process run + JSON encoding of the same."""
+async def overhead(cwd: Path) -> dict[str, list[float]]:
+    """Seconds per trivial call: in-process, through the pool alone, MCP ping, MCP tools/call."""
     params = EchoParams(text="x" * 200)
     ctx = Context(root=cwd)
-    local: list[float] = []
+    times: dict[str, list[float]] = {"local": [], "pool": [], "ping": [], "call": []}
     for _ in range(OVERHEAD_CALLS):
         start = time.perf_counter()
         compact(echo(params, ctx))
-        local.append(time.perf_counter() - start)
-    remote: list[float] = []
+        times["local"].append(time.perf_counter() - start)
+    os.environ.update({"PYTHONPATH": str(ROOT), "SOFIA_TEST_PROVIDERS": "tests.server.faulty"})
+    pool = WorkerPool(1)
+    request = CallRequest(
+        tool="test_echo", arguments={"text": "x" * 200}, root=str(cwd), budget=None, timeout=60
+    )
+    try:
+        for _ in range(20):
+            await pool.run(request)
+        for _ in range(OVERHEAD_CALLS):
+            start = time.perf_counter()
+            await pool.run(request)
+            times["pool"].append(time.perf_counter() - start)
+    finally:
+        await pool.close()
     async with server(cwd, "--workers", "1", "--tools", "test") as session:
         for _ in range(20):
             await session.call_tool("test_echo", {"text": "warm"})
         for _ in range(OVERHEAD_CALLS):
             start = time.perf_counter()
+            await session.send_ping()
+            times["ping"].append(time.perf_counter() - start)
+        for _ in range(OVERHEAD_CALLS):
+            start = time.perf_counter()
             await session.call_tool("test_echo", {"text": "x" * 200})
-            remote.append(time.perf_counter() - start)
-    return remote, local
+            times["call"].append(time.perf_counter() - start)
+    return times
 
 
 async def throughput(cwd: Path, workers: int) -> float:
@@ -155,6 +174,25 @@ async def soak(cwd: Path) -> dict[str, tuple[int, int]]:
     return {"rss": (before[0], after[0]), "fds": (before[1], after[1]), "processes": (before[2], after[2])}
 
 
+async def recovery(cwd: Path) -> tuple[float, float]:
+    """Seconds for a trivial call on a warm pool, and for the first one after a worker crashed."""
+    async with server(cwd, "--workers", "2", "--tools", "test") as session:
+        for _ in range(10):
+            await session.call_tool("test_echo", {"text": "warm"})
+        warm = []
+        for _ in range(20):
+            start = time.perf_counter()
+            await session.call_tool("test_echo", {"text": "x"})
+            warm.append(time.perf_counter() - start)
+        after = []
+        for _ in range(5):
+            await session.call_tool("test_crash", {"how": "segv"})
+            start = time.perf_counter()
+            await session.call_tool("test_echo", {"text": "x"})
+            after.append(time.perf_counter() - start)
+    return statistics.median(warm), statistics.median(after)
+
+
 def shutdown_seconds(cwd: Path) -> float:
     """SIGTERM → exit of a server with two warm workers."""
     process = subprocess.Popen(
@@ -199,33 +237,29 @@ def main() -> None:
             results["one"] = await throughput(repo, 1)
             results["two"] = await throughput(repo, 2)
             results["startup"] = [await startup(repo) for _ in range(STARTUPS)]
+            results["recovery"] = await recovery(repo)
             results["soak"] = await soak(repo)
 
         anyio.run(measure)
-        remote, local = results["overhead"]
-        extra = [r - statistics.median(local) for r in remote]
+        times = results["overhead"]
+        local = statistics.median(times["local"])
+
+        def row(label: str, key: str, target: str = "") -> list[str]:
+            median, p99 = statistics.median(times[key]), percentile(times[key], 0.99)
+            return [label, ms(median), ms(p99), f"{ms(median - local)} / {ms(p99 - local)}", target]
+
         section(
             "MCP server: call overhead",
             table(
-                ["", "in-process run + JSON", "through sf mcp (stdio + pool)", "overhead", "target"],
+                ["path of a trivial call (test_echo)", "median", "p99", "overhead: median / p99", "target"],
                 [
-                    [
-                        "median",
-                        ms(statistics.median(local)),
-                        ms(statistics.median(remote)),
-                        ms(statistics.median(extra)),
-                        "≤ 2 ms",
-                    ],
-                    [
-                        "p99",
-                        ms(percentile(local, 0.99)),
-                        ms(percentile(remote, 0.99)),
-                        ms(percentile(extra, 0.99)),
-                        "≤ 10 ms",
-                    ],
+                    row("in-process: run + JSON encoding", "local"),
+                    row("through the worker pool (`WorkerPool.run`)", "pool", "≤ 2 ms / ≤ 10 ms"),
+                    row("MCP `ping` over stdio (the SDK's round trip, no tool)", "ping"),
+                    row("MCP `tools/call` over stdio (SDK client → sf mcp → pool)", "call"),
                 ],
             ),
-            f"python bench/bench_server.py ({OVERHEAD_CALLS} sequential test_echo calls, --workers 1)",
+            f"python bench/bench_server.py ({OVERHEAD_CALLS} sequential calls each, --workers 1)",
         )
         one, two = results["one"], results["two"]
         section(
@@ -267,6 +301,23 @@ def main() -> None:
                 ],
             ),
             f"python bench/bench_server.py (median of {STARTUPS} spawns of `sf mcp` in a small git repository)",
+        )
+        warm, recovered = results["recovery"]
+        section(
+            "MCP server: crash recovery",
+            table(
+                ["call", "median", "vs a warm pool", "target"],
+                [
+                    ["test_echo on a warm pool", ms(warm), "1.00×", ""],
+                    [
+                        "test_echo right after a worker segfaulted",
+                        ms(recovered),
+                        ratio(recovered, warm),
+                        "< 1 s",
+                    ],
+                ],
+            ),
+            "python bench/bench_server.py (--workers 2; the first call after a crash waits for a new executor's worker)",
         )
         soaked = results["soak"]
         rss, fds, procs = soaked["rss"], soaked["fds"], soaked["processes"]

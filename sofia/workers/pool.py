@@ -29,15 +29,15 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
-
-from loky import ProcessPoolExecutor
-from loky.process_executor import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
 
 from sofia.workers.channel import Listener
 from sofia.workers.protocol import CallReply, CallRequest, WorkerConfig
 from sofia.workers.tree import is_child, kill_tree
 from sofia.workers.worker import initialize, run_call
+
+if TYPE_CHECKING:
+    from loky import ProcessPoolExecutor
 
 GRACE_SECONDS = 3.0
 """How long past its soft deadline a call may run before its worker is killed."""
@@ -171,6 +171,8 @@ class WorkerPool:
 
     def _current(self) -> _Generation:
         if self._generation is None:
+            from loky import ProcessPoolExecutor  # imported once the client has its `initialize` answer
+
             config = WorkerConfig(
                 channel=self._listener.address if self._listener else b"",
                 parent=os.getpid(),
@@ -207,11 +209,7 @@ class WorkerPool:
 
     def _done_in_loky_thread(self, generation: _Generation, task: int, future: Future[CallReply]) -> None:
         """Runs in loky's manager thread, before it kills the surviving workers of a broken pool."""
-        if (
-            generation.dead is None
-            and not future.cancelled()
-            and isinstance(future.exception(), BrokenProcessPool)
-        ):
+        if generation.dead is None and not future.cancelled() and _broken(future.exception()):
             processes = dict(getattr(generation.executor, "_processes", {}))
             generation.dead = {
                 pid: code for pid, process in processes.items() if (code := process.exitcode) is not None
@@ -224,7 +222,7 @@ class WorkerPool:
         error = None if future.cancelled() else future.exception()
         if self._listener is not None:
             # Progress, and after a crash the "start" naming the culprit, precede the result.
-            self._listener.drain(accept=isinstance(error, BrokenProcessPool))
+            self._listener.drain(accept=_broken(error))
         job = self._running.pop(task, None)
         if job is None:
             return
@@ -239,7 +237,7 @@ class WorkerPool:
                 self._requeue(job)
             else:
                 self._finish(job, reply)
-        elif isinstance(error, BrokenProcessPool):
+        elif _broken(error):
             self._retire(generation, "a worker died")
             self._after_break(job, generation)
         else:
@@ -345,6 +343,13 @@ class WorkerPool:
             done, total, message = fields[2], fields[3], fields[4]
             if isinstance(done, int | float) and (total is None or isinstance(total, int | float)):
                 job.progress(float(done), None if total is None else float(total), str(message))
+
+
+def _broken(error: BaseException | None) -> bool:
+    """Whether loky failed a call because its executor broke (a worker died)."""
+    from loky.process_executor import BrokenProcessPool
+
+    return isinstance(error, BrokenProcessPool)
 
 
 async def _bounded(action: Callable[[], object], seconds: float) -> None:
