@@ -37,6 +37,8 @@ class UsageError(Exception):
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    # sofia uses no pydantic plugins; not scanning entry points for them saves ~40 ms per start.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         return _dispatch(args)
     except KeyboardInterrupt:
