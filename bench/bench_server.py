@@ -37,7 +37,7 @@ from tests.server.faulty import EchoParams, echo
 
 OVERHEAD_CALLS = 300
 THROUGHPUT_CALLS = 8
-CPU_LOOPS = 2_000_000
+CPU_LOOPS = 4_000_000
 STARTUPS = 5
 SOAK_CALLS = 10_000
 
@@ -215,7 +215,13 @@ def shutdown_seconds(cwd: Path) -> float:
     return time.perf_counter() - start
 
 
+def report(title: str, body: str, how: str) -> None:
+    section(f"MCP server: {title}", f"{body}\n\n{how[:1].upper()}{how[1:]}.", "python bench/bench_server.py")
+
+
 def ms(seconds: float) -> str:
+    if abs(seconds) < 1e-4:
+        return f"{seconds * 1e6:.0f} µs"
     return f"{seconds * 1000:.2f} ms"
 
 
@@ -248,8 +254,8 @@ def main() -> None:
             median, p99 = statistics.median(times[key]), percentile(times[key], 0.99)
             return [label, ms(median), ms(p99), f"{ms(median - local)} / {ms(p99 - local)}", target]
 
-        section(
-            "MCP server: call overhead",
+        report(
+            "call overhead",
             table(
                 ["path of a trivial call (test_echo)", "median", "p99", "overhead: median / p99", "target"],
                 [
@@ -259,11 +265,11 @@ def main() -> None:
                     row("MCP `tools/call` over stdio (SDK client → sf mcp → pool)", "call"),
                 ],
             ),
-            f"python bench/bench_server.py ({OVERHEAD_CALLS} sequential calls each, --workers 1)",
+            f"{OVERHEAD_CALLS} sequential calls each, --workers 1",
         )
         one, two = results["one"], results["two"]
-        section(
-            "MCP server: throughput",
+        report(
+            "throughput",
             table(
                 ["workers", "wall", "calls/s", "vs --workers 1", "target"],
                 [
@@ -271,13 +277,13 @@ def main() -> None:
                     ["2", f"{two:.2f} s", f"{THROUGHPUT_CALLS / two:.2f}", ratio(one, two), "≥ 1.8×"],
                 ],
             ),
-            f"python bench/bench_server.py ({THROUGHPUT_CALLS} concurrent CPU-bound test_cpu calls)",
+            f"{THROUGHPUT_CALLS} CPU-bound test_cpu calls sent at once",
         )
         starts = results["startup"]
         bare = statistics.median(bare_python_import_mcp() for _ in range(STARTUPS))
         initialize = statistics.median(s[0] for s in starts)
-        section(
-            "MCP server: start-up",
+        report(
+            "start-up",
             table(
                 ["step", "median", "target"],
                 [
@@ -300,11 +306,11 @@ def main() -> None:
                     ["SIGTERM → exit (2 warm workers)", f"{shutdown_seconds(repo):.2f} s", "≤ 2 s"],
                 ],
             ),
-            f"python bench/bench_server.py (median of {STARTUPS} spawns of `sf mcp` in a small git repository)",
+            f"median of {STARTUPS} spawns of `sf mcp` in a small git repository",
         )
         warm, recovered = results["recovery"]
-        section(
-            "MCP server: crash recovery",
+        report(
+            "crash recovery",
             table(
                 ["call", "median", "vs a warm pool", "target"],
                 [
@@ -317,12 +323,12 @@ def main() -> None:
                     ],
                 ],
             ),
-            "python bench/bench_server.py (--workers 2; the first call after a crash waits for a new executor's worker)",
+            "--workers 2; the first call after a crash waits for a new executor's worker",
         )
         soaked = results["soak"]
         rss, fds, procs = soaked["rss"], soaked["fds"], soaked["processes"]
-        section(
-            "MCP server: soak",
+        report(
+            "soak",
             table(
                 ["", "before", f"after {SOAK_CALLS:,} calls", "growth", "target"],
                 [
@@ -331,8 +337,7 @@ def main() -> None:
                     ["descendant processes", procs[0], procs[1], procs[1] - procs[0], "0"],
                 ],
             ),
-            f"python bench/bench_server.py ({SOAK_CALLS:,} test_echo calls, 50 at a time, --workers 2, "
-            "workers recycled every 500 calls)",
+            f"{SOAK_CALLS:,} test_echo calls, 50 at a time, --workers 2, workers recycled every 500 calls",
         )
     finally:
         shutil.rmtree(work, ignore_errors=True)

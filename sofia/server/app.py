@@ -47,16 +47,23 @@ log = logging.getLogger("sofia.mcp")
 DEDUP_TOOLS = frozenset({"code"})
 
 
-def run(options: Options, providers: list[Provider]) -> NoReturn:
+def run(options: Options, providers: list[Provider]) -> int:
     """`sf mcp`: claim the protocol descriptors, serve `providers` until EOF or a signal, exit 0."""
-    wire = claim()
+    try:
+        wire = claim()
+    except OSError as exc:
+        print(
+            f"sf mcp: error: stdin and stdout must be open (the client talks over them): {exc}",
+            file=sys.stderr,
+        )
+        return 1
     logging.basicConfig(
         level=options.log_level.upper(),
         stream=sys.stderr,
         format="%(asctime)s sofia mcp %(levelname)s %(message)s",
     )
     anyio.run(serve, options, wire, providers)
-    _exit()
+    return _exit()
 
 
 async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None:

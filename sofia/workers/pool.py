@@ -64,6 +64,9 @@ class _Generation:
     """Exit codes of the workers already dead when loky noticed the break (the culprits)."""
     deliberate: bool = False
     """Broken by the pool killing every worker: no culprit to look for."""
+    victims: dict[int, int] = dataclasses.field(default_factory=dict)
+    """Workers the pool killed (pid -> the task it meant to stop): another call that had just
+    moved onto such a worker is not the culprit."""
 
     def pids(self) -> list[int]:
         # loky keeps its workers in `_processes` (pid -> process); nothing public lists them.
@@ -122,10 +125,6 @@ class WorkerPool:
         self._listener.attach(self._loop, self._on_message)
         with contextlib.suppress(Exception):
             self._current().executor.submit(os.getpid)
-
-    @property
-    def started(self) -> bool:
-        return self._loop is not None
 
     def worker_pids(self) -> list[int]:
         return self._generation.pids() if self._generation else []
@@ -234,7 +233,7 @@ class WorkerPool:
             reply = future.result()
             if reply.kind == "interrupted" and not job.cancelled:
                 # A cancellation signal meant for the call this worker had just finished.
-                self._requeue(job)
+                self._rerun_or_fail(job, "interrupted by a cancellation meant for another call")
             else:
                 self._finish(job, reply)
         elif _broken(error):
@@ -246,19 +245,27 @@ class WorkerPool:
 
     def _after_break(self, job: _Job, generation: _Generation) -> None:
         dead = generation.dead or {}
+        own_death = (
+            job.pid is not None
+            and job.pid in dead
+            and not generation.deliberate
+            and generation.victims.get(job.pid, job.task) == job.task
+        )
         if job.cancelled:
             self._finish(job, CallReply("interrupted"))
-        elif job.kill_reason == "timeout":
+        elif job.kill_reason == "timeout" and (own_death or generation.deliberate):
             self._finish(job, CallReply("timeout"))
-        elif not generation.deliberate and job.pid is not None and job.pid in dead:
+        elif own_death and job.pid is not None:
             self._finish(job, CallReply("died", message=describe_exit(dead[job.pid])))
-        elif job.attempts < MAX_ATTEMPTS and (job.resubmittable or not job.started):
-            self._requeue(job)
         else:
-            self._finish(job, CallReply("died", message="killed while the pool recovered from another crash"))
+            self._rerun_or_fail(job, "killed while the pool recovered from another crash")
 
-    def _requeue(self, job: _Job) -> None:
-        self._queue.appendleft(job)
+    def _rerun_or_fail(self, job: _Job, why: str) -> None:
+        """Run an innocent call again, once; a call that may have had effects only if it never started."""
+        if job.attempts < MAX_ATTEMPTS and (job.resubmittable or not job.started):
+            self._queue.appendleft(job)
+        else:
+            self._finish(job, CallReply("died", message=why))
 
     def _finish(self, job: _Job, reply: CallReply) -> None:
         if job.timer is not None:
@@ -312,11 +319,13 @@ class WorkerPool:
 
     def _kill(self, job: _Job) -> None:
         """Kill the worker running `job` and its programs; loky then breaks and `_done` recovers."""
+        generation = job.generation
         if job.pid is not None and is_child(job.pid):
+            if generation is not None:
+                generation.victims[job.pid] = job.task
             kill_tree(job.pid)
             return
         # The call never reached a worker in time: something is wedged, so start over entirely.
-        generation = job.generation
         if generation is not None:
             generation.deliberate = True
             for pid in generation.pids():
