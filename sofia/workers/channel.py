@@ -19,6 +19,7 @@ import signal
 import socket
 import struct
 import tempfile
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -146,10 +147,18 @@ class Sender:
     def __init__(self, address: str | bytes) -> None:
         self._address = address
         self._sock: socket.socket | None = None
+        self._lock = threading.Lock()  # providers may report progress from their own threads
 
     def send(self, *fields: Any) -> None:
         # A deadline or cancellation signal must not cut a line in half: it waits for the end.
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _QUIET)
+        try:
+            with self._lock:
+                self._send_line(fields)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+    def _send_line(self, fields: tuple[Any, ...]) -> None:
         try:
             line = orjson.dumps([*fields, os.getpid()]) + b"\n"
             if self._sock is None:
@@ -162,5 +171,3 @@ class Sender:
             if self._sock is not None:
                 self._sock.close()
             self._sock = None
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)

@@ -186,21 +186,24 @@ class _ProgressRelay:
         self._task = task
         self._sent_at = 0.0
         self._pending: tuple[Any, ...] | None = None
+        self._lock = threading.Lock()  # providers may report from their own threads
 
     def __call__(self, done: int, total: int | None, message: str) -> None:
         fields = ("progress", self._task, done, total, str(message)[:MAX_MESSAGE_CHARS])
-        now = time.monotonic()
-        if now - self._sent_at >= PROGRESS_INTERVAL or (total is not None and done >= total):
+        with self._lock:
+            now = time.monotonic()
+            if now - self._sent_at < PROGRESS_INTERVAL and (total is None or done < total):
+                self._pending = fields
+                return
             self._pending = None
             self._sent_at = now
-            self._send(fields)
-        else:
-            self._pending = fields
+        self._send(fields)
 
     def flush(self) -> None:
-        if self._pending is not None:
-            self._send(self._pending)
-            self._pending = None
+        with self._lock:
+            pending, self._pending = self._pending, None
+        if pending is not None:
+            self._send(pending)
 
     def _send(self, fields: tuple[Any, ...]) -> None:
         if self._sender is not None:
