@@ -59,7 +59,9 @@ def main() -> None:
         )
         files = len(numstat.splitlines())
         toon = estimate(run(sf_command("changed", "old..new", "--max-output-tokens", "0"), cwd=repo).stdout)
-        as_json = estimate(run(sf_command("changed", "old..new", "--json", "--max-output-tokens", "0"), cwd=repo).stdout)
+        as_json = estimate(
+            run(sf_command("changed", "old..new", "--json", "--max-output-tokens", "0"), cwd=repo).stdout
+        )
         diff_ratios.append(diff / toon)
         stat_ratios.append(toon / stat)
         token_rows.append(
@@ -77,7 +79,9 @@ def main() -> None:
         )
         sf_time = time_command(sf_command("changed", "old..new", "--max-output-tokens", "0"), cwd=repo)
         git_time = time_command(["git", "diff", "old..new"], cwd=repo)
-        sf_plain = time_command(sf_command("changed", "old..new", "--no-symbols", "--max-output-tokens", "0"), cwd=repo)
+        sf_plain = time_command(
+            sf_command("changed", "old..new", "--no-symbols", "--max-output-tokens", "0"), cwd=repo
+        )
         numstat_time = time_command(["git", "diff", "--numstat", "old..new"], cwd=repo)
         time_rows.append(
             (

@@ -116,9 +116,9 @@ PROVIDERS: tuple[Provider, ...] = (
         cli=("code",),
         module="sofia.providers.code",
         description=(
-            "Structure of source files without bodies (namespace, imports, types, signatures with line ranges, "
-            "properties, constants; Vue props/emits) for files, directories or globs, or the exact source of named "
-            "symbols in one file. Use instead of reading whole files; small files come back raw."
+            "Structure of source files without bodies (imports, types, signatures with line ranges, properties, "
+            "constants, Vue props/emits), or the exact source of named symbols. Use instead of reading files; "
+            "small files come back raw."
         ),
         examples=(
             "sf code src/Controller/UserController.php",
@@ -135,9 +135,9 @@ PROVIDERS: tuple[Provider, ...] = (
         cli=("grep",),
         module="sofia.providers.grep",
         description=(
-            "Search the workspace for 1-32 literal (or regex) patterns at once: every hit with file, line, "
-            "column, trimmed text and its enclosing symbol (a `code` slice key), exact totals per pattern, "
-            "and the files holding hits not shown. Use instead of `grep -rn` and follow-up reads."
+            "Search for 1-32 literal or regex patterns at once: each hit with file, line, column, text and "
+            "enclosing symbol (a code slice key), exact totals per pattern, files with unshown hits. "
+            "Use instead of grep -rn and follow-up reads."
         ),
         examples=(
             "sf grep deleteUser",
@@ -226,7 +226,11 @@ PROVIDERS: tuple[Provider, ...] = (
             "(test, git, build, ...) and a per-category summary, so repeated runs stand out."
         ),
         cli_input_attr="CliParams",
-        examples=("sf cc bash", "sf cc bash 3f2a --category test --min-count 2", "sf cc bash --full --no-subagents"),
+        examples=(
+            "sf cc bash",
+            "sf cc bash 3f2a --category test --min-count 2",
+            "sf cc bash --full --no-subagents",
+        ),
     ),
     Provider(
         name="cc_candidates",
@@ -257,7 +261,11 @@ PROVIDERS: tuple[Provider, ...] = (
             "One Composer package in full: scripts with their commands, autoload maps, all constraints, and "
             "whether composer.lock is fresh, with the locked versions of the direct dependencies."
         ),
-        examples=("sf composer show acme/array-reader", "sf composer show enum", "sf composer show packages/enum"),
+        examples=(
+            "sf composer show acme/array-reader",
+            "sf composer show enum",
+            "sf composer show packages/enum",
+        ),
     ),
     Provider(
         name="composer_check",

@@ -36,7 +36,9 @@ def test_help_lists_every_registered_command() -> None:
     done = run_sf("--help")
     assert done.returncode == 0
     heads = {p.cli[0] for p in PROVIDERS} | {"mcp", "doctor"}
-    listed = {line.split()[0] for line in done.stdout.splitlines() if line.startswith("    ") and line.strip()}
+    listed = {
+        line.split()[0] for line in done.stdout.splitlines() if line.startswith("    ") and line.strip()
+    }
     assert heads <= listed
     flat = " ".join(done.stdout.split())
     for group, text in GROUPS.items():

@@ -1,4 +1,5 @@
-"""composer_check over the real MCP server: one progress notification per package."""
+"""composer_check over the real MCP server: progress notifications per package (the server thins them
+to one per 50 ms, always delivering the last)."""
 
 from __future__ import annotations
 
@@ -35,5 +36,8 @@ async def test_progress_per_package(tmp_path: Path) -> None:
     assert not result.is_error, text(result)
     payload = json.loads(text(result))
     assert payload["summary"] == {"ok": 1, "fail": 1, "skip": 1, "timeout": 0, "error": 0}
-    assert [(done, total) for done, total, _ in seen] == [(1.0, 3.0), (2.0, 3.0), (3.0, 3.0)]
-    assert sorted(message.split()[0] for _, _, message in seen if message) == ["acme/a", "acme/b", "acme/c"]
+    steps = [(done, total) for done, total, _ in seen]
+    assert steps[-1] == (3.0, 3.0)
+    assert all(total == 3.0 for _, total in steps)
+    assert [done for done, _ in steps] == sorted({done for done, _ in steps})
+    assert {message.split()[0] for _, _, message in seen if message} <= {"acme/a", "acme/b", "acme/c"}

@@ -1,9 +1,8 @@
-"""Cross-cutting checks for the three GitHub tools: input schemas as snapshotted, byte-identical
+"""Cross-cutting checks for the three GitHub tools: byte-identical
 repeat runs, and a 300-token budget that fits with exact `omitted` counts."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -17,17 +16,6 @@ from tests.github.helpers import NOW_2026_06_14, context, github_repo, record_ap
 from tests.github.test_branches import graphql_args as branch_args
 from tests.github.test_pr import VIEWER
 from tests.github.test_pr import graphql_args as pr_args
-
-SNAPSHOT = Path(__file__).with_name("schemas.json")
-
-
-def test_input_schemas_match_the_snapshot() -> None:
-    current = {
-        "github_ci": ci.Params.model_json_schema(),
-        "github_pr": pr.Params.model_json_schema(),
-        "github_branches": branches.Params.model_json_schema(),
-    }
-    assert current == json.loads(SNAPSHOT.read_text())
 
 
 def _pr(fake: FakeGh, tmp_path: Path, budget: int | None) -> dict[str, Any]:

@@ -17,25 +17,20 @@ from .selector import project_label, select
 
 ProjectsDir = Annotated[
     str | None,
-    Field(description="Claude Code projects directory; default $CC_PROJECTS_DIR, else ~/.claude/projects"),
+    Field(description="Claude Code projects dir (default $CC_PROJECTS_DIR or ~/.claude/projects)"),
 ]
 SessionSelector = Annotated[
     str,
-    Field(
-        description=(
-            "which session: empty or 'last' = newest, a session id prefix, a project name, "
-            "or a path to a .jsonl transcript"
-        )
-    ),
+    Field(description=("empty or 'last' = newest; else an id prefix, project name or .jsonl path")),
     Cli(positional=True, metavar="SESSION"),
 ]
 Since = Annotated[
     str,
-    Field(description="only transcripts modified within this period, e.g. 30m, 24h, 7d, 2w, 1h30m"),
+    Field(description="only transcripts modified within this period: 30m, 24h, 7d, 1h30m"),
 ]
 ProjectFilter = Annotated[
     str,
-    Field(description="only sessions whose project name, project directory or cwd contains this (any case)"),
+    Field(description="only projects whose name, dir or cwd contains this (any case)"),
 ]
 Redact = Annotated[
     bool,

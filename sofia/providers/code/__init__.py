@@ -13,13 +13,9 @@ from sofia.providers.contract import Cli, Context
 
 __all__ = ["CliParams", "Params", "is_slice_result", "prepare", "render", "run", "slice_text"]
 
-FILES_HELP = (
-    "Files, directories or globs (`src/**/*.php`, `app/{Models,Http}`), relative to the workspace root; "
-    "directories and globs expand to every supported source file (at most 250)."
-)
+FILES_HELP = "Files, directories or globs (src/**/*.php), at most 250 files."
 SYMBOLS_HELP = (
-    "Symbols whose exact source to return, e.g. `UserController::destroy`, `Server.Routes`, "
-    "`(*Server).Routes`, `Widget.label`, or a bare name; needs exactly one file."
+    "Symbols to return verbatim from one file: Class::method, Type.Method, Class.method or a bare name."
 )
 Files = Annotated[
     list[str], Field(min_length=1, description=FILES_HELP), Cli(positional=True, metavar="PATH")
@@ -29,22 +25,19 @@ Api = Annotated[
     bool,
     Field(
         default=False,
-        description=(
-            "PHP: the effective public surface of a class (own members plus traits and parents, each row "
-            "with `via`); implies exported."
-        ),
+        description="PHP: public surface incl. traits and parents (rows carry via); implies exported.",
     ),
 ]
 Brief = Annotated[
     bool,
     Field(
         default=False,
-        description="Names and signatures only: no imports, properties, values, attributes or details.",
+        description="Names and signatures only.",
     ),
 ]
 Force = Annotated[
     bool,
-    Field(default=False, description="Return the full result even if an identical call just returned it."),
+    Field(default=False, description="Return the result even if this call just returned it."),
 ]
 
 
@@ -54,9 +47,7 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     files: Files
-    symbol: Annotated[
-        str, Field(default="", description="One symbol to slice; placed in front of `symbols`.")
-    ]
+    symbol: Annotated[str, Field(default="", description="One symbol to slice (joins symbols).")]
     symbols: Annotated[list[str], Field(default_factory=list, description=SYMBOLS_HELP)]
     exported: Exported
     api: Api

@@ -56,9 +56,7 @@ class Params(BaseModel):
 
     package: Annotated[
         str,
-        Field(
-            description="Only packages matching by full name, the part after the slash, or directory name; empty = all."
-        ),
+        Field(description="Only packages matching by name, name suffix or directory; empty = all."),
         Cli(positional=True, metavar="PACKAGE"),
     ] = ""
     root: Annotated[str, Field(description=ROOT_DESCRIPTION), Cli(flag="--root", metavar="DIR")] = "."
@@ -68,15 +66,10 @@ class Params(BaseModel):
         Cli(flag="--script", metavar="NAME"),
     ] = "check"
     jobs: Annotated[
-        int,
-        Field(
-            default_factory=default_jobs,
-            ge=1,
-            le=16,
-            description="Packages checked in parallel (default: min(4, CPUs)).",
-        ),
+        int | None,
+        Field(ge=1, le=16, description="Packages checked in parallel, 1-16 (default: min(4, CPUs))."),
         Cli(flag="--jobs", metavar="N"),
-    ]
+    ] = None
     timeout_s: Annotated[
         int,
         Field(
@@ -141,7 +134,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 
     runner = _Runner(params, env, budget_end, ctx)
     if selected:
-        with ThreadPoolExecutor(max_workers=min(params.jobs, len(selected))) as pool:
+        with ThreadPoolExecutor(max_workers=min(params.jobs or default_jobs(), len(selected))) as pool:
             futures = {pool.submit(runner.check, package): package for package in selected}
             for future in as_completed(futures):
                 package = futures[future]

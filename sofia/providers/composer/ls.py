@@ -11,9 +11,7 @@ from sofia.providers.composer import discovery, fitting, neon
 from sofia.providers.composer import manifest as manifests
 from sofia.providers.contract import Cli, Context
 
-ROOT_DESCRIPTION = (
-    "Directory to scan for composer.json files (or one composer.json), relative to the workspace."
-)
+ROOT_DESCRIPTION = "Tree to scan for composer.json files (or one composer.json)."
 
 
 class Params(BaseModel):

@@ -32,36 +32,31 @@ class Params(BaseModel):
 
     patterns: Annotated[
         list[str],
-        Field(description="1 to 32 patterns, each searched independently; literal text unless regex=true."),
+        Field(description="1-32 patterns, searched independently; literal unless regex=true."),
         Cli(positional=True, metavar="PATTERN"),
     ]
     root: Annotated[
         str,
-        Field(description="Directory or single file to search, relative to the workspace root."),
+        Field(description="Directory or file to search."),
         Cli(flag="--root", metavar="DIR"),
     ] = "."
     regex: Annotated[
         bool,
-        Field(
-            description=(
-                "Treat patterns as ripgrep (Rust) regular expressions; look-around and "
-                "backreferences are unsupported."
-            )
-        ),
+        Field(description="Patterns are ripgrep regexes (no look-around or backreferences)."),
     ] = False
     word: Annotated[
         bool,
-        Field(description="Match whole words only (works with literal and regex patterns)."),
+        Field(description="Whole words only."),
     ] = False
     case: Annotated[
         bool,
-        Field(description="Case-sensitive matching; false matches case-insensitively."),
+        Field(description="Case-sensitive matching."),
     ] = True
     exts: Annotated[
         list[str],
         Field(
             default_factory=list,
-            description="File extensions to search (`php`, `.ts`), case-insensitive; empty searches every file.",
+            description="Extensions to search (php, ts); empty = all files.",
         ),
         Cli(flag="--ext", split=True, metavar="EXT"),
     ]
@@ -69,10 +64,7 @@ class Params(BaseModel):
         list[str],
         Field(
             default_factory=list,
-            description=(
-                "Directory names to skip at any depth, on top of the defaults "
-                "(.git node_modules vendor dist build ...) and .gitignore."
-            ),
+            description="More directory names to skip (vendor, node_modules... and .gitignore apply anyway).",
         ),
         Cli(flag="--ignore-dir", split=True, metavar="NAME"),
     ]
@@ -80,10 +72,7 @@ class Params(BaseModel):
         int,
         Field(
             ge=0,
-            description=(
-                "Hits shown per pattern; totals stay exact and unshown files are listed in more_in. "
-                "0 shows every hit the output budget allows."
-            ),
+            description="Hits shown per pattern (totals stay exact; more_in lists the rest); 0 = budget allows.",
         ),
     ] = 30
 

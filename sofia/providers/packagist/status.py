@@ -38,9 +38,7 @@ class Params(BaseModel):
 
     package: Annotated[
         str,
-        Field(
-            description="Only packages matching by full name, the part after the slash, or directory name; empty = all."
-        ),
+        Field(description="Only packages matching by name, name suffix or directory; empty = all."),
         Cli(positional=True, metavar="PACKAGE"),
     ] = ""
     root: Annotated[str, Field(description=ROOT_DESCRIPTION), Cli(flag="--root", metavar="DIR")] = "."
