@@ -79,6 +79,11 @@ def _isolate_std_streams() -> None:
     os.close(null)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    # Writes through the original object (`print(file=sys.__stdout__)`) reach stderr line by line
+    # instead of sitting in a block buffer until the worker exits.
+    original = sys.__stdout__
+    if original is not None and hasattr(original, "reconfigure"):
+        original.reconfigure(line_buffering=True)
 
 
 def _watch_parent(parent: int) -> None:
