@@ -16,17 +16,19 @@ from .common import (
     ProjectsDir,
     Redact,
     Since,
+    filter_sessions,
     named_paths,
+    project_matches,
     result_tail,
     wants_redaction,
 )
 from .digest import Digest, Thread
-from .discovery import Session, list_sessions, parse_since, peek, resolve_root
+from .discovery import Session, list_sessions, resolve_root
 from .fitting import Shrink, fit
 from .loading import Attribution, Loader, agent_files, attribute_legacy_agents, with_agents
 from .parallel import Job
 from .rules import cut, one_line
-from .selector import project_label, select
+from .selector import select
 
 COMMAND_CHARS = 140
 
@@ -68,19 +70,13 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         digests = _load(loader, [session], attribution)
     else:
         root = resolve_root(params.projects_dir, ctx)
-        window = parse_since(params.since)
         listing = list_sessions(root)
-        sessions = listing.sessions
-        if window is not None:
-            threshold = ctx.clock() - window
-            sessions = [s for s in sessions if s.file.mtime >= threshold]
+        sessions = filter_sessions(listing.sessions, params.since, params.project, ctx)
         wanted = params.project.strip().lower()
-        if wanted:
-            sessions = [s for s in sessions if _project_matches(s, peek(s.file.path)[0], wanted)]
         attribution = attribute_legacy_agents(listing)
         digests = _load(loader, sessions, attribution)
         if wanted:
-            digests = [(s, d) for s, d in digests if _project_matches(s, d.cwd, wanted)]
+            digests = [(s, d) for s, d in digests if project_matches(s, d.cwd, wanted)]
         if listing.unreadable:
             loader.unreadable += listing.unreadable
     if loader.unreadable:
@@ -102,13 +98,6 @@ def _load(
         if main is not None:
             out.append((session, with_agents(main, agents[session.full_id], digests)))
     return out
-
-
-def _project_matches(session: Session, cwd: str, wanted: str) -> bool:
-    if not cwd:
-        return True
-    label = project_label(cwd, session.project_dir)
-    return wanted in label.lower() or wanted in session.project_dir.lower() or wanted in cwd.lower()
 
 
 def _report(

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from sofia.providers.contract import Cli, Context, ProviderError
 
 from .digest import Digest
-from .discovery import Session
+from .discovery import Session, parse_since, peek
 from .loading import Loader, agent_files, with_agents
 from .selector import project_label, select
 
@@ -39,6 +39,28 @@ Redact = Annotated[
 
 SHOWN_PATHS = 5
 """Paths named in a note about unreadable or orphaned files."""
+
+
+def project_matches(session: Session, cwd: str, wanted: str) -> bool:
+    """Whether the lower-cased filter `wanted` is in the session's project label, directory or cwd;
+    a session whose cwd is not known yet is kept (undecided)."""
+    if not cwd:
+        return True
+    label = project_label(cwd, session.project_dir)
+    return wanted in label.lower() or wanted in session.project_dir.lower() or wanted in cwd.lower()
+
+
+def filter_sessions(sessions: list[Session], since: str, project: str, ctx: Context) -> list[Session]:
+    """Sessions modified within `since` whose project may match `project`, decided on a cheap look at
+    each transcript's head (callers re-check `project_matches` with the parsed cwd)."""
+    window = parse_since(since)
+    if window is not None:
+        threshold = ctx.clock() - window
+        sessions = [s for s in sessions if s.file.mtime >= threshold]
+    wanted = project.strip().lower()
+    if wanted:
+        sessions = [s for s in sessions if project_matches(s, peek(s.file.path)[0], wanted)]
+    return sessions
 
 
 def wants_redaction(params: BaseModel) -> bool:

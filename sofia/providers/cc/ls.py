@@ -9,9 +9,19 @@ from pydantic import BaseModel, ConfigDict, Field
 from sofia.providers.contract import Context
 
 from . import mdtext, timefmt
-from .common import ProjectFilter, ProjectsDir, Redact, Since, named_paths, result_tail, wants_redaction
+from .common import (
+    ProjectFilter,
+    ProjectsDir,
+    Redact,
+    Since,
+    filter_sessions,
+    named_paths,
+    project_matches,
+    result_tail,
+    wants_redaction,
+)
 from .digest import Digest
-from .discovery import Session, list_sessions, parse_since, peek, resolve_root
+from .discovery import Session, list_sessions, resolve_root
 from .fitting import Shrink, fit
 from .loading import Loader, attribute_legacy_agents
 from .rules import cut, one_line
@@ -35,22 +45,16 @@ class CliParams(Params):
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:
     root = resolve_root(params.projects_dir, ctx)
-    window = parse_since(params.since)
     listing = list_sessions(root)
     attribution = attribute_legacy_agents(listing)
-    sessions = listing.sessions
-    if window is not None:
-        threshold = ctx.clock() - window
-        sessions = [s for s in sessions if s.file.mtime >= threshold]
+    sessions = filter_sessions(listing.sessions, params.since, params.project, ctx)
     wanted = params.project.strip().lower()
-    if wanted:
-        sessions = [s for s in sessions if _may_match(s, wanted)]
     loader = Loader(ctx, wants_redaction(params))
     digests = loader.digests(((s.file, None) for s in sessions), "sessions")
     found: list[tuple[dict[str, Any], Session, Digest]] = []
     for session in sessions:
         digest = digests.get(session.file.path)
-        if digest is None or (wanted and not _matches(session, digest.cwd, wanted)):
+        if digest is None or (wanted and not project_matches(session, digest.cwd, wanted)):
             continue
         agents = len(session.agent_files) + len(attribution.by_session.get(session.full_id, []))
         found.append((_row(session, digest, agents), session, digest))
@@ -106,17 +110,6 @@ def _row(session: Session, digest: Digest, agents: int) -> dict[str, Any]:
         "branch": digest.branch,
         "prs": len(digest.prs),
     }
-
-
-def _matches(session: Session, cwd: str, wanted: str) -> bool:
-    label = project_label(cwd, session.project_dir)
-    return wanted in label.lower() or wanted in session.project_dir.lower() or wanted in cwd.lower()
-
-
-def _may_match(session: Session, wanted: str) -> bool:
-    """A cheap look at the transcript's head; undecided when it names no cwd there."""
-    cwd = peek(session.file.path)[0]
-    return not cwd or _matches(session, cwd, wanted)
 
 
 def render(result: dict[str, Any], fmt: str) -> str | None:

@@ -4,20 +4,10 @@ from __future__ import annotations
 
 import posixpath
 
+from sofia.syntax.parse import EXTENSIONS
+
 LANGS = {
-    ".php": "php",
-    ".go": "go",
-    ".py": "python",
-    ".pyi": "python",
-    ".js": "js",
-    ".mjs": "js",
-    ".cjs": "js",
-    ".jsx": "js",
-    ".ts": "ts",
-    ".mts": "ts",
-    ".cts": "ts",
-    ".tsx": "tsx",
-    ".vue": "vue",
+    **EXTENSIONS,
     ".rs": "rust",
     ".sql": "sql",
     ".css": "css",
@@ -29,6 +19,7 @@ LANGS = {
     ".sh": "shell",
     ".bash": "shell",
 }
+"""The symbol layer's languages plus names for a few more that sofia reports but does not parse."""
 
 TEST_DIRS = {"test", "tests", "__tests__", "testdata"}
 DOC_EXTS = {".md", ".rst", ".adoc", ".txt"}

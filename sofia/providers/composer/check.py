@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sofia.output import tables
 from sofia.providers.composer import discovery, failures, fitting
 from sofia.providers.composer import manifest as manifests
-from sofia.providers.composer.ls import ROOT_DESCRIPTION
+from sofia.providers.composer.ls import PackageFilter, TreeRoot
 from sofia.providers.contract import Cli, Context, ProviderError
 from sofia.runtime import proc
 
@@ -54,12 +54,8 @@ def default_jobs() -> int:
 class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    package: Annotated[
-        str,
-        Field(description="Only packages matching by name, name suffix or directory; empty = all."),
-        Cli(positional=True, metavar="PACKAGE"),
-    ] = ""
-    root: Annotated[str, Field(description=ROOT_DESCRIPTION), Cli(flag="--root", metavar="DIR")] = "."
+    package: PackageFilter = ""
+    root: TreeRoot = "."
     script: Annotated[
         str,
         Field(min_length=1, description="Composer script to run in each package (house convention: check)."),

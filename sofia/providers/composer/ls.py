@@ -11,13 +11,24 @@ from sofia.providers.composer import discovery, fitting, neon
 from sofia.providers.composer import manifest as manifests
 from sofia.providers.contract import Cli, Context
 
-ROOT_DESCRIPTION = "Tree to scan for composer.json files (or one composer.json)."
+TreeRoot = Annotated[
+    str,
+    Field(description="Tree to scan for composer.json files (or one composer.json)."),
+    Cli(flag="--root", metavar="DIR"),
+]
+"""The `root` parameter shared by the Composer and Packagist tools."""
+PackageFilter = Annotated[
+    str,
+    Field(description="Only packages matching by name, name suffix or directory; empty = all."),
+    Cli(positional=True, metavar="PACKAGE"),
+]
+"""The optional `package` positional of the tools that work on every package by default."""
 
 
 class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    root: Annotated[str, Field(description=ROOT_DESCRIPTION), Cli(flag="--root", metavar="DIR")] = "."
+    root: TreeRoot = "."
 
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sofia.output import jsonfmt, tables
 from sofia.providers.composer import discovery, fitting, lock, neon, versions
 from sofia.providers.composer import manifest as manifests
-from sofia.providers.composer.ls import ROOT_DESCRIPTION
+from sofia.providers.composer.ls import TreeRoot
 from sofia.providers.contract import Cli, Context
 
 SCRIPT_LIMIT = 200
@@ -30,7 +30,7 @@ class Params(BaseModel):
         ),
         Cli(positional=True, metavar="PACKAGE"),
     ]
-    root: Annotated[str, Field(description=ROOT_DESCRIPTION), Cli(flag="--root", metavar="DIR")] = "."
+    root: TreeRoot = "."
 
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sofia.output import jsonfmt
 from sofia.providers.composer import discovery, versions
 from sofia.providers.composer import manifest as manifests
-from sofia.providers.composer.ls import ROOT_DESCRIPTION
+from sofia.providers.composer.ls import TreeRoot
 from sofia.providers.contract import Cli, Context, Outcome, ProviderError
 from sofia.providers.packagist import client, remote
 from sofia.runtime import git, proc
@@ -51,7 +51,7 @@ class Params(BaseModel):
         Field(min_length=1, description="Version to tag, used verbatim as the tag name (1.4.0 or v1.4.0)."),
         Cli(positional=True, metavar="VERSION"),
     ]
-    root: Annotated[str, Field(description=ROOT_DESCRIPTION), Cli(flag="--root", metavar="DIR")] = "."
+    root: TreeRoot = "."
     message: Annotated[
         str,
         Field(description='Tag message (default: "Release <version>").'),

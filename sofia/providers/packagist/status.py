@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sofia.providers.composer import discovery, fitting, versions
 from sofia.providers.composer import manifest as manifests
-from sofia.providers.composer.ls import ROOT_DESCRIPTION
+from sofia.providers.composer.ls import PackageFilter, TreeRoot
 from sofia.providers.contract import Cli, Context
 from sofia.providers.packagist import client, remote
 
@@ -36,12 +36,8 @@ NEXT_STEP = {
 class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    package: Annotated[
-        str,
-        Field(description="Only packages matching by name, name suffix or directory; empty = all."),
-        Cli(positional=True, metavar="PACKAGE"),
-    ] = ""
-    root: Annotated[str, Field(description=ROOT_DESCRIPTION), Cli(flag="--root", metavar="DIR")] = "."
+    package: PackageFilter = ""
+    root: TreeRoot = "."
     offline: Annotated[
         bool,
         Field(description="Local tags only: no Packagist request and no git ls-remote."),

@@ -266,7 +266,7 @@ class Loader:
         self.modules[path] = module
         self.order.append(module.rel)
         if count_errors(tree.root_node):
-            module_errors = _first_error_line(tree.root_node)
+            module_errors = first_error_line(tree.root_node)
             self.notes.append(f"{module.rel}:{module_errors}: syntax error outside the routes (ignored)")
         return module
 
@@ -298,10 +298,11 @@ class Loader:
         return None
 
 
-def _first_error_line(node: Any) -> int:
+def first_error_line(node: Any) -> int:
+    """The line of the first ERROR or MISSING node under `node`."""
     if node.is_error or node.is_missing:
         return int(node.start_point.row) + 1
     for child in node.children:
         if child.has_error or child.is_missing:
-            return _first_error_line(child)
+            return first_error_line(child)
     return int(node.start_point.row) + 1

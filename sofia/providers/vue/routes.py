@@ -9,7 +9,7 @@ from typing import Any
 from sofia.output.tables import cut
 from sofia.providers.contract import ProviderError
 
-from .modules import Loader, Module, collapse, string_value, text, unwrap
+from .modules import Loader, Module, collapse, first_error_line, string_value, text, unwrap
 
 FUNCTIONS = ("arrow_function", "function_expression", "function", "function_declaration")
 
@@ -124,7 +124,7 @@ class RouteWalker:
 
     def _fail_on_error(self, value: Value) -> None:
         if value.node.has_error:
-            line = _error_line(value.node)
+            line = first_error_line(value.node)
             raise ProviderError(
                 f"{value.module.rel}:{line}: cannot parse the route definition",
                 "fix the syntax, or pass file= for another router module",
@@ -308,15 +308,6 @@ def _dynamic_import(node: Any) -> str | None:
     if node.type == "await_expression" and node.named_children:
         return _dynamic_import(node.named_children[0])
     return None
-
-
-def _error_line(node: Any) -> int:
-    if node.is_error or node.is_missing:
-        return int(node.start_point.row) + 1
-    for child in node.children:
-        if child.has_error or child.is_missing:
-            return _error_line(child)
-    return int(node.start_point.row) + 1
 
 
 def find_routes_array(walker: RouteWalker, module: Module) -> Value | None:
