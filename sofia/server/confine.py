@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-PATH_FIELDS = ("files", "root", "file", "projects_dir", "package")
+PATH_FIELDS = ("files", "root", "file", "projects_dir", "package", "session")
 GLOB_CHARS = frozenset("*?[{")
 
 
@@ -33,6 +33,8 @@ class Confinement:
         for name in PATH_FIELDS:
             for raw in _values(values.get(name)):
                 if name == "package" and not self._looks_like_path(raw):
+                    continue
+                if name == "session" and not _is_session_path(raw):
                     continue
                 for base in self._bases(name, values):
                     resolved = _resolve(base, _literal_prefix(raw) if name == "files" else raw)
@@ -57,6 +59,11 @@ class Confinement:
         if value.startswith(("/", ".", "~")) or value.endswith(".json") or "\\" in value:
             return True
         return (self.workspace / value).exists()
+
+
+def _is_session_path(value: str) -> bool:
+    """A cc `session` selector names a transcript file when it ends in .jsonl or holds a separator."""
+    return value.strip().endswith(".jsonl") or "/" in value or os.sep in value
 
 
 def _values(value: object) -> Iterable[str]:

@@ -146,6 +146,7 @@ class PathParams(_Strict):
     file: Annotated[str, Field(description="one file")] = ""
     package: Annotated[str, Field(description="a package name or a path")] = ""
     projects_dir: Annotated[str | None, Field(description="a projects root")] = None
+    session: Annotated[str, Field(description="a session selector or a transcript path")] = ""
 
 
 def paths(params: PathParams, ctx: Context) -> dict[str, Any]:

@@ -61,6 +61,8 @@ REFUSED = [
     ("grep", {"patterns": ["secret"], "root": ".."}, "root"),
     ("vue_routes", {"file": "/etc/passwd"}, "file"),
     ("code", {"files": ["escape/secret.txt"]}, "files"),
+    ("cc_show", {"session": "/etc/passwd.jsonl"}, "session"),
+    ("cc_paths", {"session": "../outside/secret.txt"}, "session"),
 ]
 
 
@@ -74,7 +76,7 @@ async def test_paths_outside_the_roots_are_refused(
     assert result.is_error
     message = text(result)
     assert message.startswith(f"{parameter}=")
-    assert f"outside the allowed roots ({workspace})" in message
+    assert f"outside the allowed roots ({workspace}" in message
     assert "--root DIR" in message
 
 
@@ -83,6 +85,8 @@ ALLOWED = [
     ("test_paths", {"package": "acme/widget"}),
     ("test_paths", {"package": "./src"}),
     ("cc_paths", {"projects_dir": "../claude-projects"}),
+    ("cc_paths", {"session": "3f2a"}),
+    ("cc_paths", {"session": "../claude-projects/-home-dev-app/3f2a.jsonl"}),
 ]
 
 
