@@ -187,7 +187,7 @@ class Frontend:
         refusal = self.confinement.refusal(spec.group, params)
         if refusal is not None:
             return Answer(_error(refusal), "refused")
-        timeout = self.options.timeout or spec.provider.timeout
+        timeout = self.options.timeout or call_timeout(spec.provider.timeout, params)
         request = CallRequest(
             tool=spec.name,
             arguments=params.model_dump(mode="json", exclude_unset=True),
@@ -291,3 +291,12 @@ def _text(text: str) -> types.CallToolResult:
 
 def _error(text: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+
+
+def call_timeout(default: float, params: BaseModel) -> float:
+    """A tool's deadline for one call: its own, or longer when the call asks for a longer whole-call
+    budget of its own (`budget_s` of composer_check and packagist_status), which must fit inside it."""
+    budget = getattr(params, "budget_s", None)
+    if isinstance(budget, int | float) and budget + 60 > default:
+        return float(budget + 60)
+    return default
