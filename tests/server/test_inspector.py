@@ -8,18 +8,14 @@ import shutil
 import subprocess
 import sys
 
-import pytest
-
 from tests.helpers import Repo
 from tests.server.harness import server_env
 from tests.server.snapshot import registered
 
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
 
-pytestmark = pytest.mark.skipif(shutil.which("npx") is None, reason="MCP Inspector runs on node (npx)")
-
-
 def inspector(repo: Repo, *method: str) -> object:
+    assert shutil.which("npx"), "MCP Inspector runs on Node.js: install nodejs and npm (.ci/run does)"
     done = subprocess.run(
         ["npx", "-y", INSPECTOR, "--cli", sys.executable, "-m", "sofia", "mcp", "--workers", "1", *method],
         cwd=repo.path,
