@@ -6,11 +6,13 @@ Sections can be picked: `python bench/bench_code.py [tokens] [api] [time]`.
 
 Corpora, installed at bench time: the running interpreter's standard library (Python), Debian's
 `golang-1.19-src` (Go), Debian's `php-symfony-*` and `php-laravel-framework` (PHP), and npm's
-`vitepress`, `@nuxt/ui` (TypeScript, Vue) and `webpack` (JavaScript).
+`vitepress`, `@nuxt/ui`, `primevue`, `vue-element-admin`, `@tanstack/query-core`, `zod`, `rxjs`
+(TypeScript, Vue) and `webpack` (JavaScript).
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 import sys
 import sysconfig
@@ -47,7 +49,16 @@ SKIP_DIRS = {
 GENERATED_MARKERS = (b"Code generated", b"DO NOT EDIT", b"@generated")
 """Generated files (syscall tables, parsers) are left out: agents do not read them."""
 
-NPM = ("vitepress@1.6.4", "@nuxt/ui@4.11.2", "rxjs@7.8.2", "webpack@5.113.0")
+NPM = (
+    "vitepress@1.6.4",
+    "@nuxt/ui@4.11.2",
+    "primevue@3.53.0",
+    "vue-element-admin@3.9.3",
+    "@tanstack/query-core@5.108.0",
+    "zod@3.24.2",
+    "rxjs@7.8.2",
+    "webpack@5.113.0",
+)
 GO_PACKAGE = "golang-1.19-src"
 PHP_PACKAGES = (
     "php-symfony-console",
@@ -61,11 +72,15 @@ PHP_PACKAGES = (
 TARGETS = {"go": 9.5, "php": 2.5, "ts": 6.4, "vue": 10.0, "js": 6.0, "python": 5.0}
 
 
+DECLARATION = re.compile(r"\.d(\.vue)?\.[mc]?ts$")
+"""TypeScript declaration files (`x.d.ts`, `x.d.vue.ts`): generated signatures, not hand-written code."""
+
+
 def source_files(root: Path, langs: set[str]) -> list[Path]:
     """Supported hand-written files under `root` in `langs`, outside test and vendored trees, sorted."""
     found = []
     for path in root.rglob("*"):
-        wanted = path.is_file() and not path.name.endswith(".d.ts") and language_for(path) in langs
+        wanted = path.is_file() and not DECLARATION.search(path.name) and language_for(path) in langs
         if wanted and not SKIP_DIRS.intersection(path.relative_to(root).parts) and not generated(path):
             found.append(path)
     return sorted(found)
