@@ -1,0 +1,137 @@
+"""The shared output layer: the token estimate, JSON/TOON/Markdown renderers, tables and budgets."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sofia.output import budget, jsonfmt, markdown, render, tables, toon
+from sofia.output.tokens import estimate
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("", 0),
+        ("12345678", 2),
+        ("1234567890", 3),
+        ("привет", 6),
+        ("a", 0),
+        ("ab", 1),
+        ("abc", 1),
+        ("日本", 2),
+    ],
+)
+def test_estimate_pinned_values(text: str, tokens: int) -> None:
+    assert estimate(text) == tokens
+    assert estimate(text.encode()) == tokens
+
+
+def test_estimate_counts_each_undecodable_byte_as_one_unit() -> None:
+    assert estimate(b"abcd\xff\xfe") == 1 + 2
+    assert estimate(b"\xe9t\xe9") == 2 + 0  # Latin-1 "été": two bad bytes, one ASCII letter (1/4 rounds to 0)
+
+
+@given(st.text())
+def test_estimate_of_a_concatenation_is_close_to_the_sum(text: str) -> None:
+    halves = estimate(text[: len(text) // 2]) + estimate(text[len(text) // 2 :])
+    assert abs(estimate(text) - halves) <= 1
+
+
+def test_compact_json_keeps_key_order_and_unicode() -> None:
+    document = {"zeta": 1, "alpha": ["é", None], "mid": {"b": True, "a": 1.5}}
+    encoded = jsonfmt.compact(document)
+    assert encoded == '{"zeta":1,"alpha":["é",null],"mid":{"b":true,"a":1.5}}'.encode()
+    assert jsonfmt.compact(json.loads(encoded)) == encoded
+
+
+def test_pretty_json_is_indented_with_a_trailing_newline() -> None:
+    assert jsonfmt.pretty({"a": [1]}) == '{\n  "a": [\n    1\n  ]\n}\n'
+
+
+def test_toon_renders_uniform_rows_as_one_table() -> None:
+    text = toon.render({"rows": [{"a": 1, "b": "x, y"}, {"a": 2, "b": "z"}], "notes": []})
+    assert text == 'rows[2]{a,b}:\n  1,"x, y"\n  2,z\nnotes: []\n'
+
+
+def test_markdown_tables_escape_pipes_and_newlines_and_skip_empty_lists() -> None:
+    text = markdown.render({"spec": "x", "files": [{"path": "a|b", "note": "one\ntwo"}], "notes": []})
+    assert text == "**spec**: x  \n\n## files\n\n| path | note |\n| --- | --- |\n| a\\|b | one<br>two |\n"
+
+
+def test_markdown_nests_objects_and_lists_of_objects() -> None:
+    text = markdown.render({"totals": {"files": 2}, "patterns": [{"pattern": "foo", "hits": [{"line": 3}]}]})
+    assert "## totals\n\n**files**: 2" in text
+    assert "### 1. foo" in text
+    assert "| line |\n| --- |\n| 3 |" in text
+
+
+def test_render_leaves_stats_out_of_toon_and_markdown_but_not_json() -> None:
+    result = {"files": [], "notes": [], "stats": {"raw_tok": 10}}
+    assert "stats" not in render.render(result, "toon")
+    assert "stats" not in render.render(result, "md")
+    assert json.loads(render.render(result, "json"))["stats"] == {"raw_tok": 10}
+
+
+def test_render_passes_raw_text_through_with_a_final_newline() -> None:
+    assert render.render("line one\nline two", "toon") == "line one\nline two\n"
+
+
+def test_a_custom_renderer_gets_the_first_word() -> None:
+    assert render.render({"a": 1}, "md", lambda result, fmt: "custom") == "custom\n"
+    assert render.render({"a": 1}, "md", lambda result, fmt: None) == "**a**: 1  \n"
+
+
+def test_footer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SOFIA_FOOTER", raising=False)
+    assert render.footer("12345678", {"stats": {"raw_tok": 40}}) == "# sf ≈2 tok · raw ≈40"
+    assert render.footer("12345678", {"notes": []}) == "# sf ≈2 tok"
+    monkeypatch.setenv("SOFIA_FOOTER", "off")
+    assert render.footer("12345678", {}) == ""
+
+
+def test_elide_drops_a_column_only_when_every_row_holds_its_default() -> None:
+    rows = [{"name": "a", "vis": "public", "mods": ""}, {"name": "b", "vis": "private", "mods": ""}]
+    assert tables.elide(rows, {"vis": "public", "mods": ""}) == [
+        {"name": "a", "vis": "public"},
+        {"name": "b", "vis": "private"},
+    ]
+    assert tables.elide([], {"vis": "public"}) == []
+
+
+def test_cut_keeps_n_characters_with_an_ellipsis() -> None:
+    assert tables.cut("abcdef", 4) == "abc…"
+    assert tables.cut("abcd", 4) == "abcd"
+
+
+@given(st.integers(min_value=0, max_value=500), st.integers(min_value=0, max_value=500))
+def test_largest_prefix_finds_the_boundary(count: int, boundary: int) -> None:
+    expected = min(count, boundary)
+    assert budget.largest_prefix(count, lambda k: k <= boundary) == expected
+
+
+def test_fits_and_cost_use_the_compact_json() -> None:
+    document = {"text": "x" * 400}
+    assert budget.cost(document) == estimate(jsonfmt.compact(document))
+    assert budget.fits(document, None)
+    assert budget.fits(document, budget.cost(document))
+    assert not budget.fits(document, budget.cost(document) - 1)
+
+
+def test_cut_text_to_lines_stops_at_a_line_boundary() -> None:
+    text = "".join(f"line {i:03}\n" for i in range(100))
+    kept, lines = budget.cut_text_to_lines(text, 30)
+    assert kept.endswith("\n")
+    assert lines == kept.count("\n")
+    assert estimate(kept) <= 30
+    assert estimate(text[: len(kept) + 9]) > 30
+    assert budget.cut_text_to_lines("short", 30) == ("short", 1)
+
+
+def test_truncation_note_wording() -> None:
+    assert budget.note("routes", 3, 9, "routes", 500, "pass file=") == (
+        "routes: showing 3 of 9 routes (budget 500 tok); pass file="
+    )
