@@ -14,6 +14,7 @@ from tests.server.snapshot import registered
 
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
 
+
 def inspector(repo: Repo, *method: str) -> object:
     assert shutil.which("npx"), "MCP Inspector runs on Node.js: install nodejs and npm (.ci/run does)"
     done = subprocess.run(
