@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from sofia.providers.contract import Cli, Context, ProviderError
 
@@ -39,6 +39,19 @@ Redact = Annotated[
 
 SHOWN_PATHS = 5
 """Paths named in a note about unreadable or orphaned files."""
+
+
+class SessionParams(BaseModel):
+    """The input of the tools that read one session: which one, and where sessions live."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    session: SessionSelector = ""
+    projects_dir: ProjectsDir = None
+
+
+class SessionCliParams(SessionParams):
+    redact: Redact = True
 
 
 def project_matches(session: Session, cwd: str, wanted: str) -> bool:

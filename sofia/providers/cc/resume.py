@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from sofia.providers.contract import Context
 
 from . import timefmt
 from .common import (
-    ProjectsDir,
-    Redact,
-    SessionSelector,
+    SessionCliParams,
+    SessionParams,
     kept_prompts_note,
     open_session,
     result_tail,
@@ -31,15 +28,8 @@ FILES_SHOWN = 12
 LADDER = (Shrink("files", 6), Shrink("todos", 5), Lower({"next": 300}))
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    session: SessionSelector = ""
-    projects_dir: ProjectsDir = None
-
-
-class CliParams(Params):
-    redact: Redact = True
+Params = SessionParams
+CliParams = SessionCliParams
 
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from sofia.providers.contract import Context
 
 from . import mdtext, timefmt
 from .categories import category
 from .common import (
     Opened,
-    ProjectsDir,
-    Redact,
-    SessionSelector,
+    SessionCliParams,
+    SessionParams,
     kept_prompts_note,
     open_session,
     result_tail,
@@ -42,15 +39,8 @@ LADDER = (
 )
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    session: SessionSelector = ""
-    projects_dir: ProjectsDir = None
-
-
-class CliParams(Params):
-    redact: Redact = True
+Params = SessionParams
+CliParams = SessionCliParams
 
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:
