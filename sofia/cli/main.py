@@ -8,6 +8,7 @@ imported by `sf mcp` alone.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -146,12 +147,21 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
 
 def _dispatch(args: list[str]) -> int:
     selected = _command_path(args)
+    provider = next((p for p in PROVIDERS if p.cli == selected), None)
+    early = _head_start(provider, args[len(selected) :]) if provider is not None else None
+    try:
+        return _parse_and_run(args, selected, provider)
+    finally:
+        if early is not None:
+            early.discard()
+
+
+def _parse_and_run(args: list[str], selected: tuple[str, ...], provider: Provider | None) -> int:
     if selected == ("mcp",):
         from sofia.server import main as server_main
 
         return server_main(args[1:])
     parser, leaves = _build_parser(selected)
-    provider = next((p for p in PROVIDERS if p.cli == selected), None)
     if selected == ("doctor",):
         _add_output_options(leaves[selected])
     specs = []
@@ -178,6 +188,20 @@ def _dispatch(args: list[str]) -> int:
         return run_doctor(namespace.format)
     assert provider is not None
     return _run_provider(provider, namespace, specs, after)
+
+
+def _head_start(provider: Provider, args: list[str]) -> Any:
+    """Let the provider begin its slow part before its input model is imported (see
+    `Provider.head_start`). Returns the module, whose `discard()` ends whatever the call did not
+    use; a head start is an optimisation only, so any failure to start one is ignored."""
+    if not provider.head_start:
+        return None
+    try:
+        module = importlib.import_module(provider.head_start)
+        module.start(args, Path.cwd())
+    except Exception:  # the normal path runs regardless and reports real problems
+        return None
+    return module
 
 
 def _budget(namespace: argparse.Namespace) -> int | None:

@@ -64,6 +64,10 @@ class Provider:
     """A subclass of the input model adding CLI-only fields (`--watch`, `--no-redact`)."""
     render_attr: str = ""
     """`render(result, fmt) -> str | None`: a custom CLI rendering (None falls back to the generic one)."""
+    head_start: str = ""
+    """Module of a pydantic-free `start(args, workspace)` the CLI calls before loading the provider,
+    to begin slow work (grep's ripgrep walk) while the input model is still being imported, and
+    `discard()` it calls when the command ends, for whatever the provider did not claim."""
     cli_prepare_attr: str = ""
     """`prepare(params, ctx) -> params`: CLI-only interpretation of positionals (e.g. code's files vs symbols)."""
 
@@ -133,7 +137,8 @@ PROVIDERS: tuple[Provider, ...] = (
     Provider(
         name="grep",
         cli=("grep",),
-        module="sofia.providers.grep",
+        module="sofia.providers.grep.provider",
+        head_start="sofia.providers.grep.head_start",
         description=(
             "Search for 1-32 literal or regex patterns at once: each hit with file, line, column, text and "
             "enclosing symbol (a code slice key), exact totals per pattern, files with unshown hits. "

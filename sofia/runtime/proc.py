@@ -10,6 +10,7 @@ import signal
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import IO
 
 
 class ProgramNotFound(FileNotFoundError):
@@ -99,6 +100,61 @@ def run(
         kill_group(proc)
         raise
     return Completed(list(args), proc.returncode, stdout, stderr)
+
+
+class Background:
+    """A program started now and collected later, under the same rules as `run`.
+
+    Its output goes to unnamed temporary files rather than pipes, so it can never stall on a full
+    pipe while the caller is busy elsewhere (importing, validating) before it collects.
+    """
+
+    def __init__(self, args: Sequence[str], *, cwd: str | os.PathLike[str] | None = None) -> None:
+        import tempfile
+
+        self.args = list(args)
+        self._stdout = tempfile.TemporaryFile()  # noqa: SIM115 - kept open until wait() or kill()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115
+        try:
+            self._proc = subprocess.Popen(
+                self.args,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=self._stdout,
+                stderr=self._stderr,
+                start_new_session=True,
+            )
+        except (FileNotFoundError, PermissionError) as exc:
+            self._close()
+            raise ProgramNotFound(self.args[0]) from exc
+
+    def wait(self, timeout: float) -> Completed:
+        """Its result once it exits; ProgramTimeout (group killed) when `timeout` passes first."""
+        try:
+            returncode = self._proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise ProgramTimeout(self.args, timeout) from None
+        except BaseException:
+            self.kill()
+            raise
+        stdout, stderr = self._read(self._stdout), self._read(self._stderr)
+        self._close()
+        return Completed(self.args, returncode, stdout, stderr)
+
+    def kill(self) -> None:
+        """Kill its process group and release its files; safe to call more than once."""
+        kill_group(self._proc)
+        self._close()
+
+    @staticmethod
+    def _read(handle: IO[bytes]) -> bytes:
+        handle.seek(0)
+        return handle.read()
+
+    def _close(self) -> None:
+        self._stdout.close()
+        self._stderr.close()
 
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:

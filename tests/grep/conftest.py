@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from sofia.providers.contract import Context
-from sofia.providers.grep import Params, run
+from sofia.providers.grep.provider import Params, run
 from sofia.runtime import rg
 
 SPEC_IGNORE_DIRS = [

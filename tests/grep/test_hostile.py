@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from sofia.providers.contract import Context, DeadlineExceeded, ProviderError
-from sofia.providers.grep import Params, run
 from sofia.providers.grep.engine import COUNTING
+from sofia.providers.grep.provider import Params, run
 from tests.grep.conftest import every_hit, grep
 from tests.grep.test_matching import write
 
@@ -170,7 +170,7 @@ UNPRIVILEGED_SEARCH = """
 import json, sys
 from pathlib import Path
 from sofia.providers.contract import Context
-from sofia.providers.grep import Params, run
+from sofia.providers.grep.provider import Params, run
 root = Path(sys.argv[1])
 try:
     (root / "secret.txt").read_bytes()

@@ -9,8 +9,8 @@ from sofia.output.budget import cost
 from sofia.output.jsonfmt import compact
 from sofia.output.render import render
 from sofia.providers.contract import Context
-from sofia.providers.grep import Params, run
 from sofia.providers.grep.engine import COUNTING, PARSING, READING
+from sofia.providers.grep.provider import Params, run
 from sofia.providers.grep.text import hit_text
 from tests.grep.conftest import generate_tree, grep
 from tests.grep.test_matching import write

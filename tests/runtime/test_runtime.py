@@ -48,6 +48,38 @@ def test_a_missing_program_is_named() -> None:
     assert caught.value.program == "sofia-no-such-program"
 
 
+def test_a_background_program_never_stalls_on_unread_output() -> None:
+    started = proc.Background(["sh", "-c", "head -c 300000 /dev/zero; echo err >&2; exit 4"])
+    time.sleep(0.5)  # far more than a pipe holds, written while nobody reads
+    done = started.wait(timeout=10)
+    assert (done.returncode, len(done.stdout), done.err) == (4, 300_000, "err\n")
+
+
+def test_a_background_program_past_its_timeout_is_killed_with_its_children(tmp_path: Path) -> None:
+    pidfile = tmp_path / "child.pid"
+    started = proc.Background(["sh", "-c", f"sleep 60 & echo $! > {pidfile}; wait"])
+    with pytest.raises(proc.ProgramTimeout):
+        started.wait(timeout=1)
+    child = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(child)
+    started.kill()  # a second kill is harmless
+
+
+def test_a_background_program_can_be_discarded_unread() -> None:
+    started = proc.Background(["sleep", "60"])
+    pid = started._proc.pid
+    started.kill()
+    assert not alive(pid)
+
+
+def test_a_missing_background_program_is_named() -> None:
+    with pytest.raises(proc.ProgramNotFound):
+        proc.Background(["sofia-no-such-program"])
+
+
 def test_git_missing_is_a_provider_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(ProviderError, match="git not found"):

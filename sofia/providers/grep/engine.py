@@ -16,7 +16,7 @@ from sofia.providers.grep.symbols import Symbols
 from sofia.providers.grep.text import hit_text
 
 if TYPE_CHECKING:
-    from sofia.providers.grep import Request
+    from sofia.providers.grep.request import Request
 
 MAX_PROCESSES = 4
 """rg processes running at once (each is itself multi-threaded)."""

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sofia.providers.contract import Context, DeadlineExceeded, ProviderError
+from sofia.providers.grep import head_start
 from sofia.runtime import proc, rg
 
 if TYPE_CHECKING:
-    from sofia.providers.grep import Request
+    from sofia.providers.grep.request import Request
 
 RG_TIMEOUT = 600.0
 """Seconds one rg run may take when the call has no deadline of its own."""
@@ -82,21 +83,27 @@ class Ripgrep:
                 "drop regex=true to search literally",
             )
 
+    def count_command(self, pattern: str) -> list[str]:
+        """The count run's full command line (also what a head start must match to be used)."""
+        return [
+            self.executable,
+            "--no-config",
+            *self.matching,
+            *self.walk,
+            "--count-matches",
+            "--with-filename",
+            "--null",
+            f"--regexp={pattern}",
+            "--",
+            self.request.target,
+        ]
+
     def count(self, pattern: str) -> Counted:
-        """Exact match counts of every file the walk keeps, keyed by raw path."""
-        done = self._run(
-            [
-                *self.matching,
-                *self.walk,
-                "--count-matches",
-                "--with-filename",
-                "--null",
-                f"--regexp={pattern}",
-                "--",
-                self.request.target,
-            ],
-            RG_TIMEOUT,
-        )
+        """Exact match counts of every file the walk keeps, keyed by raw path; a run the CLI
+        started early for this very command is collected instead of starting another."""
+        command = self.count_command(pattern)
+        early = head_start.claim(command, self.request.cwd)
+        done = self._collect(early, RG_TIMEOUT) if early else self._run(command[2:], RG_TIMEOUT)
         counts = {m.group(1): int(m.group(2)) for m in _COUNT_LINE.finditer(done.stdout)}
         problems = _problems(done.err)
         if done.returncode == 2 and not counts and not problems:
@@ -124,13 +131,23 @@ class Ripgrep:
         except proc.ProgramNotFound:
             raise rg.NOT_FOUND from None
         except proc.ProgramTimeout:
-            left = self.ctx.time_left()
-            if left is not None and left <= 0.1:
-                raise DeadlineExceeded("deadline exceeded while ripgrep was searching") from None
-            raise ProviderError(
-                f"ripgrep timed out after {timeout:g} s searching {self.request.root_display}",
-                "narrow the search with root, exts or ignore_dirs",
-            ) from None
+            raise self._timed_out(timeout) from None
+
+    def _collect(self, started: proc.Background, wanted: float) -> proc.Completed:
+        timeout = self.ctx.timeout(wanted)
+        try:
+            return started.wait(timeout)
+        except proc.ProgramTimeout:
+            raise self._timed_out(timeout) from None
+
+    def _timed_out(self, timeout: float) -> Exception:
+        left = self.ctx.time_left()
+        if left is not None and left <= 0.1:
+            return DeadlineExceeded("deadline exceeded while ripgrep was searching")
+        return ProviderError(
+            f"ripgrep timed out after {timeout:g} s searching {self.request.root_display}",
+            "narrow the search with root, exts or ignore_dirs",
+        )
 
 
 def _matching_args(request: Request) -> list[str]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from sofia.providers.grep.ripgrep import Hit, display_path
 
 if TYPE_CHECKING:
-    from sofia.providers.grep import Request
+    from sofia.providers.grep.request import Request
 
 MORE_IN_ROWS = 10
 SKIPPED_ROWS = 20

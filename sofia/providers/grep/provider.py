@@ -1,0 +1,85 @@
+"""The `grep` provider: its input model and `run`. The engine is imported when a search runs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sofia.providers.contract import Cli, Context
+from sofia.providers.grep.request import Request, build
+
+
+class Params(BaseModel):
+    """Search the workspace for patterns; every hit comes with its enclosing symbol."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    patterns: Annotated[
+        list[str],
+        Field(description="1-32 patterns, searched independently; literal unless regex=true."),
+        Cli(positional=True, metavar="PATTERN"),
+    ]
+    root: Annotated[
+        str,
+        Field(description="Directory or file to search."),
+        Cli(flag="--root", metavar="DIR"),
+    ] = "."
+    regex: Annotated[
+        bool,
+        Field(description="Patterns are ripgrep regexes (no look-around or backreferences)."),
+    ] = False
+    word: Annotated[
+        bool,
+        Field(description="Whole words only."),
+    ] = False
+    case: Annotated[
+        bool,
+        Field(description="Case-sensitive matching."),
+    ] = True
+    exts: Annotated[
+        list[str],
+        Field(
+            default_factory=list,
+            description="Extensions to search (php, ts); empty = all files.",
+        ),
+        Cli(flag="--ext", split=True, metavar="EXT"),
+    ]
+    ignore_dirs: Annotated[
+        list[str],
+        Field(
+            default_factory=list,
+            description="More directory names to skip (vendor, node_modules... and .gitignore apply anyway).",
+        ),
+        Cli(flag="--ignore-dir", split=True, metavar="NAME"),
+    ]
+    max_per_pattern: Annotated[
+        int,
+        Field(
+            ge=0,
+            description="Hits shown per pattern (totals stay exact; more_in lists the rest); 0 = budget allows.",
+        ),
+    ] = 30
+
+
+def run(params: Params, ctx: Context) -> dict[str, Any]:
+    """Search, then shape the result (hits, exact totals, more_in, notes) to the cap and the budget."""
+    request = validate(params, ctx)
+    from sofia.providers.grep.engine import search
+
+    return search(request, ctx)
+
+
+def validate(params: Params, ctx: Context) -> Request:
+    """Check every input before anything runs; each problem is a ProviderError naming the value."""
+    return build(
+        params.patterns,
+        workspace=ctx.root,
+        root=params.root,
+        regex=params.regex,
+        word=params.word,
+        case=params.case,
+        exts=params.exts,
+        ignore_dirs=params.ignore_dirs,
+        cap=params.max_per_pattern,
+    )

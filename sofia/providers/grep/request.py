@@ -1,0 +1,127 @@
+"""A grep call's validated, normalised parameters, built from plain values.
+
+It holds no pydantic model, so the CLI can build the same request from its arguments before the
+input model is even imported, and start ripgrep early (see `head_start`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sofia.providers.contract import ProviderError
+
+MAX_PATTERNS = 32
+MAX_PATTERN_CHARS = 4096
+"""Longer patterns are refused: they cannot be a line of code and would strain the argument list."""
+EXT_RE = re.compile(r"[A-Za-z0-9_+-]+")
+
+
+@dataclass(frozen=True)
+class Request:
+    """Validated, normalised parameters: what the engine needs and nothing else."""
+
+    patterns: tuple[str, ...]
+    duplicates: tuple[str, ...]
+    root_display: str
+    cwd: Path
+    """Directory rg runs in; result paths are relative to it."""
+    target: str
+    """The one path rg searches: "." for a directory root, the file name for a file root."""
+    fixed: bool
+    word: bool
+    case: bool
+    exts: tuple[str, ...]
+    ignore_dirs: tuple[str, ...]
+    cap: int
+
+
+def build(
+    patterns: Sequence[str],
+    *,
+    workspace: Path,
+    root: str = ".",
+    regex: bool = False,
+    word: bool = False,
+    case: bool = True,
+    exts: Sequence[str] = (),
+    ignore_dirs: Sequence[str] = (),
+    cap: int = 30,
+) -> Request:
+    """Check every input before anything runs; each problem is a ProviderError naming the value."""
+    if not patterns:
+        raise ProviderError("grep needs at least one pattern", 'pass a pattern: sf grep "deleteUser"')
+    if len(patterns) > MAX_PATTERNS:
+        raise ProviderError(
+            f"too many patterns: {len(patterns)} (at most {MAX_PATTERNS})",
+            "split the search into several calls of up to 32 patterns",
+        )
+    for pattern in patterns:
+        if pattern == "":
+            raise ProviderError("empty pattern", "drop the empty pattern or give the text to search for")
+        if "\n" in pattern or "\r" in pattern:
+            raise ProviderError(
+                f"pattern spans lines: {pattern!r}",
+                "search one line at a time: split it into several patterns",
+            )
+        if "\0" in pattern:
+            raise ProviderError(f"pattern holds a NUL character: {pattern!r}", "drop the NUL character")
+        if len(pattern) > MAX_PATTERN_CHARS:
+            raise ProviderError(
+                f"pattern too long: {len(pattern)} characters (at most {MAX_PATTERN_CHARS})",
+                "search for a distinctive part of the line instead",
+            )
+    unique = tuple(dict.fromkeys(patterns))
+    duplicates = tuple(dict.fromkeys(p for i, p in enumerate(patterns) if p in patterns[:i]))
+    exts = tuple(dict.fromkeys(_normalise_ext(ext) for ext in exts))
+    ignore_dirs = tuple(dict.fromkeys(_normalise_dir(name) for name in ignore_dirs if name.strip("/ ")))
+    root_display, cwd, target = _resolve_root(root, workspace)
+    return Request(
+        patterns=unique,
+        duplicates=duplicates,
+        root_display=root_display,
+        cwd=cwd,
+        target=target,
+        fixed=not regex,
+        word=word,
+        case=case,
+        exts=exts,
+        ignore_dirs=ignore_dirs,
+        cap=cap,
+    )
+
+
+def _normalise_ext(ext: str) -> str:
+    bare = ext.strip().removeprefix(".")
+    if not EXT_RE.fullmatch(bare):
+        raise ProviderError(
+            f"invalid extension: {ext!r}",
+            "give bare extensions such as php or .ts (letters, digits, _ + -)",
+        )
+    return bare.lower()
+
+
+def _normalise_dir(name: str) -> str:
+    bare = name.strip().strip("/")
+    if "\0" in bare:
+        raise ProviderError(
+            f"invalid directory name: {name!r}", "give plain directory names such as generated"
+        )
+    return bare
+
+
+def _resolve_root(root: str, workspace: Path) -> tuple[str, Path, str]:
+    """The root as shown in the result, the directory rg runs in, and the path it searches."""
+    path = Path(workspace, root or ".")
+    if "\0" in root or not path.exists():
+        raise ProviderError(
+            f"root not found: {root}", f"give a directory or file that exists under {workspace}"
+        )
+    relative = os.path.relpath(path, workspace)
+    display = Path(relative).as_posix() if not relative.startswith("..") else path.as_posix()
+    if path.is_dir():
+        return display, path, "."
+    return display, path.parent, path.name
