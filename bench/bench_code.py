@@ -5,9 +5,12 @@
 Sections can be picked: `python bench/bench_code.py [tokens] [api] [time]`.
 
 Corpora, installed at bench time: the running interpreter's standard library (Python), Debian's
-`golang-1.19-src` (Go), Debian's `php-symfony-*` and `php-laravel-framework` (PHP), and npm's
-`vitepress`, `@nuxt/ui`, `primevue`, `vue-element-admin`, `@tanstack/query-core`, `zod`, `rxjs`
-(TypeScript, Vue) and `webpack` (JavaScript).
+`golang-1.19-src` (Go), Debian's `php-symfony-*` and `php-laravel-framework` (PHP), and the npm
+packages in NPM: Vue from `vitepress`, `@nuxt/ui`, `primevue`, `vue-element-admin`; JavaScript
+mostly from `webpack`; TypeScript from every package tried that ships its `.ts` sources, libraries
+(`rxjs`, `effect`, `mobx`, `immer`, `@tanstack/*`, `@trpc/server`, `prosemirror-*`, `@tiptap/core`,
+`@supabase/*`) and an application (`tldraw`, `@tldraw/editor`). Every file of at least 8 KiB is
+measured, and the TypeScript median is also given per package, since style varies that much.
 """
 
 from __future__ import annotations
@@ -32,8 +35,6 @@ from sofia.providers.contract import Context
 from sofia.syntax import language_for, parse
 
 MIN_SIZE = 8 * 1024
-PER_LANGUAGE = 200
-"""Files measured per language: evenly spaced over the sorted corpus, so the sample is reproducible."""
 SPEED_FILES = 250
 SKIP_DIRS = {
     "test",
@@ -59,6 +60,22 @@ NPM = (
     "rxjs@7.8.2",
     "webpack@5.113.0",
 )
+NPM_TS = (
+    "effect@4.1.0",
+    "mobx@7.1.3",
+    "immer@11.2.13",
+    "@tanstack/router-core@1.120.3",
+    "@trpc/server@11.0.0",
+    "prosemirror-model@1.25.13",
+    "prosemirror-view@1.44.0",
+    "@tiptap/core@3.35.0",
+    "@supabase/auth-js@2.109.0",
+    "@supabase/realtime-js@2.109.0",
+    "tldraw@5.1.1",
+    "@tldraw/editor@5.1.1",
+)
+"""More packages that ship their TypeScript sources; only their `.ts`/`.tsx` files are measured
+(their `.js` is built output)."""
 GO_PACKAGE = "golang-1.19-src"
 PHP_PACKAGES = (
     "php-symfony-console",
@@ -105,6 +122,7 @@ def corpora() -> dict[str, tuple[Path, list[Path], str]]:
     go_root = next(debian_package(GO_PACKAGE).glob("usr/share/go-*/src"))
     php_roots = [debian_package(name) for name in PHP_PACKAGES]
     npm_roots = [npm_package(spec) for spec in NPM]
+    ts_roots = [npm_package(spec) for spec in NPM_TS]
     out: dict[str, tuple[Path, list[Path], str]] = {
         "python": (stdlib, source_files(stdlib, {"python"}), f"CPython {sys.version.split()[0]} stdlib"),
         "go": (go_root, source_files(go_root, {"go"}), f"{GO_PACKAGE} (src/)"),
@@ -112,10 +130,11 @@ def corpora() -> dict[str, tuple[Path, list[Path], str]]:
     php_files = [f for root in php_roots for f in source_files(root, {"php"})]
     out["php"] = (Path("/"), sorted(php_files), ", ".join(PHP_PACKAGES))
     for lang in ("ts", "vue", "js"):
-        files = [
-            f for root in npm_roots for f in source_files(root, {lang, "tsx"} if lang == "ts" else {lang})
-        ]
-        out[lang] = (Path("/"), sorted(files), ", ".join(NPM))
+        roots = npm_roots + ts_roots if lang == "ts" else npm_roots
+        wanted = {lang, "tsx"} if lang == "ts" else {lang}
+        files = [f for root in roots for f in source_files(root, wanted)]
+        origin = ", ".join(NPM + NPM_TS if lang == "ts" else NPM)
+        out[lang] = (Path("/"), sorted(files), "npm " + origin)
     return out
 
 
@@ -129,12 +148,16 @@ def printed(path: Path, fmt: str, **options: bool) -> str:
     return render(summarised(path, **options), fmt, code.render)
 
 
-def token_rows(langs: dict[str, tuple[Path, list[Path], str]]) -> tuple[list[list[object]], list[str]]:
+def token_rows(
+    langs: dict[str, tuple[Path, list[Path], str]],
+) -> tuple[list[list[object]], list[str], dict[Path, float]]:
+    """Rows per language and mode, notes, and each TOON default ratio by file (for the package table)."""
     rows: list[list[object]] = []
     notes: list[str] = []
     breaches: list[str] = []
+    by_file: dict[Path, float] = {}
     for lang, (_, files, origin) in langs.items():
-        big = spread([f for f in files if f.stat().st_size >= MIN_SIZE], PER_LANGUAGE)
+        big = [f for f in files if f.stat().st_size >= MIN_SIZE]
         if not big:
             notes.append(f"{lang}: no files of at least 8 KiB in {origin}")
             continue
@@ -154,6 +177,8 @@ def token_rows(langs: dict[str, tuple[Path, list[Path], str]]) -> tuple[list[lis
                 if document["mode"] == "summary" and cost(document) >= cat[f]:
                     breaches.append(f"{f.name} ({label})")
                 ratios.append(cat[f] / max(1, estimate(render(result, fmt, code.render))))
+                if (label, fmt) == ("default", "toon"):
+                    by_file[f] = ratios[-1]
             rows.append(
                 [
                     lang,
@@ -172,7 +197,28 @@ def token_rows(langs: dict[str, tuple[Path, list[Path], str]]) -> tuple[list[lis
         "summaries not strictly below their file (compact JSON vs file): "
         + (", ".join(breaches) if breaches else "none")
     )
-    return rows, notes
+    return rows, notes, by_file
+
+
+def package_rows(
+    langs: dict[str, tuple[Path, list[Path], str]], by_file: dict[Path, float]
+) -> list[list[object]]:
+    """TypeScript's default TOON ratio per npm package: libraries and applications differ widely."""
+    grouped: dict[str, list[float]] = {}
+    for f in langs["ts"][1]:
+        if f in by_file:
+            grouped.setdefault(npm_name(f), []).append(by_file[f])
+    return [
+        [name, len(values), f"{statistics.median(values):.2f}×", f"{min(values):.2f}×", f"{max(values):.2f}×"]
+        for name, values in sorted(grouped.items(), key=lambda item: statistics.median(item[1]))
+    ]
+
+
+def npm_name(path: Path) -> str:
+    """`@scope/name@version` of a file inside an npm package extracted by `harness.npm_package`."""
+    parts = path.parts
+    safe = parts[parts.index("npm") + 1]
+    return safe.replace("_at_", "@").replace("__", "/")
 
 
 def api_row() -> list[list[object]]:
@@ -238,9 +284,12 @@ def main(wanted: set[str]) -> None:
     langs = corpora()
     command = "python bench/bench_code.py"
     if not wanted or "tokens" in wanted:
-        rows, notes = token_rows(langs)
+        rows, notes, by_file = token_rows(langs)
         header = ["lang", "mode", "format", "files", "median cat/sf", "min", "max", "raw fallbacks", "target"]
         body = table(header, rows) + "\n\n" + "\n".join(f"* {n}" for n in notes)
+        body += "\n\nTypeScript by package (default, TOON):\n\n" + table(
+            ["package", "files", "median cat/sf", "min", "max"], package_rows(langs, by_file)
+        )
         section("code: tokens vs cat", body, command)
     if not wanted or "api" in wanted:
         section(

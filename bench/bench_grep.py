@@ -338,6 +338,7 @@ def side_by_side(commands: dict[str, list[str]], cwd: Path, repeat: int = 5) -> 
 def time_rows(name: str, root: Path, single: str, three: Sequence[str]) -> list[list[object]]:
     commands = {
         "sf": sf_command("grep", single),
+        "sf-late": ["env", "SOFIA_HEAD_START=off", *sf_command("grep", single)],
         "rg": rg_command(single),
         "grep": grep_command(single),
         "sf3": sf_command("grep", *three),
@@ -353,6 +354,7 @@ def time_rows(name: str, root: Path, single: str, three: Sequence[str]) -> list[
             size,
             f"`{single}` ({hits(root, single):,} hits)",
             ratio(t["sf"], t["rg"]),
+            ratio(t["sf-late"], t["rg"]),
             ratio(t["sf"], t["grep"]) + " (vs `grep -rn`)",
             f"{t['sf']:.2f} / {t['rg']:.2f} / {t['grep']:.2f}",
         ],
@@ -361,6 +363,7 @@ def time_rows(name: str, root: Path, single: str, three: Sequence[str]) -> list[
             size,
             "three patterns: " + ", ".join(f"`{p}`" for p in three),
             ratio(t["sf3"], rg_each) + " (vs 3 rg runs)",
+            "",
             ratio(t["sf3"], t["rg-e"]) + " (vs one `rg -e A -e B -e C`)",
             f"{t['sf3']:.2f} / {rg_each:.2f} / {t['rg-e']:.2f}",
         ],
@@ -468,6 +471,7 @@ def main() -> None:
             "walked",
             "query",
             "sf vs rg",
+            "without head start",
             "sf vs other",
             "seconds (sf / rg / grep; three: sf / 3×rg / rg -e)",
         ],
