@@ -72,6 +72,13 @@ def test_unusual_arguments_behave_exactly_as_without_a_head_start(
     assert early[:3] == in_process(args, monkeypatch)[:3]
 
 
+def test_no_more_runs_start_early_than_the_provider_runs_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    patterns = [f"word{i}" for i in range(10)]
+    code, _, _, claims = in_process(patterns, monkeypatch)
+    assert code == 0
+    assert claims == [True] * 4 + [False] * 6
+
+
 def test_a_run_started_for_another_command_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
     head_start.start(["deleteUser", "--ext", "php"], SHOP)
     assert head_start.claim(["rg", "--no-config", "deleteUser"], SHOP) is None

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sofia.providers.contract import Context
-from sofia.providers.grep.ripgrep import Counted, Detailed, Hit, Ripgrep, display_path
+from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Detailed, Hit, Ripgrep, display_path
 from sofia.providers.grep.shape import Outcome, Shaper
 from sofia.providers.grep.symbols import Symbols
 from sofia.providers.grep.text import hit_text
@@ -18,8 +18,6 @@ from sofia.providers.grep.text import hit_text
 if TYPE_CHECKING:
     from sofia.providers.grep.request import Request
 
-MAX_PROCESSES = 4
-"""rg processes running at once (each is itself multi-threaded)."""
 HEARTBEAT = 0.5
 """Seconds between progress reports while rg runs."""
 COUNTING = "counting matches"

@@ -21,6 +21,8 @@ from sofia.runtime import proc, rg
 if TYPE_CHECKING:
     from sofia.providers.grep.request import Request
 
+MAX_PROCESSES = 4
+"""rg processes running at once (each is itself multi-threaded)."""
 RG_TIMEOUT = 600.0
 """Seconds one rg run may take when the call has no deadline of its own."""
 CHECK_TIMEOUT = 10.0
