@@ -33,6 +33,17 @@ def process_gone(pid: int) -> bool:
     return any(line.split()[1] == "Z" for line in status.splitlines() if line.startswith("State:"))
 
 
+def gone_soon(pid: int, within: float = 5.0) -> bool:
+    """`process_gone` within a few seconds: SIGKILL to a process group is delivered asynchronously,
+    so on a busy machine a member may still be scheduled for a moment after the kill returns."""
+    deadline = time.monotonic() + within
+    while not process_gone(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def test_monorepo_every_status(own_workspace: Workspace) -> None:
     progress: list[tuple[int, int | None, str]] = []
     ctx = context(
@@ -73,7 +84,7 @@ def test_monorepo_every_status(own_workspace: Workspace) -> None:
     }
     assert result["notes"] == ["checks killed at timeout_s=8: 1; raise timeout_s if they are just slow"]
     grandchild = int((own_workspace.monorepo / "packages/queue/hang.pid").read_text())
-    assert process_gone(grandchild)
+    assert gone_soon(grandchild)
     assert [done for done, _, _ in progress] == list(range(1, 8))
     assert {total for _, total, _ in progress} == {7}
     assert {message.split()[0] for _, _, message in progress} == {row[0] or row[1] for row in rows}
