@@ -9,6 +9,7 @@ comes. Every request is recorded. Documents are shaped like real p2 files: the `
 from __future__ import annotations
 
 import hashlib
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -41,6 +42,14 @@ class Request:
     at: float
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """Clients that give up on purpose (the timeout tests) reset their connection: not an error."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @dataclass
 class FakePackagist:
     routes: dict[str, list[Reply]] = field(default_factory=dict)
@@ -52,7 +61,7 @@ class FakePackagist:
     _server: ThreadingHTTPServer | None = None
 
     def start(self) -> FakePackagist:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        server = _QuietServer(("127.0.0.1", 0), _handler(self))
         server.daemon_threads = True
         self._server = server
         threading.Thread(target=server.serve_forever, daemon=True).start()
