@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from sofia import __version__
@@ -190,7 +191,7 @@ def _parse_and_run(args: list[str], selected: tuple[str, ...], provider: Provide
     return _run_provider(provider, namespace, specs, after)
 
 
-def _head_start(provider: Provider, args: list[str]) -> Any:
+def _head_start(provider: Provider, args: list[str]) -> ModuleType | None:
     """Let the provider begin its slow part before its input model is imported (see
     `Provider.head_start`). Returns the module, whose `discard()` ends whatever the call did not
     use; a head start is an optimisation only, so any failure to start one is ignored."""

@@ -143,8 +143,10 @@ class Background:
         return Completed(self.args, returncode, stdout, stderr)
 
     def kill(self) -> None:
-        """Kill its process group and release its files; safe to call more than once."""
-        kill_group(self._proc)
+        """Kill its process group and release its files; safe to call more than once (a program
+        already reaped is not signalled: its group id may belong to another process by now)."""
+        if self._proc.returncode is None:
+            kill_group(self._proc)
         self._close()
 
     @staticmethod

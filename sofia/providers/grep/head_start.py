@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from sofia.runtime import proc
 
@@ -21,7 +22,7 @@ DISABLE_ENV = "SOFIA_HEAD_START"
 """`off` turns head starts off (to compare timings, or to rule them out)."""
 
 _VALUE_FLAGS = {"--root", "--ext", "--ignore-dir", "--max-per-pattern", "--format", "--max-output-tokens"}
-_SWITCHES = {"--regex", "--word", "--case", "--no-case", "--json", "--md"}
+_LISTS = {"--ext": "exts", "--ignore-dir": "ignore_dirs"}
 
 _started: dict[tuple[tuple[str, ...], str], proc.Background] = {}
 
@@ -38,7 +39,7 @@ def start(args: Sequence[str], workspace: Path) -> None:
     from sofia.providers.grep.ripgrep import MAX_PROCESSES, Ripgrep
 
     try:
-        request = build(workspace=workspace, **options)  # type: ignore[arg-type]
+        request = build(workspace=workspace, **options)
         ripgrep = Ripgrep(request, Context(root=workspace, budget=None))
         for pattern in request.patterns[:MAX_PROCESSES]:  # the ones the provider counts first
             command = ripgrep.count_command(pattern)
@@ -59,46 +60,27 @@ def discard() -> None:
         run.kill()
 
 
-def _read(args: Sequence[str]) -> dict[str, object] | None:
-    """`sf grep` arguments as request fields, or None when they are not plain enough to be sure."""
-    patterns: list[str] = []
-    fields: dict[str, object] = {"exts": [], "ignore_dirs": []}
-    words = list(args)
-    i = 0
-    while i < len(words):
-        word = words[i]
+def _read(args: Sequence[str]) -> dict[str, Any] | None:
+    """`sf grep` arguments as `request.build` keywords, or None when they are not plain enough to
+    be sure (output options are read past: they do not change the search)."""
+    options: dict[str, Any] = {"patterns": [], "exts": [], "ignore_dirs": []}
+    words = iter(args)
+    for word in words:
         name, eq, inline = word.partition("=")
         if not word.startswith("-") or word == "-":
-            patterns.append(word)
+            options["patterns"].append(word)
         elif name in _VALUE_FLAGS:
-            if eq:
-                value = inline
-            elif i + 1 < len(words):
-                i += 1
-                value = words[i]
-            else:
+            value = inline if eq else next(words, None)
+            if value is None:
                 return None
-            _take_value(fields, name, value)
-        elif word in _SWITCHES:
-            _take_switch(fields, word)
-        else:
+            if name == "--root":
+                options["root"] = value
+            elif name in _LISTS:
+                options[_LISTS[name]].extend(part.strip() for part in value.split(",") if part.strip())
+        elif word in {"--regex", "--word"}:
+            options[word[2:]] = True
+        elif word in {"--case", "--no-case"}:
+            options["case"] = word == "--case"
+        elif word not in {"--json", "--md"}:
             return None  # `--`, `-h`, an abbreviation, a typo: leave it to argparse
-        i += 1
-    return {"patterns": patterns, **fields} if patterns else None
-
-
-def _take_value(fields: dict[str, object], name: str, value: str) -> None:
-    if name == "--root":
-        fields["root"] = value
-    elif name in {"--ext", "--ignore-dir"}:
-        key = "exts" if name == "--ext" else "ignore_dirs"
-        listed = fields[key]
-        assert isinstance(listed, list)
-        listed.extend(part.strip() for part in value.split(",") if part.strip())
-
-
-def _take_switch(fields: dict[str, object], word: str) -> None:
-    if word in {"--regex", "--word"}:
-        fields[word[2:]] = True
-    elif word in {"--case", "--no-case"}:
-        fields["case"] = word == "--case"
+    return options if options["patterns"] else None

@@ -105,7 +105,7 @@ class Ripgrep:
         started early for this very command is collected instead of starting another."""
         command = self.count_command(pattern)
         early = head_start.claim(command, self.request.cwd)
-        done = self._collect(early, RG_TIMEOUT) if early else self._run(command[2:], RG_TIMEOUT)
+        done = self._collect(early, RG_TIMEOUT) if early else self._execute(command, RG_TIMEOUT)
         counts = {m.group(1): int(m.group(2)) for m in _COUNT_LINE.finditer(done.stdout)}
         problems = _problems(done.err)
         if done.returncode == 2 and not counts and not problems:
@@ -127,9 +127,12 @@ class Ripgrep:
         return result
 
     def _run(self, args: list[str], wanted: float) -> proc.Completed:
+        return self._execute([self.executable, "--no-config", *args], wanted)
+
+    def _execute(self, command: list[str], wanted: float) -> proc.Completed:
         timeout = self.ctx.timeout(wanted)
         try:
-            return proc.run([self.executable, "--no-config", *args], cwd=self.request.cwd, timeout=timeout)
+            return proc.run(command, cwd=self.request.cwd, timeout=timeout)
         except proc.ProgramNotFound:
             raise rg.NOT_FOUND from None
         except proc.ProgramTimeout:
