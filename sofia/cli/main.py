@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from sofia import __version__
+from sofia.errors import UsageError
 from sofia.providers.contract import DEFAULT_BUDGET
 from sofia.providers.registry import GROUPS, PROVIDERS, Provider
 
@@ -31,10 +32,6 @@ BUILTINS = {
 }
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-
-
-class UsageError(Exception):
-    """Bad command-line input: exit status 2."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,27 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# Re-exported: providers import the contract alone.
+from sofia.errors import DeadlineExceeded as DeadlineExceeded
+from sofia.errors import ProviderError as ProviderError
+
 DEFAULT_BUDGET = 20_000
 """Default output budget in estimated tokens (below Claude Code's 25,000 tool-result limit)."""
 
 ProgressFn = Callable[[int, "int | None", str], None]
 ConfirmFn = Callable[[str], bool]
-
-
-class ProviderError(Exception):
-    """A problem the user can fix: `message` names it and the offending value, `hint` says how."""
-
-    def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-
-    def __str__(self) -> str:
-        return f"{self.message} ({self.hint})" if self.hint else self.message
-
-
-class DeadlineExceeded(Exception):
-    """Raised inside a provider when its call deadline has passed."""
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from sofia.providers.contract import ProviderError
+from sofia.errors import ProviderError
 from sofia.runtime import proc
 
 CONFIG = (

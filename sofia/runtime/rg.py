@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
-from sofia.providers.contract import ProviderError
+from sofia.errors import ProviderError
 from sofia.runtime import proc
 
 DEFAULT_IGNORE_DIRS = (

@@ -12,8 +12,9 @@ __all__ = ["main"]
 
 def main(argv: list[str]) -> int:
     """Run `sf mcp` with `argv` (the arguments after `mcp`); returns the exit status."""
+    from sofia.errors import UsageError
     from sofia.providers.registry import PROVIDERS
-    from sofia.server.options import UsageError, parse
+    from sofia.server.options import parse
     from sofia.server.tools import served
 
     try:

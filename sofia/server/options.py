@@ -7,15 +7,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from sofia.errors import UsageError
 from sofia.providers.contract import DEFAULT_BUDGET
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_MAX_CALLS = 500
 DEFAULT_MAX_RSS_MB = 1024
-
-
-class UsageError(Exception):
-    """Bad `sf mcp` input: exit status 2."""
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from typing import Any
 import mcp_types as types
 from pydantic import BaseModel
 
+from sofia.errors import UsageError
 from sofia.providers.registry import PROVIDERS, Provider
-from sofia.server.options import UsageError
 from sofia.server.schema import input_schema
 
 log = logging.getLogger("sofia.mcp")

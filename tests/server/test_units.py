@@ -9,9 +9,10 @@ from typing import Annotated, Literal
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
+from sofia.errors import UsageError
 from sofia.server.confine import Confinement, _literal_prefix
 from sofia.server.dedup import Dedup
-from sofia.server.options import UsageError, parse
+from sofia.server.options import parse
 from sofia.server.schema import input_schema
 from sofia.server.tools import instructions
 from sofia.server.validation import validate
