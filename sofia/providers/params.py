@@ -115,10 +115,8 @@ def _shape(annotation: Any) -> str:
         return "str" if all(isinstance(v, str) for v in values) else "other"
     if origin in (list, tuple, set, frozenset):
         return "list"
-    for kind in (bool, int, float, str):
-        if annotation is kind:
-            return kind.__name__
-    return "other"
+    kinds: dict[Any, str] = {bool: "bool", int: "int", float: "float", str: "str"}
+    return kinds.get(annotation, "other")
 
 
 def _is_scalar(value: Any) -> bool:
