@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # Re-exported: providers import the contract alone.
 from sofia.errors import DeadlineExceeded as DeadlineExceeded
 from sofia.errors import ProviderError as ProviderError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 DEFAULT_BUDGET = 20_000
 """Default output budget in estimated tokens (below Claude Code's 25,000 tool-result limit)."""
@@ -102,3 +105,28 @@ class Context:
         left = self.time_left()
         if left is not None and left <= 0:
             raise DeadlineExceeded("deadline exceeded")
+
+
+@dataclass(frozen=True)
+class Implementation:
+    """What a provider module implements, exposed as its module-level `IMPLEMENTATION`.
+
+    The registry record names the module (so listing commands imports nothing); everything the
+    CLI, the workers and the server need from the module itself is here, typed, so a misspelt hook
+    fails at import and in the conformance test rather than in the first user's call.
+    """
+
+    params: type[BaseModel]
+    """The input model: the MCP schema and the CLI arguments are generated from it."""
+    run: Callable[[Any, Context], Any]
+    """`run(params, ctx)`: a JSON-serialisable dict (or `str` for raw text)."""
+    cli_params: type[BaseModel] | None = None
+    """A subclass of `params` adding CLI-only fields (`--no-redact`); None: the CLI uses `params`."""
+    prepare: Callable[[Any, Context], Any] | None = None
+    """CLI-only interpretation of the parsed arguments (`code`: files vs symbols among positionals)."""
+    render: Callable[[Any, str], str | None] | None = None
+    """`render(result, fmt)`: a custom CLI rendering; None falls back to the generic renderers."""
+    as_text: Callable[[Any], str | None] | None = None
+    """`as_text(result)`: the raw text to send instead of JSON for this result, or None (code slices)."""
+    extra_roots: Callable[[], Sequence[Path]] | None = None
+    """Directories the tool's path parameters may also point into on the server (Claude Code's data)."""

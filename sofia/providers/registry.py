@@ -8,18 +8,28 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
-from sofia.providers.contract import Context, ProviderError
+from sofia.providers.contract import Context, Implementation, ProviderError
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-__all__ = ["GROUPS", "PROVIDERS", "Annotations", "Provider", "ProviderError", "by_cli", "by_name"]
+__all__ = [
+    "GROUPS",
+    "PROVIDERS",
+    "Annotations",
+    "Group",
+    "Provider",
+    "ProviderError",
+    "by_name",
+    "command_entries",
+    "group_named",
+]
 
 
 @dataclass(frozen=True)
@@ -44,74 +54,136 @@ MUTATES = Annotations(read_only=False, destructive=True, idempotent=False, open_
 
 @dataclass(frozen=True)
 class Provider:
-    """One provider: a pydantic input model and a `run(params, ctx)` function in `module`."""
+    """Every fact about one tool. The module it names exposes the rest, typed, as `IMPLEMENTATION`
+    (`sofia.providers.contract.Implementation`); the CLI, the workers and the server read tools
+    only through these records and know none by name."""
 
     name: str
-    """MCP tool name: the CLI path joined with `_`."""
+    """MCP tool name: the CLI path joined with `_` (a CLI-only mode adds its flag: `github_ci_watch`)."""
     cli: tuple[str, ...]
     module: str
+    """The module holding the implementation, as `package.module` (its `IMPLEMENTATION`) or
+    `package.module:NAME` for a module that holds several."""
     description: str
     """One or two sentences for the agent: what it returns and when to use it."""
     annotations: Annotations = LOCAL
     mcp: bool = True
-    """False for CLI-only commands; they never reach the tool list."""
+    """False for CLI-only commands and modes; they never reach the tool list."""
     examples: tuple[str, ...] = ()
+    """CLI examples shown in `--help` (each is run by the test suite)."""
     timeout: float = 120.0
     """Default per-call deadline in seconds on the server."""
-    input_attr: str = "Params"
-    run_attr: str = "run"
-    cli_input_attr: str = ""
-    """A subclass of the input model adding CLI-only fields (`--watch`, `--no-redact`)."""
-    render_attr: str = ""
-    """`render(result, fmt) -> str | None`: a custom CLI rendering (None falls back to the generic one)."""
+    guide: str = ""
+    """The server's one-line instructions for this tool; a group's guide, when it has one, covers
+    all its tools instead."""
+    dedup_bypass: str = ""
+    """Name of the boolean parameter that bypasses the server's repeat-call stub; empty: results are
+    never replaced by a stub."""
+    mode_flag: str = ""
+    """For a CLI-only mode of a command another record serves (`sf github ci --watch`): the boolean
+    parameter that selects this record; the CLI mounts both under the one command."""
     head_start: str = ""
     """Module of a pydantic-free `start(args, workspace)` the CLI calls before loading the provider,
     to begin slow work (grep's ripgrep walk) while the input model is still being imported, and
     `discard()` it calls when the command ends, for whatever the provider did not claim."""
-    cli_prepare_attr: str = ""
-    """`prepare(params, ctx) -> params`: CLI-only interpretation of positionals (e.g. code's files vs symbols)."""
+    self_check: Mapping[str, Any] | None = None
+    """Arguments of a harmless call `sf doctor` makes over MCP in an empty git repository; None: none."""
 
     @cached_property
-    def _module(self) -> ModuleType:
-        return importlib.import_module(self.module)
+    def implementation(self) -> Implementation:
+        path, _, attribute = self.module.partition(":")
+        found = getattr(importlib.import_module(path), attribute or "IMPLEMENTATION", None)
+        if not isinstance(found, Implementation):
+            raise TypeError(
+                f"{path} must define {attribute or 'IMPLEMENTATION'} = Implementation(...) for {self.name}"
+            )
+        return found
+
+    @property
+    def module_path(self) -> str:
+        """The importable module (`module` without a `:NAME`)."""
+        return self.module.partition(":")[0]
+
+    @property
+    def group(self) -> str:
+        """The CLI group the command belongs to (its first word)."""
+        return self.cli[0]
 
     @property
     def input_model(self) -> type[BaseModel]:
-        model: type[BaseModel] = getattr(self._module, self.input_attr)
-        return model
+        return self.implementation.params
 
     @property
     def cli_input_model(self) -> type[BaseModel]:
-        if self.cli_input_attr:
-            model: type[BaseModel] = getattr(self._module, self.cli_input_attr)
-            return model
-        return self.input_model
+        return self.implementation.cli_params or self.implementation.params
 
     def run(self, params: Any, ctx: Context) -> Any:
-        fn: Callable[[Any, Context], Any] = getattr(self._module, self.run_attr)
-        return fn(params, ctx)
+        return self.implementation.run(params, ctx)
 
     def renderer(self) -> Callable[[Any, str], str | None] | None:
-        if not self.render_attr:
-            return None
-        fn: Callable[[Any, str], str | None] = getattr(self._module, self.render_attr)
-        return fn
+        return self.implementation.render
 
     def cli_prepare(self) -> Callable[[Any, Context], Any] | None:
-        if not self.cli_prepare_attr:
-            return None
-        fn: Callable[[Any, Context], Any] = getattr(self._module, self.cli_prepare_attr)
-        return fn
+        return self.implementation.prepare
+
+    def as_text(self, result: Any) -> str | None:
+        """The raw text payload for `result`, when the provider sends this result as text."""
+        hook = self.implementation.as_text
+        return hook(result) if hook is not None else None
+
+    def extra_roots(self) -> list[Path]:
+        hook = self.implementation.extra_roots
+        return list(hook()) if hook is not None else []
 
 
-GROUPS: dict[str, str] = {
-    "vue": "Vue project maps",
-    "cc": "Claude Code session transcripts: index, digest, restart brief, prompts, shell commands, tool candidates",
-    "github": "GitHub CI runs, pull requests and branch cleanup (through the gh CLI)",
-    "composer": "Composer packages of a tree: digests, one package in full, and their check scripts",
-    "packagist": "Packagist release health per package, and a guarded release (tag, push, update, verify)",
-}
-"""Help text of the CLI groups that hold several commands."""
+class ProviderModule(Protocol):
+    """What a provider module exposes."""
+
+    IMPLEMENTATION: Implementation
+
+
+class HeadStart(Protocol):
+    """What a head-start module (`Provider.head_start`) exposes."""
+
+    def start(self, args: list[str], workspace: Path) -> None: ...
+
+    def discard(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Group:
+    """A CLI group holding several commands (`sf cc ...`)."""
+
+    name: str
+    help: str
+    guide: str = ""
+    """The server's one-line instructions covering every served tool of the group."""
+
+
+GROUPS: tuple[Group, ...] = (
+    Group("vue", "Vue project maps"),
+    Group(
+        "cc",
+        "Claude Code session transcripts: index, digest, restart brief, prompts, shell commands, tool candidates",
+        guide="`cc_*`: what happened in earlier Claude Code sessions",
+    ),
+    Group(
+        "github",
+        "GitHub CI runs, pull requests and branch cleanup (through the gh CLI)",
+        guide="`github_*`: CI runs, open pull requests and stale branches",
+    ),
+    Group(
+        "composer",
+        "Composer packages of a tree: digests, one package in full, and their check scripts",
+        guide="`composer_*`: PHP package metadata and their check scripts",
+    ),
+    Group(
+        "packagist",
+        "Packagist release health per package, and a guarded release (tag, push, update, verify)",
+        guide="`packagist_status`: release state of PHP packages",
+    ),
+)
+"""The CLI groups that hold several commands."""
 
 
 PROVIDERS: tuple[Provider, ...] = (
@@ -124,21 +196,24 @@ PROVIDERS: tuple[Provider, ...] = (
             "constants, Vue props/emits), or the exact source of named symbols. Use instead of reading files; "
             "small files come back raw."
         ),
+        guide=(
+            "`code`: a file's structure (types, signatures, line ranges) or the exact source of named "
+            "symbols; pass every file you need in one call"
+        ),
+        dedup_bypass="force",
         examples=(
             "sf code src/Controller/UserController.php",
             "sf code src/Entity 'src/**/*.vue' --exported",
             "sf code internal/server/server.go Server.Routes New",
             "sf code app/Models/User.php --api",
         ),
-        cli_input_attr="CliParams",
-        cli_prepare_attr="prepare",
-        render_attr="render",
     ),
     Provider(
         name="grep",
         cli=("grep",),
         module="sofia.providers.grep.provider",
         head_start="sofia.providers.grep.head_start",
+        guide="`grep`: where names or text occur, each hit with its enclosing symbol",
         description=(
             "Search for 1-32 literal or regex patterns at once: each hit with file, line, column, text and "
             "enclosing symbol (a code slice key), exact totals per pattern, files with unshown hits. "
@@ -159,6 +234,8 @@ PROVIDERS: tuple[Provider, ...] = (
             "Classified git diff: every changed file with status, churn, category, language and the "
             "symbols its hunks touch, plus totals per category. Use instead of reading `git diff`."
         ),
+        guide="`changed`: what changed in git, classified, with the symbols touched",
+        self_check={},
         examples=(
             "sf changed",
             "sf changed main...feature",
@@ -174,6 +251,7 @@ PROVIDERS: tuple[Provider, ...] = (
             "The vue-router route table flattened: full path, name, component file, meta, depth, redirect and "
             "alias, resolved across imported route modules. Use instead of reading router files."
         ),
+        guide="`vue_routes`: which view serves which URL",
         examples=("sf vue routes", "sf vue routes src/router/index.ts", "sf vue routes --root apps/admin"),
     ),
     Provider(
@@ -184,8 +262,6 @@ PROVIDERS: tuple[Provider, ...] = (
             "Index of Claude Code sessions across projects, newest first: id, project, title, last activity, "
             "messages, prompts, subagents, tokens, branch, PRs. Use to pick a session for the other cc_* tools."
         ),
-        cli_input_attr="CliParams",
-        render_attr="render",
         examples=("sf cc ls", "sf cc ls --project api --since 7d", "sf cc ls --limit 0 --json"),
     ),
     Provider(
@@ -196,8 +272,6 @@ PROVIDERS: tuple[Provider, ...] = (
             "One-screen digest of a Claude Code session: span, token usage, human prompts, tool histogram with "
             "result sizes, Bash categories, files touched, heaviest results, subagents, PRs, last assistant text."
         ),
-        cli_input_attr="CliParams",
-        render_attr="render",
         examples=("sf cc show", "sf cc show 3f2a", "sf cc show acme-api --md"),
     ),
     Provider(
@@ -208,7 +282,6 @@ PROVIDERS: tuple[Provider, ...] = (
             "Restart brief of a Claude Code session: original goal, latest ask, the assistant's last words, "
             "open todos and the working set of files. Use to continue that work in a fresh session."
         ),
-        cli_input_attr="CliParams",
         examples=("sf cc resume", "sf cc resume 3f2a"),
     ),
     Provider(
@@ -219,7 +292,6 @@ PROVIDERS: tuple[Provider, ...] = (
             "The human prompts of a Claude Code session, verbatim and in order, to recover requirements a "
             "digest shortens; continue a shortened list with offset."
         ),
-        cli_input_attr="CliParams",
         examples=("sf cc prompts", "sf cc prompts 3f2a --offset 20"),
     ),
     Provider(
@@ -230,7 +302,6 @@ PROVIDERS: tuple[Provider, ...] = (
             "Shell commands of a Claude Code session grouped by exact text with counts and categories "
             "(test, git, build, ...) and a per-category summary, so repeated runs stand out."
         ),
-        cli_input_attr="CliParams",
         examples=(
             "sf cc bash",
             "sf cc bash 3f2a --category test --min-count 2",
@@ -245,7 +316,6 @@ PROVIDERS: tuple[Provider, ...] = (
             "Across Claude Code sessions: tool-result tokens per tool and the commands and file reads that "
             "repeat, as evidence for which dedicated tool would save the most."
         ),
-        cli_input_attr="CliParams",
         examples=("sf cc candidates", "sf cc candidates --since 7d --project api", "sf cc candidates 3f2a"),
     ),
     Provider(
@@ -323,13 +393,24 @@ PROVIDERS: tuple[Provider, ...] = (
             "a tree), failing first, with failed jobs, steps and a log tail each. Use instead of gh run list/view."
         ),
         annotations=REMOTE,
-        cli_input_attr="CliParams",
         examples=(
             "sf github ci",
             "sf github ci acme/http-client --log-lines 40",
             "sf github ci --root ~/src/packages",
-            "sf github ci --watch --timeout 20m",
         ),
+    ),
+    Provider(
+        name="github_ci_watch",
+        cli=("github", "ci"),
+        module="sofia.providers.github.watch",
+        description=(
+            "Waits for the newest workflow run of a repository to complete, then shows it; the exit status "
+            "says how it ended. CLI only: it blocks for minutes."
+        ),
+        annotations=REMOTE,
+        mcp=False,
+        mode_flag="watch",
+        examples=("sf github ci --watch --timeout 20m",),
     ),
     Provider(
         name="github_pr",
@@ -351,12 +432,23 @@ PROVIDERS: tuple[Provider, ...] = (
             "(merged, closed, stale, no-pr, open), to find branches to clean up. Reports only."
         ),
         annotations=REMOTE,
-        cli_input_attr="CliParams",
         examples=(
             "sf github branches",
             "sf github branches --owner acme --stale-days 60",
-            "sf github branches --delete --merged-only",
         ),
+    ),
+    Provider(
+        name="github_branches_delete",
+        cli=("github", "branches"),
+        module="sofia.providers.github.delete",
+        description=(
+            "Deletes the branches the report calls merged (and closed, unless --merged-only) after "
+            "confirmation; never default, protected or moved branches. CLI only."
+        ),
+        annotations=MUTATES,
+        mcp=False,
+        mode_flag="delete",
+        examples=("sf github branches --delete --merged-only",),
     ),
 )
 
@@ -382,9 +474,11 @@ def by_name(name: str) -> Provider | None:
     return None
 
 
-def by_cli(path: tuple[str, ...]) -> Provider | None:
-    """The provider reached by the CLI path `path` (`("cc", "show")`)."""
-    for provider in PROVIDERS:
-        if provider.cli == path:
-            return provider
-    return None
+def command_entries(path: tuple[str, ...]) -> list[Provider]:
+    """The records the CLI command `path` runs: the command's own first, then its CLI-only modes."""
+    entries = [p for p in PROVIDERS if p.cli == path]
+    return sorted(entries, key=lambda p: p.mode_flag != "")
+
+
+def group_named(name: str) -> Group | None:
+    return next((group for group in GROUPS if group.name == name), None)

@@ -5,12 +5,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from sofia.providers.contract import Context
+from sofia.providers.contract import Context, Implementation
+from sofia.providers.params import Input
 
 from .categories import category as category_of
-from .common import ProjectsDir, Redact, SessionSelector, open_session, result_tail, wants_redaction
+from .common import (
+    ProjectsDir,
+    Redact,
+    SessionSelector,
+    data_roots,
+    open_session,
+    result_tail,
+    wants_redaction,
+)
 from .fitting import Shrink, fit
 from .rules import cut, one_line
 
@@ -19,9 +28,7 @@ COMMAND_CHARS = 120
 Category = Literal["", "test", "db", "git", "build", "search", "read", "fs", "other"]
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Params(Input):
     session: SessionSelector = ""
     category: Annotated[Category, Field(description="only commands of this category; empty = all")] = ""
     min_count: Annotated[int, Field(ge=1, description="only commands run at least this often")] = 1
@@ -95,3 +102,6 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         }
 
     return fit(build, {"rows": shown}, [Shrink("rows")], ctx.budget)
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run, cli_params=CliParams, extra_roots=data_roots)

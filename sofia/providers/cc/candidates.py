@@ -6,16 +6,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from sofia.providers.contract import Context
+from sofia.providers.contract import Context, Implementation
+from sofia.providers.params import Input
 
 from .categories import category
 from .common import (
+    SESSION_PATH,
     ProjectFilter,
     ProjectsDir,
     Redact,
     Since,
+    data_roots,
     filter_sessions,
     named_paths,
     project_matches,
@@ -41,14 +44,13 @@ SUGGESTIONS = {
 """What could replace a heavy tool; tools without an entry get ""."""
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Params(Input):
     session: Annotated[
         str,
         Field(
             description="one session (with its subagents) by id prefix, project, 'last' or path; empty = all"
         ),
+        SESSION_PATH,
     ] = ""
     project: ProjectFilter = ""
     since: Since = ""
@@ -204,3 +206,6 @@ def _alternate(commands: int, reads: int, kept: int) -> tuple[int, int]:
     from_reads = min(reads, drop - from_commands)
     from_commands = drop - from_reads
     return commands - from_commands, reads - from_reads
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run, cli_params=CliParams, extra_roots=data_roots)

@@ -2,27 +2,41 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from sofia.providers.contract import Cli, Context, ProviderError
+from sofia.providers.params import Input, PathParam
 
 from .digest import Digest
-from .discovery import Session, parse_since, peek
+from .discovery import DEFAULT_ROOT, Session, parse_since, peek
 from .loading import Loader, agent_files, with_agents
 from .selector import project_label, select
+
+
+def is_session_path(selector: str) -> bool:
+    """A session selector names a transcript file when it ends in .jsonl or holds a separator."""
+    return selector.strip().endswith(".jsonl") or "/" in selector or os.sep in selector
+
+
+SESSION_PATH = PathParam(when=lambda value, workspace: is_session_path(value))
+"""A session selector is confined when it names a transcript file."""
 
 ProjectsDir = Annotated[
     str | None,
     Field(description="Claude Code projects dir (default $CC_PROJECTS_DIR or ~/.claude/projects)"),
+    PathParam(),
 ]
 SessionSelector = Annotated[
     str,
     Field(description=("empty or 'last' = newest; else an id prefix, project name or .jsonl path")),
     Cli(positional=True, metavar="SESSION"),
+    SESSION_PATH,
 ]
 Since = Annotated[
     str,
@@ -37,14 +51,19 @@ Redact = Annotated[
     Field(description="replace secrets (API keys, tokens, passwords) with [REDACTED:<kind>]; CLI only"),
 ]
 
+
+def data_roots() -> list[Path]:
+    """Claude Code's data folder: the cc tools' path parameters may point into it on the server too."""
+    chosen = os.environ.get("CC_PROJECTS_DIR", "") or DEFAULT_ROOT
+    return [Path(os.path.abspath(os.path.expanduser(chosen)))]
+
+
 SHOWN_PATHS = 5
 """Paths named in a note about unreadable or orphaned files."""
 
 
-class SessionParams(BaseModel):
+class SessionParams(Input):
     """The input of the tools that read one session: which one, and where sessions live."""
-
-    model_config = ConfigDict(extra="forbid")
 
     session: SessionSelector = ""
     projects_dir: ProjectsDir = None

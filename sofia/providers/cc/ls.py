@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from sofia.providers.contract import Context
+from sofia.providers.contract import Context, Implementation
+from sofia.providers.params import Input
 
 from . import mdtext, timefmt
 from .common import (
@@ -14,6 +15,7 @@ from .common import (
     ProjectsDir,
     Redact,
     Since,
+    data_roots,
     filter_sessions,
     named_paths,
     project_matches,
@@ -30,9 +32,7 @@ from .selector import project_label
 TITLE_CHARS = 60
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Params(Input):
     projects_dir: ProjectsDir = None
     project: ProjectFilter = ""
     since: Since = ""
@@ -122,3 +122,8 @@ def render(result: dict[str, Any], fmt: str) -> str | None:
     lines.append("")
     lines += mdtext.notes(result)
     return mdtext.join(lines)
+
+
+IMPLEMENTATION = Implementation(
+    params=Params, run=run, cli_params=CliParams, render=render, extra_roots=data_roots
+)

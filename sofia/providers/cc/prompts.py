@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from sofia.providers.contract import Context
+from sofia.providers.contract import Context, Implementation
+from sofia.providers.params import Input
 
 from .common import (
     ProjectsDir,
     Redact,
     SessionSelector,
+    data_roots,
     kept_prompts_note,
     open_session,
     result_tail,
@@ -23,9 +25,7 @@ from .rules import cut
 TEXT_CHARS = 2000
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Params(Input):
     session: SessionSelector = ""
     offset: Annotated[
         int, Field(ge=0, description="skip the first N prompts (to continue a shortened list)")
@@ -68,3 +68,6 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         }
 
     return fit(build, knobs, (Lower({"chars": TEXT_CHARS}), Shrink("rows")), ctx.budget)
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run, cli_params=CliParams, extra_roots=data_roots)

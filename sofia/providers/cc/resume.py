@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sofia.providers.contract import Context
+from sofia.providers.contract import Context, Implementation
 
 from . import timefmt
 from .common import (
     SessionCliParams,
     SessionParams,
+    data_roots,
     kept_prompts_note,
     open_session,
     result_tail,
@@ -93,3 +94,6 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         }
 
     return fit(build, knobs, LADDER, ctx.budget)
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run, cli_params=CliParams, extra_roots=data_roots)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sofia.providers.contract import Context
+from sofia.providers.contract import Context, Implementation
 
 from . import mdtext, timefmt
 from .categories import category
@@ -12,6 +12,7 @@ from .common import (
     Opened,
     SessionCliParams,
     SessionParams,
+    data_roots,
     kept_prompts_note,
     open_session,
     result_tail,
@@ -214,3 +215,8 @@ def render(result: dict[str, Any], fmt: str) -> str | None:
     lines += mdtext.section("Last assistant text", [result["last_text"]] if result["last_text"] else [])
     lines += mdtext.notes(result)
     return mdtext.join(lines)
+
+
+IMPLEMENTATION = Implementation(
+    params=Params, run=run, cli_params=CliParams, render=render, extra_roots=data_roots
+)

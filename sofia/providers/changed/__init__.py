@@ -10,17 +10,16 @@ import os
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from sofia.providers.contract import Cli, Context, ProviderError
+from sofia.providers.contract import Cli, Context, Implementation, ProviderError
+from sofia.providers.params import Input, PathParam
 from sofia.runtime import git
 
 from . import classify, gitdiff, report
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Params(Input):
     range: Annotated[
         str,
         Field(
@@ -34,12 +33,15 @@ class Params(BaseModel):
         bool, Field(description="compare the index instead of the working tree (vs HEAD, or vs REV)")
     ] = False
     root: Annotated[
-        str, Field(description="any directory inside the repository; the whole repository is reported")
+        str,
+        Field(description="any directory inside the repository; the whole repository is reported"),
+        PathParam(),
     ] = "."
     paths: Annotated[
         list[str],
         Field(default_factory=list, description="git pathspecs (relative to root) limiting the diff"),
         Cli(after_dashdash=True, metavar="PATH"),
+        PathParam(glob=True, also_under="root"),
     ]
     no_symbols: Annotated[bool, Field(description="skip symbol detection (no file contents are read)")] = (
         False
@@ -88,3 +90,6 @@ def _pathspecs(paths: list[str], base: Path, top: Path) -> list[str]:
 
 
 __all__ = ["Params", "classify", "run"]
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

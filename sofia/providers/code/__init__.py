@@ -7,18 +7,22 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from sofia.providers.contract import Cli, Context
+from sofia.providers.contract import Cli, Context, Implementation
+from sofia.providers.params import Input, PathParam
 
-__all__ = ["CliParams", "Params", "is_slice_result", "prepare", "render", "run", "slice_text"]
+__all__ = ["IMPLEMENTATION", "CliParams", "Params", "as_text", "prepare", "render", "run", "slice_text"]
 
 FILES_HELP = "Files, directories or globs (src/**/*.php), at most 250 files."
 SYMBOLS_HELP = (
     "Symbols to return verbatim from one file: Class::method, Type.Method, Class.method or a bare name."
 )
 Files = Annotated[
-    list[str], Field(min_length=1, description=FILES_HELP), Cli(positional=True, metavar="PATH")
+    list[str],
+    Field(min_length=1, description=FILES_HELP),
+    Cli(positional=True, metavar="PATH"),
+    PathParam(glob=True),
 ]
 Exported = Annotated[bool, Field(default=False, description="Public/exported declarations and members only.")]
 Api = Annotated[
@@ -41,10 +45,8 @@ Force = Annotated[
 ]
 
 
-class Params(BaseModel):
+class Params(Input):
     """Inputs of `code` (MCP and library callers)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     files: Files
     symbol: Annotated[str, Field(default="", description="One symbol to slice (joins symbols).")]
@@ -55,16 +57,15 @@ class Params(BaseModel):
     force: Force
 
 
-class CliParams(BaseModel):
+class CliParams(Input):
     """The CLI spelling: `sf code PATH... [SYMBOL...]`, `--symbol NAME` repeatable; `prepare` turns
     it into `Params` after telling files from symbols among the positionals."""
-
-    model_config = ConfigDict(extra="forbid")
 
     files: Annotated[
         list[str],
         Field(min_length=1, description="Files, directories or globs; or one file followed by symbol names"),
         Cli(positional=True, metavar="PATH"),
+        PathParam(glob=True),
     ]
     symbols: Annotated[
         list[str], Field(default_factory=list, description=SYMBOLS_HELP), Cli(flag="--symbol", metavar="NAME")
@@ -104,8 +105,18 @@ def slice_text(result: dict[str, Any]) -> str:
     return text.slice_text(result)
 
 
+def as_text(result: Any) -> str | None:
+    """Slice-mode results travel as the raw source text of the symbols; everything else as JSON."""
+    return slice_text(result) if is_slice_result(result) else None
+
+
 def is_slice_result(result: Any) -> bool:
     """Whether a `run` result is slice mode (its payload is then `slice_text(result)`)."""
     from sofia.providers.code import text
 
     return isinstance(result, dict) and text.is_slice_result(result)
+
+
+IMPLEMENTATION = Implementation(
+    params=Params, run=run, cli_params=CliParams, prepare=prepare, render=render, as_text=as_text
+)

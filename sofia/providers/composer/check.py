@@ -16,13 +16,14 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sofia.output import tables
 from sofia.providers.composer import discovery, failures, fitting
 from sofia.providers.composer import manifest as manifests
-from sofia.providers.composer.ls import PackageFilter, TreeRoot
-from sofia.providers.contract import Cli, Context, ProviderError
+from sofia.providers.composer.params import PackageFilter, TreeRoot
+from sofia.providers.contract import Cli, Context, Implementation, ProviderError
+from sofia.providers.params import CallBudget, Input
 from sofia.runtime import proc
 
 STATUS_ORDER = ("fail", "timeout", "error", "skip", "ok")
@@ -51,9 +52,7 @@ def default_jobs() -> int:
     return min(4, os.cpu_count() or 1)
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Params(Input):
     package: PackageFilter = ""
     root: TreeRoot = "."
     script: Annotated[
@@ -81,6 +80,7 @@ class Params(BaseModel):
             description="Whole-call limit in seconds; running checks are then killed, unstarted ones skipped.",
         ),
         Cli(flag="--budget", metavar="SECONDS"),
+        CallBudget(),
     ] = 1800
 
 
@@ -285,3 +285,6 @@ def _fit(result: dict[str, Any], budget: int | None) -> None:
     hint = "passing rows go first (summary still counts them); narrow with package"
     fitting.drop_trailing(result, "results", budget, "rows", hint, keep_at_least=failing)
     fitting.floor_note(result, budget)
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

@@ -3,31 +3,16 @@ running `git tag` and grepping `phpstan.neon` by hand."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from sofia.providers.composer import discovery, fitting, neon
 from sofia.providers.composer import manifest as manifests
-from sofia.providers.contract import Cli, Context
-
-TreeRoot = Annotated[
-    str,
-    Field(description="Tree to scan for composer.json files (or one composer.json)."),
-    Cli(flag="--root", metavar="DIR"),
-]
-"""The `root` parameter shared by the Composer and Packagist tools."""
-PackageFilter = Annotated[
-    str,
-    Field(description="Only packages matching by name, name suffix or directory; empty = all."),
-    Cli(positional=True, metavar="PACKAGE"),
-]
-"""The optional `package` positional of the tools that work on every package by default."""
+from sofia.providers.composer.params import TreeRoot
+from sofia.providers.contract import Context, Implementation
+from sofia.providers.params import Input
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Params(Input):
     root: TreeRoot = "."
 
 
@@ -64,3 +49,6 @@ def digest(package: discovery.Package, repo_versions: dict[Any, str]) -> dict[st
         "deps": " ".join(manifests.dependency_names(data, "require")),
         "dev_deps": " ".join(manifests.dependency_names(data, "require-dev")),
     }
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

@@ -5,20 +5,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sofia.output import jsonfmt, tables
 from sofia.providers.composer import discovery, fitting, lock, neon, versions
 from sofia.providers.composer import manifest as manifests
-from sofia.providers.composer.ls import TreeRoot
-from sofia.providers.contract import Cli, Context
+from sofia.providers.composer.params import PACKAGE_PATH, TreeRoot
+from sofia.providers.contract import Cli, Context, Implementation
+from sofia.providers.params import Input
 
 SCRIPT_LIMIT = 200
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Params(Input):
     package: Annotated[
         str,
         Field(
@@ -29,6 +28,7 @@ class Params(BaseModel):
             ),
         ),
         Cli(positional=True, metavar="PACKAGE"),
+        PACKAGE_PATH,
     ]
     root: TreeRoot = "."
 
@@ -196,3 +196,6 @@ def _drop_nested(
 
     keep = budgets.largest_prefix(total, fits_with)
     apply(keep)
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

@@ -1,6 +1,6 @@
 """`github_branches`: non-default branches across the user's own repositories with age, newest pull
 request and a verdict (merged, closed, stale, no-pr, open), so finished branches can be cleaned up.
-Over MCP it only reports; `sf github branches --delete` acts on the report (see `delete.py`)."""
+It only reports; `sf github branches --delete` (`delete.py`, CLI only) acts on the report."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from sofia.providers.contract import Cli, Context, Outcome, ProviderError
+from sofia.providers.contract import Cli, Context, Implementation, ProviderError
 from sofia.providers.github import fitting, gh
+from sofia.providers.params import Input
 
 QUERY = """\
 query($login: String!, $refLimit: Int!) {
@@ -44,10 +45,8 @@ _LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")
 DAY = 86_400
 
 
-class Params(BaseModel):
+class Params(Input):
     """Input of `github_branches`."""
-
-    model_config = ConfigDict(extra="forbid")
 
     refs: Annotated[int, Field(default=50, ge=1, le=100, description="Branches inspected per repository.")]
     stale_days: Annotated[
@@ -60,33 +59,6 @@ class Params(BaseModel):
         str,
         Field(default="", description="GitHub user or organisation whose repositories to scan; empty = you."),
         Cli(metavar="LOGIN"),
-    ]
-
-
-class CliParams(Params):
-    """`sf github branches` on the command line: adds deletion (never reachable over MCP)."""
-
-    delete: Annotated[
-        bool,
-        Field(
-            default=False,
-            description="Delete merged and closed branches (never default, protected or moved ones) after confirmation.",
-        ),
-    ]
-    merged_only: Annotated[
-        bool,
-        Field(default=False, description="With --delete: delete merged branches only, keep closed ones."),
-    ]
-    keep: Annotated[
-        list[str],
-        Field(
-            default_factory=lambda: ["wt/*"],
-            description="With --delete: never delete branches matching PATTERN.",
-        ),
-        Cli(metavar="PATTERN"),
-    ]
-    yes: Annotated[
-        bool, Field(default=False, description="With --delete: do not ask (required without a terminal).")
     ]
 
 
@@ -112,14 +84,9 @@ class Branch:
         }
 
 
-def run(params: Params, ctx: Context) -> dict[str, Any] | Outcome:
+def run(params: Params, ctx: Context) -> dict[str, Any]:
     owner, branches, notes = report(params, ctx)
-    result = fit(assemble(owner, branches, notes), ctx.budget)
-    if isinstance(params, CliParams) and params.delete:
-        from sofia.providers.github.delete import delete
-
-        return delete(result, branches, params, ctx)
-    return result
+    return fit(assemble(owner, branches, notes), ctx.budget)
 
 
 def report(params: Params, ctx: Context) -> tuple[str, list[Branch], list[str]]:
@@ -230,3 +197,6 @@ def fit(result: dict[str, Any], budget: int | None) -> dict[str, Any]:
         document,
     )
     return document(rows)
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

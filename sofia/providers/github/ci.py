@@ -3,18 +3,19 @@ repository under a tree, failing first, with failed jobs and steps and a short l
 
 from __future__ import annotations
 
-import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field
 
-from sofia.providers.contract import Cli, Context, Outcome, ProviderError
+from sofia.providers.composer.params import PACKAGE_PATH
+from sofia.providers.contract import Cli, Context, Implementation, ProviderError
 from sofia.providers.github import fitting, gh, logs
 from sofia.providers.github.redaction import Redactor
 from sofia.providers.github.targets import Target, resolve
+from sofia.providers.params import Input, PathParam
 
 RUN_FIELDS = "databaseId,workflowName,status,conclusion,headBranch,event,displayTitle,createdAt,url"
 """The `--json` fields of `gh run list` and `gh run view` that a run row is built from."""
@@ -29,10 +30,8 @@ FAILED_STEP_CONCLUSIONS = ("failure", "timed_out", "startup_failure")
 STATE_ORDER = {"fail": 0, "error": 1, "running": 2, "fixed": 3, "ok": 4}
 
 
-class Params(BaseModel):
+class Params(Input):
     """Input of `github_ci`."""
-
-    model_config = ConfigDict(extra="forbid")
 
     package: Annotated[
         str,
@@ -44,6 +43,7 @@ class Params(BaseModel):
             ),
         ),
         Cli(positional=True, metavar="PACKAGE"),
+        PACKAGE_PATH,
     ]
     root: Annotated[
         str,
@@ -51,6 +51,7 @@ class Params(BaseModel):
             default=".",
             description="A git repository (latest runs) or a tree of package repositories (latest run of each).",
         ),
+        PathParam(),
     ]
     limit: Annotated[int, Field(default=5, ge=1, le=100, description="Runs listed for a single repository.")]
     log_lines: Annotated[
@@ -62,48 +63,6 @@ class Params(BaseModel):
             description="Log tail lines per failed step (first 3 failing runs); 0 = no log download.",
         ),
     ]
-
-
-_DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
-
-
-def parse_duration(value: str) -> float:
-    """Seconds in `90`, `90s`, `15m`, `1h30m`; ValueError for anything else or zero."""
-    text = value.strip().lower()
-    if text.isdigit():
-        seconds = int(text)
-    else:
-        match = _DURATION.match(text)
-        if not text or not match:
-            raise ValueError(f"invalid duration {value!r}: use seconds or 90s, 15m, 1h30m")
-        hours, mins, secs = (int(part) if part else 0 for part in match.groups())
-        seconds = hours * 3600 + mins * 60 + secs
-    if seconds <= 0:
-        raise ValueError(f"invalid duration {value!r}: must be longer than 0 s")
-    return float(seconds)
-
-
-class CliParams(Params):
-    """`sf github ci` on the command line: adds the blocking `--watch` mode (never over MCP)."""
-
-    watch: Annotated[
-        bool,
-        Field(
-            default=False,
-            description="Wait for the newest run to complete, then show it; exit 0 success, 1 failure, 124 timeout.",
-        ),
-    ]
-    timeout: Annotated[
-        str,
-        Field(default="15m", description="How long --watch waits (90s, 15m, 1h)."),
-        Cli(metavar="DURATION"),
-    ]
-
-    @field_validator("timeout")
-    @classmethod
-    def _valid_timeout(cls, value: str) -> str:
-        parse_duration(value)
-        return value
 
 
 @dataclass
@@ -160,11 +119,7 @@ class Report:
     redactor: Redactor = field(default_factory=Redactor)
 
 
-def run(params: Params, ctx: Context) -> dict[str, Any] | Outcome:
-    if isinstance(params, CliParams) and params.watch:
-        from sofia.providers.github.watch import watch
-
-        return watch(params, ctx)
+def run(params: Params, ctx: Context) -> dict[str, Any]:
     target = resolve(params.root, params.package, ctx)
     redactor = Redactor()
     if target.mode == "repository":
@@ -405,3 +360,6 @@ def assemble(report: Report, log_lines: int, budget: int | None) -> dict[str, An
         runs, "runs", "runs", ladder, omitted, budget, hint, lambda rows: document(rows, failures)
     )
     return document(runs, failures)
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

@@ -5,17 +5,51 @@ keep pattern, or names starting with `-`. Asks first unless `--yes`; the result 
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
-from sofia.providers.contract import Context, Outcome, ProviderError
-from sofia.providers.github import gh
+from pydantic import Field
 
-if TYPE_CHECKING:
-    from sofia.providers.github.branches import Branch, CliParams
+from sofia.providers.contract import Cli, Context, Implementation, Outcome, ProviderError
+from sofia.providers.github import branches, gh
+from sofia.providers.github.branches import Branch
 
 
-def keep_reason(branch: Branch, params: CliParams) -> str:
+class Params(branches.Params):
+    """`sf github branches --delete`: the report's parameters plus what to delete and whether to ask."""
+
+    delete: Annotated[
+        bool,
+        Field(
+            default=False,
+            description="Delete merged and closed branches (never default, protected or moved ones) after confirmation.",
+        ),
+    ]
+    merged_only: Annotated[
+        bool,
+        Field(default=False, description="With --delete: delete merged branches only, keep closed ones."),
+    ]
+    keep: Annotated[
+        list[str],
+        Field(
+            default_factory=lambda: ["wt/*"],
+            description="With --delete: never delete branches matching PATTERN.",
+        ),
+        Cli(metavar="PATTERN"),
+    ]
+    yes: Annotated[
+        bool, Field(default=False, description="With --delete: do not ask (required without a terminal).")
+    ]
+
+
+def run(params: Params, ctx: Context) -> Outcome:
+    """The report first, exactly as `github_branches` makes it, then the deletions it allows."""
+    owner, found, notes = branches.report(params, ctx)
+    result = branches.fit(branches.assemble(owner, found, notes), ctx.budget)
+    return delete(result, found, params, ctx)
+
+
+def keep_reason(branch: Branch, params: Params) -> str:
     """Why a merged or closed branch stays, or "" when it may go."""
     if branch.verdict == "closed" and params.merged_only:
         return "closed, --merged-only"
@@ -37,10 +71,10 @@ def ref_path(repo: str, branch: str) -> str:
     return "/".join(quote(segment, safe="") for segment in ["repos", *segments])
 
 
-def delete(result: dict[str, Any], branches: list[Branch], params: CliParams, ctx: Context) -> Outcome:
+def delete(result: dict[str, Any], found: list[Branch], params: Params, ctx: Context) -> Outcome:
     planned: list[Branch] = []
     kept: list[dict[str, str]] = []
-    for branch in branches:
+    for branch in found:
         if branch.verdict not in ("merged", "closed"):
             continue
         reason = keep_reason(branch, params)
@@ -89,3 +123,6 @@ def plan_question(planned: list[Branch]) -> str:
     lines = [f"  {b.repo} {b.branch} ({b.verdict} #{b.pr}, {b.age_days} days)" for b in planned]
     noun = "branch" if len(planned) == 1 else "branches"
     return "\n".join(["Branches to delete:", *lines, f"Delete {len(planned)} {noun}?"])
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from sofia.providers.contract import Context
+from sofia.providers.contract import Context, Implementation
 from sofia.providers.github import fitting, gh
 from sofia.providers.github.redaction import Redactor
+from sofia.providers.params import Input
 
 QUERY = """\
 query($limit: Int!, $authored: String!, $review: String!, $owned: String!) {
@@ -35,10 +36,8 @@ CI_STATES = ("success", "failure", "error", "pending", "expected")
 ACTION_ORDER = {"fix-ci": 0, "address-review": 0, "review": 0, "merge": 1, "wait": 2, "none": 3}
 
 
-class Params(BaseModel):
+class Params(Input):
     """Input of `github_pr`."""
-
-    model_config = ConfigDict(extra="forbid")
 
     limit: Annotated[
         int,
@@ -146,3 +145,6 @@ def fit(result: dict[str, Any], budget: int | None) -> dict[str, Any]:
         result["prs"], "prs", "pull requests", notes, omitted, budget, "lower limit", document
     )
     return document(prs)
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

@@ -4,10 +4,13 @@ show it with its failures; the exit status says how it ended (0 success, 1 failu
 from __future__ import annotations
 
 import os
+import re
 import time
-from typing import Any
+from typing import Annotated, Any
 
-from sofia.providers.contract import Context, Outcome, ProviderError
+from pydantic import Field, field_validator
+
+from sofia.providers.contract import Cli, Context, Implementation, Outcome, ProviderError
 from sofia.providers.github import ci, gh
 from sofia.providers.github.redaction import Redactor
 from sofia.providers.github.targets import resolve
@@ -16,6 +19,48 @@ POLL_ENV = "SOFIA_GH_POLL_SECONDS"
 """Seconds between two `gh run view` polls (default 8; tests shorten it)."""
 DEFAULT_POLL = 8.0
 EXIT_TIMEOUT = 124
+
+
+_DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
+
+
+def parse_duration(value: str) -> float:
+    """Seconds in `90`, `90s`, `15m`, `1h30m`; ValueError for anything else or zero."""
+    text = value.strip().lower()
+    if text.isdigit():
+        seconds = int(text)
+    else:
+        match = _DURATION.match(text)
+        if not text or not match:
+            raise ValueError(f"invalid duration {value!r}: use seconds or 90s, 15m, 1h30m")
+        hours, mins, secs = (int(part) if part else 0 for part in match.groups())
+        seconds = hours * 3600 + mins * 60 + secs
+    if seconds <= 0:
+        raise ValueError(f"invalid duration {value!r}: must be longer than 0 s")
+    return float(seconds)
+
+
+class Params(ci.Params):
+    """`sf github ci --watch`: the read-only tool's parameters plus how long to wait."""
+
+    watch: Annotated[
+        bool,
+        Field(
+            default=False,
+            description="Wait for the newest run to complete, then show it; exit 0 success, 1 failure, 124 timeout.",
+        ),
+    ]
+    timeout: Annotated[
+        str,
+        Field(default="15m", description="How long --watch waits (90s, 15m, 1h)."),
+        Cli(metavar="DURATION"),
+    ]
+
+    @field_validator("timeout")
+    @classmethod
+    def _valid_timeout(cls, value: str) -> str:
+        parse_duration(value)
+        return value
 
 
 def poll_interval() -> float:
@@ -27,7 +72,7 @@ def poll_interval() -> float:
     return seconds if seconds > 0 else DEFAULT_POLL
 
 
-def watch(params: ci.CliParams, ctx: Context) -> Outcome:
+def run(params: Params, ctx: Context) -> Outcome:
     target = resolve(params.root, params.package, ctx)
     if target.mode != "repository" or target.repo is None:
         raise ProviderError(
@@ -40,7 +85,7 @@ def watch(params: ci.CliParams, ctx: Context) -> Outcome:
         raise ProviderError(
             f"no workflow runs in {target.repo_dir}", "push a commit or start a workflow, then watch again"
         )
-    timeout = ci.parse_duration(params.timeout)
+    timeout = parse_duration(params.timeout)
     interval = poll_interval()
     deadline = time.monotonic() + timeout
     item: dict[str, Any] = latest[0]
@@ -65,3 +110,6 @@ def watch(params: ci.CliParams, ctx: Context) -> Outcome:
     ci.add_failures(report, params.log_lines, ctx)
     result = ci.assemble(report, params.log_lines, ctx.budget)
     return Outcome(result, 0 if item.get("conclusion") == "success" else 1)
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from sofia.providers.contract import Cli, Context
+from sofia.providers.contract import Cli, Context, Implementation
 from sofia.providers.grep.request import Request, build
+from sofia.providers.params import Input, PathParam
 
 
-class Params(BaseModel):
+class Params(Input):
     """Search the workspace for patterns; every hit comes with its enclosing symbol."""
-
-    model_config = ConfigDict(extra="forbid")
 
     patterns: Annotated[
         list[str],
@@ -24,6 +23,7 @@ class Params(BaseModel):
         str,
         Field(description="Directory or file to search."),
         Cli(flag="--root", metavar="DIR"),
+        PathParam(),
     ] = "."
     regex: Annotated[
         bool,
@@ -83,3 +83,6 @@ def validate(params: Params, ctx: Context) -> Request:
         ignore_dirs=params.ignore_dirs,
         cap=params.max_per_pattern,
     )
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

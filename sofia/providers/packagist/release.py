@@ -16,14 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sofia.output import jsonfmt
 from sofia.providers.composer import discovery, versions
 from sofia.providers.composer import manifest as manifests
-from sofia.providers.composer.ls import TreeRoot
-from sofia.providers.contract import Cli, Context, Outcome, ProviderError
+from sofia.providers.composer.params import PACKAGE_PATH, TreeRoot
+from sofia.providers.contract import Cli, Context, Implementation, Outcome, ProviderError
 from sofia.providers.packagist import client, remote
+from sofia.providers.params import Input
 from sofia.runtime import git, proc
 
 DEFAULT_API_URL = "https://packagist.org"
@@ -35,9 +36,7 @@ USERNAME_ENV = "PACKAGIST_USERNAME"
 HIDDEN = "***"
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Params(Input):
     package: Annotated[
         str,
         Field(
@@ -45,6 +44,7 @@ class Params(BaseModel):
             description="Package to release: full name, the part after the slash, directory name or path.",
         ),
         Cli(positional=True, metavar="PACKAGE"),
+        PACKAGE_PATH,
     ]
     version: Annotated[
         str,
@@ -457,3 +457,6 @@ def _scrub(value: Any, token: str) -> Any:
 
 def _scrub_outcome(outcome: Outcome, token: str) -> Outcome:
     return Outcome(_scrub(outcome.result, token), outcome.exit_code)
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

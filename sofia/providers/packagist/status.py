@@ -13,13 +13,14 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sofia.providers.composer import discovery, fitting, versions
 from sofia.providers.composer import manifest as manifests
-from sofia.providers.composer.ls import PackageFilter, TreeRoot
-from sofia.providers.contract import Cli, Context
+from sofia.providers.composer.params import PackageFilter, TreeRoot
+from sofia.providers.contract import Cli, Context, Implementation
 from sofia.providers.packagist import client, remote
+from sofia.providers.params import CallBudget, Input
 
 FETCHES_AT_ONCE = 8
 DRIFT_STATES = ("no-tags", "unpublished", "needs-update", "local-stale")
@@ -33,9 +34,7 @@ NEXT_STEP = {
 }
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Params(Input):
     package: PackageFilter = ""
     root: TreeRoot = "."
     offline: Annotated[
@@ -51,6 +50,7 @@ class Params(BaseModel):
             description="Whole-call limit in seconds; whatever has not answered by then is unknown.",
         ),
         Cli(flag="--budget", metavar="SECONDS"),
+        CallBudget(),
     ] = 45
 
 
@@ -182,3 +182,6 @@ def _row(package: discovery.Package, tag: str, pushed: str, packagist: str, stat
         "packagist": packagist,
         "state": state,
     }
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

@@ -7,12 +7,13 @@ import os
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sofia.output import budget as budgets
 from sofia.output.tables import elide
 from sofia.output.tokens import estimate
-from sofia.providers.contract import Cli, Context, ProviderError
+from sofia.providers.contract import Cli, Context, Implementation, ProviderError
+from sofia.providers.params import Input, PathParam
 from sofia.runtime import rg
 
 from .modules import Loader
@@ -26,15 +27,16 @@ ROUTER_NAMES = (
 """Router module names in tie-break order."""
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Params(Input):
     file: Annotated[
         str,
         Field(description="router module, relative to the workspace root; skips the search"),
         Cli(positional=True, metavar="FILE"),
+        PathParam(),
     ] = ""
-    root: Annotated[str, Field(description="tree to search; base for output paths and @/ aliases")] = "."
+    root: Annotated[
+        str, Field(description="tree to search; base for output paths and @/ aliases"), PathParam()
+    ] = "."
 
 
 def locate(base: Path, ctx: Context) -> tuple[Path, list[str]]:
@@ -116,3 +118,6 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 
     keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(build(k, note(k)), ctx.budget))
     return build(keep, note(keep))
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)
