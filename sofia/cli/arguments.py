@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import types
 import typing
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sofia.errors import UsageError
 from sofia.providers.contract import Cli
 
 
@@ -23,6 +25,8 @@ class FieldArg:
     kind: str  # "bool", "int", "float", "str", "list"
     cli: Cli
     display: str  # what the user sees in messages: "--max-per-pattern" or "PATTERN"
+    mode: str = ""
+    """The CLI-only mode (its flag's field name) this option belongs to; "" for the command's own."""
 
 
 def _kind(annotation: Any) -> tuple[str, tuple[Any, ...]]:
@@ -60,12 +64,43 @@ def _default_text(default: Any) -> str:
     return str(default)
 
 
-def add_model_arguments(parser: argparse.ArgumentParser, model: Any) -> list[FieldArg]:
-    """Add one argument per field of `model` to `parser`; return how each field is spelled."""
+def add_mode_arguments(
+    parser: argparse.ArgumentParser, model: Any, flag: str, existing: list[FieldArg]
+) -> list[FieldArg]:
+    """The options a CLI-only mode adds to its command (`--watch`, `--timeout`), in their own group."""
+    group = parser.add_argument_group(f"CLI-only mode --{flag.replace('_', '-')}")
+    known = {spec.name for spec in existing}
+    return add_model_arguments(group, model, skip=known, mode=flag)
+
+
+def choose_mode(entries: Sequence[Any], values: dict[str, Any], specs: list[FieldArg]) -> Any:
+    """The record to run: a CLI-only mode when its flag is given, else the command's own; an option
+    of a mode given without the mode's flag is a usage error."""
+    displays = {spec.name: spec.display for spec in specs}
+    chosen = [entry for entry in entries[1:] if values.get(entry.mode_flag) is True]
+    if len(chosen) > 1:
+        raise UsageError(" and ".join(displays[entry.mode_flag] for entry in chosen) + " cannot be combined")
+    entry = chosen[0] if chosen else entries[0]
+    for spec in specs:
+        if spec.mode and spec.mode != entry.mode_flag and spec.name in values:
+            raise UsageError(f"{spec.display} only works with {displays.get(spec.mode, spec.mode)}")
+    return entry
+
+
+def add_model_arguments(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+    model: Any,
+    skip: Collection[str] = (),
+    mode: str = "",
+) -> list[FieldArg]:
+    """Add one argument per field of `model` (but those in `skip`) to `parser`; return how each
+    field is spelled."""
     from pydantic_core import PydanticUndefined
 
     specs: list[FieldArg] = []
     for name, field in model.model_fields.items():
+        if name in skip:
+            continue
         cli = _cli_of(field.metadata)
         kind, choices = _kind(field.annotation)
         required = field.is_required()
@@ -79,7 +114,7 @@ def add_model_arguments(parser: argparse.ArgumentParser, model: Any) -> list[Fie
         metavar = cli.metavar or name.upper()
         if cli.after_dashdash:
             display = f"-- {metavar}..."
-            specs.append(FieldArg(name, kind, cli, display))
+            specs.append(FieldArg(name, kind, cli, display, mode))
             continue
         if cli.positional:
             nargs: str | None
@@ -93,7 +128,7 @@ def add_model_arguments(parser: argparse.ArgumentParser, model: Any) -> list[Fie
             if choices:
                 kwargs["choices"] = choices
             parser.add_argument(name, **kwargs)
-            specs.append(FieldArg(name, kind, cli, metavar))
+            specs.append(FieldArg(name, kind, cli, metavar, mode))
             continue
         flag = cli.flag or "--" + name.replace("_", "-")
         flags = [flag, *([cli.short] if cli.short else [])]
@@ -133,7 +168,7 @@ def add_model_arguments(parser: argparse.ArgumentParser, model: Any) -> list[Fie
                 kwargs["choices"] = choices
                 kwargs.pop("metavar")
             parser.add_argument(*flags, **kwargs)
-        specs.append(FieldArg(name, kind, cli, flag))
+        specs.append(FieldArg(name, kind, cli, flag, mode))
     return specs
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from sofia import __version__
 from sofia.errors import UsageError
 from sofia.providers.contract import DEFAULT_BUDGET
-from sofia.providers.registry import GROUPS, PROVIDERS, Provider
+from sofia.providers.registry import PROVIDERS, Provider, command_entries, group_named
 
 DESCRIPTION = (
     "sofia: compact, structured, read-only context about a workspace for LLM coding agents.\n"
@@ -74,9 +74,7 @@ def _first_sentence(text: str) -> str:
     return head[:1].lower() + head[1:]
 
 
-def _build_parser(
-    selected: tuple[str, ...],
-) -> tuple[argparse.ArgumentParser, dict[tuple[str, ...], argparse.ArgumentParser]]:
+def _build_parser() -> tuple[argparse.ArgumentParser, dict[tuple[str, ...], argparse.ArgumentParser]]:
     """The whole command tree; only leaves get their arguments (filled in later for the selected one)."""
     parser = argparse.ArgumentParser(
         prog="sf", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -84,44 +82,44 @@ def _build_parser(
     parser.add_argument("--version", action="version", version=f"sf {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     leaves: dict[tuple[str, ...], argparse.ArgumentParser] = {}
-    groups: dict[str, Any] = {}
-    order: list[str] = []
-    for provider in PROVIDERS:
-        if provider.cli[0] not in order:
-            order.append(provider.cli[0])
-    for head in order:
-        members = [p for p in PROVIDERS if p.cli[0] == head]
-        if len(members) == 1 and len(members[0].cli) == 1:
-            provider = members[0]
-            leaves[provider.cli] = commands.add_parser(
-                head,
-                help=_first_sentence(provider.description),
-                description=provider.description,
-                epilog=_examples(provider),
-                formatter_class=argparse.RawDescriptionHelpFormatter,
-            )
+    subcommands: dict[str, Any] = {}
+    for path in _command_paths():
+        entries = command_entries(path)
+        own = entries[0]
+        options: dict[str, Any] = {
+            "help": _first_sentence(own.description),
+            "description": own.description,
+            "epilog": _examples(entries),
+            "formatter_class": argparse.RawDescriptionHelpFormatter,
+        }
+        if len(path) == 1:
+            leaves[path] = commands.add_parser(path[0], **options)
             continue
-        group_help = GROUPS.get(head, head)
-        group = commands.add_parser(head, help=group_help, description=group_help)
-        groups[head] = group.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", title="subcommands")
-        group.set_defaults(_group=group)
-        for provider in members:
-            leaves[provider.cli] = groups[head].add_parser(
-                provider.cli[1],
-                help=_first_sentence(provider.description),
-                description=provider.description,
-                epilog=_examples(provider),
-                formatter_class=argparse.RawDescriptionHelpFormatter,
+        head = path[0]
+        if head not in subcommands:
+            group = group_named(head)
+            text = group.help if group is not None else head
+            holder = commands.add_parser(head, help=text, description=text)
+            subcommands[head] = holder.add_subparsers(
+                dest="subcommand", metavar="SUBCOMMAND", title="subcommands"
             )
+            holder.set_defaults(_group=holder)
+        leaves[path] = subcommands[head].add_parser(path[1], **options)
     for name, text in BUILTINS.items():
         leaves[(name,)] = commands.add_parser(name, help=text, description=text, add_help=name != "mcp")
     return parser, leaves
 
 
-def _examples(provider: Provider) -> str:
-    if not provider.examples:
+def _command_paths() -> list[tuple[str, ...]]:
+    """Every CLI command once, in registry order (a command and its CLI-only modes share one)."""
+    return list(dict.fromkeys(provider.cli for provider in PROVIDERS))
+
+
+def _examples(entries: Sequence[Provider]) -> str:
+    examples = [example for entry in entries for example in entry.examples]
+    if not examples:
         return ""
-    return "examples:\n" + "\n".join(f"  {example}" for example in provider.examples)
+    return "examples:\n" + "\n".join(f"  {example}" for example in examples)
 
 
 def _add_output_options(parser: argparse.ArgumentParser) -> None:
@@ -145,30 +143,33 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
 
 def _dispatch(args: list[str]) -> int:
     selected = _command_path(args)
-    provider = next((p for p in PROVIDERS if p.cli == selected), None)
-    early = _head_start(provider, args[len(selected) :]) if provider is not None else None
+    entries = command_entries(selected)
+    early = _head_start(entries[0], args[len(selected) :]) if entries else None
     try:
-        return _parse_and_run(args, selected, provider)
+        return _parse_and_run(args, selected, entries)
     finally:
         if early is not None:
             early.discard()
 
 
-def _parse_and_run(args: list[str], selected: tuple[str, ...], provider: Provider | None) -> int:
+def _parse_and_run(args: list[str], selected: tuple[str, ...], entries: list[Provider]) -> int:
     if selected == ("mcp",):
         from sofia.server import main as server_main
 
         return server_main(args[1:])
-    parser, leaves = _build_parser(selected)
+    parser, leaves = _build_parser()
     if selected == ("doctor",):
         _add_output_options(leaves[selected])
-    specs = []
+    specs: list[Any] = []
     after: list[str] = []
-    if provider is not None:
+    if entries:
         from sofia.cli import arguments
 
-        model = provider.cli_input_model
-        specs = arguments.add_model_arguments(leaves[selected], model)
+        specs = arguments.add_model_arguments(leaves[selected], entries[0].cli_input_model)
+        for mode in entries[1:]:
+            specs += arguments.add_mode_arguments(
+                leaves[selected], mode.cli_input_model, mode.mode_flag, specs
+            )
         _add_output_options(leaves[selected])
         if arguments.has_after_dashdash(specs) and "--" in args:
             cut = args.index("--")
@@ -184,8 +185,7 @@ def _parse_and_run(args: list[str], selected: tuple[str, ...], provider: Provide
         from sofia.cli.doctor import run_doctor
 
         return run_doctor(namespace.format)
-    assert provider is not None
-    return _run_provider(provider, namespace, specs, after)
+    return _run_provider(entries, namespace, specs, after)
 
 
 def _head_start(provider: Provider, args: list[str]) -> ModuleType | None:
@@ -213,7 +213,7 @@ def _budget(namespace: argparse.Namespace) -> int | None:
 
 
 def _run_provider(
-    provider: Provider, namespace: argparse.Namespace, specs: list[Any], after: list[str]
+    entries: list[Provider], namespace: argparse.Namespace, specs: list[Any], after: list[str]
 ) -> int:
     from pydantic import ValidationError
 
@@ -221,10 +221,11 @@ def _run_provider(
     from sofia.output import render
     from sofia.providers.contract import Context, Outcome, ProviderError
 
-    command = "sf " + " ".join(provider.cli)
+    command = "sf " + " ".join(entries[0].cli)
     try:
         budget = _budget(namespace)
         values = arguments.collect(namespace, specs, after)
+        provider = arguments.choose_mode(entries, values, specs)
         try:
             params = provider.cli_input_model.model_validate(values)
         except ValidationError as exc:
