@@ -32,6 +32,7 @@ from pydantic import BaseModel
 
 from sofia import __version__
 from sofia.output.tokens import estimate
+from sofia.providers.params import call_budget
 from sofia.providers.registry import Provider
 from sofia.server.confine import Confinement
 from sofia.server.dedup import Dedup
@@ -43,8 +44,6 @@ from sofia.workers.pool import WorkerPool
 from sofia.workers.protocol import CallReply, CallRequest
 
 log = logging.getLogger("sofia.mcp")
-
-DEDUP_TOOLS = frozenset({"code"})
 
 
 def run(options: Options, providers: list[Provider]) -> int:
@@ -69,7 +68,7 @@ def run(options: Options, providers: list[Provider]) -> int:
 async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None:
     pool = WorkerPool(
         options.workers,
-        preload=sorted({provider.module for provider in providers}),
+        preload=sorted({provider.module_path for provider in providers}),
         max_calls=options.max_calls,
         max_rss=options.max_rss,
     )
@@ -78,7 +77,7 @@ async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None
         "sofia",
         version=__version__,
         title=TITLE,
-        instructions=instructions([provider.name for provider in providers]),
+        instructions=instructions(providers),
         on_list_tools=frontend.list_tools,
         on_call_tool=frontend.call_tool,
     )
@@ -138,7 +137,7 @@ class Frontend:
         self.providers = providers
         self.workspace = workspace
         self.pool = pool
-        self.confinement = Confinement(options.roots, workspace, cc_projects_root())
+        self.confinement = Confinement(options.roots, workspace)
         self.dedup = Dedup()
         self._numbers = itertools.count(1)
 
@@ -184,7 +183,7 @@ class Frontend:
         params, problems = validate(spec.model, arguments)
         if params is None:
             return Answer(_error("\n".join(problems)), "invalid")
-        refusal = self.confinement.refusal(spec.group, params)
+        refusal = self.confinement.refusal(params, spec.provider.extra_roots())
         if refusal is not None:
             return Answer(_error(refusal), "refused")
         timeout = self.options.timeout or call_timeout(spec.provider.timeout, params)
@@ -262,22 +261,19 @@ class Frontend:
                 "oversize",
                 len(payload),
             )
-        if spec.name in DEDUP_TOOLS:
+        bypass = spec.provider.dedup_bypass
+        if bypass:
             key = (
                 spec.name
                 + orjson.dumps(
-                    params.model_dump(mode="json", exclude={"force"}), option=orjson.OPT_SORT_KEYS
+                    params.model_dump(mode="json", exclude={bypass}), option=orjson.OPT_SORT_KEYS
                 ).decode()
             )
-            stub = self.dedup.stub(key, payload, number, force=bool(getattr(params, "force", False)))
+            forced = bool(getattr(params, bypass, False))
+            stub = self.dedup.stub(key, payload, number, force=forced, bypass=bypass)
             if stub is not None:
                 return Answer(_text(stub), "stub", len(payload))
         return Answer(_text(payload.decode("utf-8", "replace")), "ok", len(payload))
-
-
-def cc_projects_root() -> Path:
-    """Where Claude Code keeps its transcripts (the `cc_*` tools may read there)."""
-    return Path(os.environ.get("CC_PROJECTS_DIR") or Path.home() / ".claude" / "projects")
 
 
 def _wants_progress(ctx: ServerRequestContext[Any]) -> bool:
@@ -295,8 +291,11 @@ def _error(text: str) -> types.CallToolResult:
 
 def call_timeout(default: float, params: BaseModel) -> float:
     """A tool's deadline for one call: its own, or longer when the call asks for a longer whole-call
-    budget of its own (`budget_s` of composer_check and packagist_status), which must fit inside it."""
-    budget = getattr(params, "budget_s", None)
-    if isinstance(budget, int | float) and budget + 60 > default:
-        return float(budget + 60)
-    return default
+    budget of its own (a field marked `CallBudget`), which must fit inside it."""
+    longest = default
+    for name, field in type(params).model_fields.items():
+        marker = call_budget(field)
+        budget = getattr(params, name, None)
+        if marker is not None and isinstance(budget, int | float) and not isinstance(budget, bool):
+            longest = max(longest, float(budget) + marker.margin)
+    return longest

@@ -1,8 +1,9 @@
 """Path confinement: path parameters must resolve (symlinks included) inside the allowed roots.
 
 An agent talking to the server is not the person who started it; the CLI has no confinement
-because a person runs it. Paths are resolved the way providers resolve them: relative to the
-workspace root (the server's cwd).
+because a person runs it. Which parameters are paths is a fact of the input model: every field
+carrying `sofia.providers.params.PathParam` is confined, whatever it is called. Paths are resolved
+the way providers resolve them: relative to the workspace root (the server's cwd).
 """
 
 from __future__ import annotations
@@ -13,57 +14,51 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-PATH_FIELDS = ("files", "root", "file", "projects_dir", "package", "session")
+from sofia.errors import quote
+from sofia.providers.params import PathParam, path_param
+
 GLOB_CHARS = frozenset("*?[{")
 
 
 class Confinement:
-    def __init__(self, roots: Sequence[Path], workspace: Path, cc_projects: Path) -> None:
-        """`roots` empty means unconfined; `cc_projects` is also allowed for the `cc` tools."""
+    def __init__(self, roots: Sequence[Path], workspace: Path) -> None:
+        """`roots` empty means unconfined."""
         self.roots = tuple(roots)
         self.workspace = workspace
-        self.cc_projects = Path(os.path.realpath(cc_projects))
 
-    def refusal(self, group: str, params: BaseModel) -> str | None:
-        """Why `params` may not be used (one line naming the parameter and the allowed roots), or None."""
+    def refusal(self, params: BaseModel, extra_roots: Sequence[Path] = ()) -> str | None:
+        """Why `params` may not be used (one line naming the parameter and the allowed roots), or None.
+
+        `extra_roots` are the directories the tool itself needs besides the workspace (Claude Code's data).
+        """
         if not self.roots:
             return None
-        allowed = self.roots + ((self.cc_projects,) if group == "cc" else ())
+        allowed = self.roots + tuple(Path(os.path.realpath(root)) for root in extra_roots)
         values = params.model_dump()
-        for name in PATH_FIELDS:
+        for name, field in type(params).model_fields.items():
+            marker = path_param(field)
+            if marker is None:
+                continue
             for raw in _values(values.get(name)):
-                if name == "package" and not self._looks_like_path(raw):
+                if not marker.applies(raw, self.workspace):
                     continue
-                if name == "session" and not _is_session_path(raw):
-                    continue
-                for base in self._bases(name, values):
-                    resolved = _resolve(base, _literal_prefix(raw) if name == "files" else raw)
+                for base in self._bases(marker, values):
+                    resolved = _resolve(base, _literal_prefix(raw) if marker.glob else raw)
                     if not any(_inside(resolved, root) for root in allowed):
                         return (
-                            f"{name}={raw!r} resolves to {resolved}, outside the allowed roots "
-                            f"({', '.join(str(r) for r in allowed)}); pass a path inside them, or start "
+                            f"{name}={quote(raw)!r} resolves to {quote(str(resolved))}, outside the allowed "
+                            f"roots ({', '.join(str(r) for r in allowed)}); pass a path inside them, or start "
                             "the server with --root DIR to allow another directory (--root / lifts the limit)"
                         )
         return None
 
-    def _bases(self, name: str, values: dict[str, object]) -> list[Path]:
-        """Where a relative path is taken from: the workspace, and for a package also the `root` given."""
+    def _bases(self, marker: PathParam, values: dict[str, object]) -> list[Path]:
+        """Where a relative path is taken from: the workspace, and the other path field it may be under."""
         bases = [self.workspace]
-        root = values.get("root")
-        if name == "package" and isinstance(root, str) and root:
-            bases.append(_resolve(self.workspace, root))
+        other = values.get(marker.also_under) if marker.also_under else None
+        if isinstance(other, str) and other:
+            bases.append(_resolve(self.workspace, other))
         return bases
-
-    def _looks_like_path(self, value: str) -> bool:
-        """A package parameter is a path when it is spelt like one or names something on disk."""
-        if value.startswith(("/", ".", "~")) or value.endswith(".json") or "\\" in value:
-            return True
-        return (self.workspace / value).exists()
-
-
-def _is_session_path(value: str) -> bool:
-    """A cc `session` selector names a transcript file when it ends in .jsonl or holds a separator."""
-    return value.strip().endswith(".jsonl") or "/" in value or os.sep in value
 
 
 def _values(value: object) -> Iterable[str]:

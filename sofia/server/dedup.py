@@ -1,4 +1,4 @@
-"""The repeat-call stub for `code`: an identical call whose payload is byte-identical to one
+"""The repeat-call stub: an identical call whose payload is byte-identical to one
 returned moments ago on this connection gets a one-line pointer instead of the same text again.
 
 Comparing payloads (not just arguments) means a file that changed in between never gets a stub.
@@ -27,7 +27,7 @@ class Dedup:
         self._clock = clock
         self._returned: dict[str, _Returned] = {}
 
-    def stub(self, key: str, payload: bytes, call: int, force: bool = False) -> str | None:
+    def stub(self, key: str, payload: bytes, call: int, *, force: bool, bypass: str) -> str | None:
         """The stub when `payload` was already returned for `key` within the window; else remembers it."""
         now = self._clock()
         self._returned = {k: r for k, r in self._returned.items() if now - r.when <= self.window}
@@ -36,7 +36,7 @@ class Dedup:
         if earlier is not None and earlier.digest == digest and not force:
             return (
                 f"already returned in call #{earlier.call} ({now - earlier.when:.0f}s ago) — unchanged; "
-                "pass force=true to get it again"
+                f"pass {bypass}=true to get it again"
             )
         self._returned[key] = _Returned(call, now, digest)
         return None

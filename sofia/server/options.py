@@ -60,7 +60,7 @@ def parser() -> argparse.ArgumentParser:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="per-call deadline for every tool (default: 120, composer_check longer)",
+        help="per-call deadline for every tool (default: each tool's own, 120 for most)",
     )
     p.add_argument(
         "--max-output-tokens",

@@ -14,10 +14,13 @@ import anyio
 import mcp_types as types
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
+from sofia.providers.registry import PROVIDERS
+
 
 def roundtrip(timeout: float = 20) -> tuple[bool, str]:
     """Spawn `python -m sofia mcp` in a temporary git repository (the cwd if git is missing), run
-    initialize, tools/list and one `changed` call over real pipes; (ok, one line with timings)."""
+    initialize, tools/list and the self-check call of every tool that declares one (registry
+    `self_check`) over real pipes; (ok, one line with timings)."""
     with tempfile.TemporaryDirectory(prefix="sofia-selfcheck-") as scratch:
         where = Path(scratch) / "repo"
         where.mkdir()
@@ -58,15 +61,26 @@ class _Probe:
                 self.stage = "tools/list"
                 tools = (await session.list_tools()).tools
                 listed = time.perf_counter()
-                self.stage = "tools/call changed"
-                result = await session.call_tool("changed", {})
-                called = time.perf_counter()
-        if result.is_error:
-            reason = " ".join(block.text for block in result.content if isinstance(block, types.TextContent))
-            return False, f"changed failed over MCP: {reason}"
-        return True, (
-            f"initialize {initialized - started:.2f} s, {len(tools)} tools listed in {listed - initialized:.2f} s, "
-            f"changed answered in {called - listed:.2f} s"
+                served = {tool.name for tool in tools}
+                calls: list[str] = []
+                for provider in PROVIDERS:
+                    if provider.self_check is None or provider.name not in served:
+                        continue
+                    self.stage = f"tools/call {provider.name}"
+                    before = time.perf_counter()
+                    result = await session.call_tool(provider.name, dict(provider.self_check))
+                    if result.is_error:
+                        reason = " ".join(
+                            block.text for block in result.content if isinstance(block, types.TextContent)
+                        )
+                        return False, f"{provider.name} failed over MCP: {reason}"
+                    calls.append(f"{provider.name} answered in {time.perf_counter() - before:.2f} s")
+        return True, ", ".join(
+            [
+                f"initialize {initialized - started:.2f} s",
+                f"{len(tools)} tools listed in {listed - initialized:.2f} s",
+                *calls,
+            ]
         )
 
 

@@ -11,7 +11,7 @@ import mcp_types as types
 from pydantic import BaseModel
 
 from sofia.errors import UsageError
-from sofia.providers.registry import PROVIDERS, Provider
+from sofia.providers.registry import PROVIDERS, Provider, group_named
 from sofia.server.schema import input_schema
 
 log = logging.getLogger("sofia.mcp")
@@ -21,20 +21,6 @@ TITLE = "sofia — workspace context for coding agents"
 _INTRO = (
     "sofia answers questions about this workspace with compact, read-only JSON; prefer it to reading "
     "whole files or running shell commands. Paths are relative to the workspace root."
-)
-_GUIDE: tuple[tuple[str, str], ...] = (
-    (
-        "code",
-        "`code`: a file's structure (types, signatures, line ranges) or the exact source of named "
-        "symbols; pass every file you need in one call",
-    ),
-    ("grep", "`grep`: where names or text occur, each hit with its enclosing symbol"),
-    ("changed", "`changed`: what changed in git, classified, with the symbols touched"),
-    ("vue_routes", "`vue_routes`: which view serves which URL"),
-    ("cc_", "`cc_*`: what happened in earlier Claude Code sessions"),
-    ("composer_", "`composer_*`: PHP package metadata and their check scripts"),
-    ("packagist_", "`packagist_status`: release state of PHP packages"),
-    ("github_", "`github_*`: CI runs, open pull requests and stale branches"),
 )
 _OUTRO = "A shortened result says what was left out and how to narrow the call."
 
@@ -51,10 +37,6 @@ class ToolSpec:
     def name(self) -> str:
         return self.provider.name
 
-    @property
-    def group(self) -> str:
-        return self.provider.cli[0]
-
 
 def served(providers: Sequence[Provider] = PROVIDERS, wanted: Sequence[str] = ()) -> list[Provider]:
     """The MCP providers selected by `wanted` (tool names or CLI groups; empty: all), in registry order."""
@@ -62,14 +44,14 @@ def served(providers: Sequence[Provider] = PROVIDERS, wanted: Sequence[str] = ()
     if not wanted:
         return candidates
     names = {p.name for p in candidates}
-    groups = {p.cli[0] for p in candidates}
+    groups = {p.group for p in candidates}
     unknown = [w for w in wanted if w not in names and w not in groups]
     if unknown:
         raise UsageError(
             f"--tools: unknown {', '.join(unknown)}; tools: {', '.join(sorted(names))}; "
             f"groups: {', '.join(sorted(groups))}"
         )
-    return [p for p in candidates if p.name in wanted or p.cli[0] in wanted]
+    return [p for p in candidates if p.name in wanted or p.group in wanted]
 
 
 def build(providers: Sequence[Provider]) -> dict[str, ToolSpec]:
@@ -108,7 +90,13 @@ def wire_form(tool: types.Tool) -> dict[str, Any]:
     return tool.model_dump(by_alias=True, mode="json", exclude_none=True)
 
 
-def instructions(names: Sequence[str]) -> str:
-    """What to ask which tool, for the tools actually served (at most ~150 words)."""
-    lines = [text for prefix, text in _GUIDE if any(n == prefix or n.startswith(prefix) for n in names)]
+def instructions(providers: Sequence[Provider]) -> str:
+    """What to ask which tool, for the tools actually served (at most ~150 words): each tool's guide
+    line, or once its group's when the group has one."""
+    lines: list[str] = []
+    for provider in providers:
+        group = group_named(provider.group)
+        line = group.guide if group is not None and group.guide else provider.guide
+        if line and line not in lines:
+            lines.append(line)
     return " ".join([_INTRO, *(f"{line}." for line in lines), _OUTRO])

@@ -1,7 +1,7 @@
 """Killing a process together with everything it started.
 
 Providers run programs in process groups of their own (`sofia.runtime.proc`), so killing a
-worker alone would orphan a hung `git` or `composer`: the descendants and their groups go too.
+worker alone would orphan a hung `git` or project script: the descendants and their groups go too.
 """
 
 from __future__ import annotations

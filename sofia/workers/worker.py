@@ -19,7 +19,7 @@ from typing import Any
 
 from sofia.output.jsonfmt import compact
 from sofia.providers.contract import Context, DeadlineExceeded, Outcome, ProviderError
-from sofia.providers.registry import by_name
+from sofia.providers.registry import Provider, by_name
 from sofia.runtime.proc import ProgramTimeout
 from sofia.workers.channel import MAX_MESSAGE_CHARS, Sender
 from sofia.workers.protocol import CallReply, CallRequest, WorkerConfig
@@ -159,7 +159,7 @@ def _execute(request: CallRequest) -> CallReply:
     )
     try:
         params = provider.input_model.model_validate(request.arguments)
-        return _encode(request, provider.run(params, ctx))
+        return _encode(provider, provider.run(params, ctx))
     except ProviderError as exc:
         return CallReply("provider_error", message=str(exc))
     except (DeadlineExceeded, ProgramTimeout) as exc:
@@ -215,22 +215,14 @@ class _ProgressRelay:
             self._sender.send(*fields)
 
 
-def _encode(request: CallRequest, result: Any) -> CallReply:
+def _encode(provider: Provider, result: Any) -> CallReply:
+    """The payload: the provider's own text for results it sends as text, else compact JSON."""
     if isinstance(result, Outcome):
         result = result.result
-    if isinstance(result, str):
-        return CallReply("text", payload=result.encode("utf-8", "surrogatepass"))
-    if _wants_slice_text(request) and isinstance(result, dict):
-        from sofia.providers.code import slice_text
-
-        return CallReply("text", payload=slice_text(result).encode("utf-8", "surrogatepass"))
+    text = result if isinstance(result, str) else provider.as_text(result)
+    if text is not None:
+        return CallReply("text", payload=text.encode("utf-8", "surrogatepass"))
     return CallReply("json", payload=compact(result))
-
-
-def _wants_slice_text(request: CallRequest) -> bool:
-    """`code` asked for symbols answers with raw source text: the one non-JSON payload."""
-    arguments = request.arguments
-    return request.tool == "code" and bool(arguments.get("symbols") or arguments.get("symbol"))
 
 
 def _recycle_if_due() -> None:
