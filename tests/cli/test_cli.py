@@ -41,9 +41,9 @@ def test_help_lists_every_registered_command() -> None:
     }
     assert heads <= listed
     flat = " ".join(done.stdout.split())
-    for group, text in GROUPS.items():
-        if any(p.cli[0] == group and len(p.cli) == 2 for p in PROVIDERS):
-            assert " ".join(text.split()) in flat
+    for group in GROUPS:
+        if any(p.cli[0] == group.name and len(p.cli) == 2 for p in PROVIDERS):
+            assert " ".join(group.help.split()) in flat
 
 
 def test_help_imports_no_provider_models_and_never_mcp_or_loky() -> None:
@@ -153,7 +153,7 @@ def test_registry_names_follow_the_cli_path(provider: object) -> None:
     from sofia.providers.registry import Provider
 
     assert isinstance(provider, Provider)
-    assert provider.name == "_".join(provider.cli)
+    assert provider.name == "_".join((*provider.cli, *([provider.mode_flag] if provider.mode_flag else [])))
     assert provider.description.strip()
     model = provider.input_model
     for name, field in model.model_fields.items():

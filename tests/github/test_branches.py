@@ -12,6 +12,7 @@ import pytest
 
 from sofia.providers.contract import Outcome
 from sofia.providers.github import branches
+from sofia.providers.github import delete as deletion
 from tests.github.fakegh import FakeGh, recording
 from tests.github.helpers import NOW_2026_06_14, context
 from tests.helpers import run_sf
@@ -139,7 +140,8 @@ def delete(tmp_path: Path, confirm: bool = False, **fields: Any) -> Outcome:
         asked.append(question)
         return confirm
 
-    outcome = report(tmp_path, branches.CliParams(delete=True, **fields), confirm=answer)
+    ctx = context(tmp_path, clock=lambda: NOW_2026_06_14, confirm=answer)
+    outcome = deletion.run(deletion.Params(delete=True, **fields), ctx)
     assert isinstance(outcome, Outcome)
     outcome.result["asked"] = asked  # type: ignore[index]
     return outcome

@@ -10,6 +10,7 @@ import pytest
 
 from sofia.providers.contract import ProviderError
 from sofia.providers.github import ci, logs
+from sofia.providers.github import watch as watching
 from tests.github.fakegh import FakeGh, go_json
 from tests.github.helpers import context, gh_jobs, gh_run, github_repo, record_api_repo, run_list_args
 
@@ -228,15 +229,21 @@ def test_mcp_model_has_no_watch_fields() -> None:
     schema = json.dumps(ci.Params.model_json_schema())
     assert set(ci.Params.model_fields) == {"package", "root", "limit", "log_lines"}
     assert "watch" not in schema and "timeout" not in schema
-    assert {"watch", "timeout"} <= set(ci.CliParams.model_fields)
+    assert {"watch", "timeout"} <= set(watching.Params.model_fields)
+
+
+def test_the_read_only_module_cannot_reach_the_blocking_mode() -> None:
+    """`github_ci` is read-only by construction: its module imports nothing that waits."""
+    source = Path(ci.__file__).read_text()
+    assert "watch" not in source
 
 
 @pytest.mark.parametrize(("text", "seconds"), [("90", 90), ("90s", 90), ("15m", 900), ("1h30m", 5400)])
 def test_durations(text: str, seconds: float) -> None:
-    assert ci.parse_duration(text) == seconds
+    assert watching.parse_duration(text) == seconds
 
 
 @pytest.mark.parametrize("text", ["", "0", "soon", "15x", "-5m"])
 def test_bad_durations(text: str) -> None:
     with pytest.raises(ValueError):
-        ci.parse_duration(text)
+        watching.parse_duration(text)

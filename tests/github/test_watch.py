@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sofia.providers.contract import Outcome, ProviderError
-from sofia.providers.github import ci
+from sofia.providers.github import watch as watching
 from tests.github.fakegh import RUN_FIELDS, FakeGh, response
 from tests.github.helpers import context, github_repo, run_list_args
 from tests.helpers import run_sf
@@ -26,7 +26,7 @@ def repo(tmp_path: Path, fake_gh: FakeGh, monkeypatch: pytest.MonkeyPatch) -> Pa
 
 
 def watch(repo: Path, **fields: object) -> Outcome:
-    outcome = ci.run(ci.CliParams(watch=True, **fields), context(repo))
+    outcome = watching.run(watching.Params(watch=True, **fields), context(repo))
     assert isinstance(outcome, Outcome)
     return outcome
 
@@ -91,7 +91,7 @@ def test_watch_in_tree_mode_is_an_error(tmp_path: Path) -> None:
     one.write("composer.json", json.dumps({"name": "acme/one"}))
     one.commit("initial")
     with pytest.raises(ProviderError) as raised:
-        ci.run(ci.CliParams(watch=True, root="packages"), context(tmp_path))
+        watching.run(watching.Params(watch=True, root="packages"), context(tmp_path))
     assert (
         raised.value.message
         == "--watch needs a single repository, but packages is a tree of package repositories"
@@ -102,7 +102,7 @@ def test_no_runs_to_watch(tmp_path: Path, fake_gh: FakeGh) -> None:
     path = github_repo(tmp_path / "web").path
     fake_gh.add(run_list_args(1), cwd=path, stdout_file="run_list_empty.json")
     with pytest.raises(ProviderError) as raised:
-        ci.run(ci.CliParams(watch=True), context(path))
+        watching.run(watching.Params(watch=True), context(path))
     assert raised.value.message == "no workflow runs in ."
 
 

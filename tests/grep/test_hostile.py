@@ -53,10 +53,7 @@ def test_regex_characters_are_literal_by_default(tmp_path: Path) -> None:
         ({"patterns": [f"p{i}" for i in range(33)]}, "too many patterns: 33 (at most 32)"),
         ({"patterns": ["x"], "exts": ["php", "p/hp"]}, "invalid extension: 'p/hp'"),
         ({"patterns": ["x"], "root": "no/such/dir"}, "root not found: no/such/dir"),
-        ({"patterns": ["x"], "root": "a\0b"}, "root not found: a\0b"),
-        ({"patterns": ["nul\0byte"]}, "pattern holds a NUL character: 'nul\\x00byte'"),
         ({"patterns": ["x" * 5000]}, "pattern too long: 5000 characters (at most 4096)"),
-        ({"patterns": ["x"], "ignore_dirs": ["gen\0"]}, "invalid directory name: 'gen\\x00'"),
     ],
 )
 def test_bad_input_is_refused(tmp_path: Path, params: dict[str, object], message: str) -> None:
@@ -64,6 +61,19 @@ def test_bad_input_is_refused(tmp_path: Path, params: dict[str, object], message
         run(Params.model_validate(params), Context(root=tmp_path))
     assert error.value.message == message
     assert error.value.hint
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"patterns": ["x"], "root": "a\0b"},
+        {"patterns": ["nul\0byte"]},
+        {"patterns": ["x"], "ignore_dirs": ["gen\0"]},
+    ],
+)
+def test_a_nul_character_is_refused_by_the_model_before_anything_runs(params: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match="NUL character"):
+        Params.model_validate(params)
 
 
 def test_negative_cap_is_rejected_by_the_model() -> None:

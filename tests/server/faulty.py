@@ -18,7 +18,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sofia.providers.contract import Context, ProviderError
+from sofia.providers.cc.common import SESSION_PATH, data_roots
+from sofia.providers.composer.params import PACKAGE_PATH
+from sofia.providers.contract import Context, Implementation, ProviderError
+from sofia.providers.params import Input, PathParam
 from sofia.providers.registry import LOCAL, RUNS_PROJECT_CODE, Annotations, Provider
 
 
@@ -140,48 +143,66 @@ def cpu(params: CpuParams, ctx: Context) -> dict[str, Any]:
     return {"total": total}
 
 
-class PathParams(_Strict):
-    files: Annotated[list[str], Field(default_factory=list, description="paths or globs")]
-    root: Annotated[str, Field(description="a directory")] = "."
-    file: Annotated[str, Field(description="one file")] = ""
-    package: Annotated[str, Field(description="a package name or a path")] = ""
-    projects_dir: Annotated[str | None, Field(description="a projects root")] = None
-    session: Annotated[str, Field(description="a session selector or a transcript path")] = ""
+class PathParams(Input):
+    """Path parameters spelt as the real providers spell them, plus one under a name no real
+    provider uses (`where`): confinement follows the `PathParam` marker, not the name."""
+
+    files: Annotated[
+        list[str], Field(default_factory=list, description="paths or globs"), PathParam(glob=True)
+    ]
+    root: Annotated[str, Field(description="a directory"), PathParam()] = "."
+    file: Annotated[str, Field(description="one file"), PathParam()] = ""
+    package: Annotated[str, Field(description="a package name or a path"), PACKAGE_PATH] = ""
+    projects_dir: Annotated[str | None, Field(description="a projects root"), PathParam()] = None
+    session: Annotated[str, Field(description="a session selector or a transcript path"), SESSION_PATH] = ""
+    where: Annotated[str, Field(description="a path under a new name"), PathParam()] = ""
+    label: Annotated[str, Field(description="not a path")] = ""
 
 
 def paths(params: PathParams, ctx: Context) -> dict[str, Any]:
     return params.model_dump()
 
 
-def _tool(
-    name: str, run: str, params: str, group: str = "test", annotations: Annotations = LOCAL
-) -> Provider:
+SLEEP = Implementation(params=SleepParams, run=sleep)
+SPIN = Implementation(params=SpinParams, run=spin)
+CRASH = Implementation(params=CrashParams, run=crash)
+NOISE = Implementation(params=PrintParams, run=noise)
+BIG = Implementation(params=BigParams, run=big)
+BOOM = Implementation(params=NoParams, run=boom)
+FAIL = Implementation(params=NoParams, run=fail)
+PID = Implementation(params=NoParams, run=pid)
+PROGRESS = Implementation(params=ProgressParams, run=progress)
+ECHO = Implementation(params=EchoParams, run=echo)
+CPU = Implementation(params=CpuParams, run=cpu)
+PATHS = Implementation(params=PathParams, run=paths)
+CC_PATHS = Implementation(params=PathParams, run=paths, extra_roots=data_roots)
+
+
+def _tool(name: str, implementation: str, group: str = "test", annotations: Annotations = LOCAL) -> Provider:
     return Provider(
         name=f"{group}_{name}",
         cli=(group, name),
-        module=__name__,
-        description=f"Test provider: {run}.",
+        module=f"{__name__}:{implementation}",
+        description=f"Test provider: {implementation.lower()}.",
         annotations=annotations,
-        input_attr=params,
-        run_attr=run,
     )
 
 
 PROVIDERS: tuple[Provider, ...] = (
-    _tool("sleep", "sleep", "SleepParams"),
-    _tool("once", "sleep", "SleepParams", annotations=RUNS_PROJECT_CODE),
-    _tool("spin", "spin", "SpinParams"),
-    _tool("crash", "crash", "CrashParams"),
-    _tool("print", "noise", "PrintParams"),
-    _tool("big", "big", "BigParams"),
-    _tool("boom", "boom", "NoParams"),
-    _tool("fail", "fail", "NoParams"),
-    _tool("pid", "pid", "NoParams"),
-    _tool("progress", "progress", "ProgressParams"),
-    _tool("echo", "echo", "EchoParams"),
-    _tool("cpu", "cpu", "CpuParams"),
-    _tool("paths", "paths", "PathParams"),
-    _tool("paths", "paths", "PathParams", group="cc"),
+    _tool("sleep", "SLEEP"),
+    _tool("once", "SLEEP", annotations=RUNS_PROJECT_CODE),
+    _tool("spin", "SPIN"),
+    _tool("crash", "CRASH"),
+    _tool("print", "NOISE"),
+    _tool("big", "BIG"),
+    _tool("boom", "BOOM"),
+    _tool("fail", "FAIL"),
+    _tool("pid", "PID"),
+    _tool("progress", "PROGRESS"),
+    _tool("echo", "ECHO"),
+    _tool("cpu", "CPU"),
+    _tool("paths", "PATHS"),
+    _tool("paths", "CC_PATHS", group="cc"),
     Provider(
         name="test_noisy",
         cli=("test", "noisy"),

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from sofia.providers.contract import Context
+from sofia.providers.contract import Context, Implementation
 
 print("noisy import via print")
 os.write(1, b"noisy import via os.write\n")
@@ -22,3 +22,6 @@ class Params(BaseModel):
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:
     return {"quiet": True}
+
+
+IMPLEMENTATION = Implementation(params=Params, run=run)

@@ -4,7 +4,6 @@ stub of `code`, and the workspace root handed to providers."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -63,6 +62,8 @@ REFUSED = [
     ("code", {"files": ["escape/secret.txt"]}, "files"),
     ("cc_show", {"session": "/etc/passwd.jsonl"}, "session"),
     ("cc_paths", {"session": "../outside/secret.txt"}, "session"),
+    ("test_paths", {"where": "../outside"}, "where"),
+    ("cc_paths", {"where": "../outside"}, "where"),
 ]
 
 
@@ -87,6 +88,7 @@ ALLOWED = [
     ("cc_paths", {"projects_dir": "../claude-projects"}),
     ("cc_paths", {"session": "3f2a"}),
     ("cc_paths", {"session": "../claude-projects/-home-dev-app/3f2a.jsonl"}),
+    ("test_paths", {"where": "src", "label": "../../etc"}),
 ]
 
 
@@ -162,10 +164,16 @@ async def test_output_budget_comes_from_the_environment_and_bounds_payloads(tmp_
     assert refused.is_error and "over the output budget of 1,234" in text(refused)
 
 
-def test_projects_root_default_is_where_claude_code_keeps_transcripts(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from sofia.server.app import cc_projects_root
-
-    monkeypatch.delenv("CC_PROJECTS_DIR", raising=False)
-    assert cc_projects_root() == Path(os.path.expanduser("~/.claude/projects"))
+async def test_a_claude_code_folder_given_with_a_tilde_is_allowed_for_cc_tools_only(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    session = home / "projects" / "-home-dev-app" / "3f2a.jsonl"
+    session.parent.mkdir(parents=True)
+    session.write_text("{}\n")
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    env = server_env(HOME=str(home), CC_PROJECTS_DIR="~/projects")
+    async with connect(workspace, "--workers", "1", "--tools", "test,cc", env=env) as server:
+        for_cc = await server.call("cc_paths", {"session": str(session)})
+        for_others = await server.call("test_paths", {"session": str(session)})
+    assert not for_cc.is_error, text(for_cc)
+    assert for_others.is_error and text(for_others).startswith("session=")

@@ -55,12 +55,17 @@ async def test_unknown_tool_is_a_protocol_error(server: Connection) -> None:
 @pytest.mark.parametrize(
     ("tool", "arguments", "expected"),
     [
-        ("grep", {"patterns": "deleteUser", "max_per_pattern": "many"}, ["patterns: ", "max_per_pattern: "]),
+        ("grep", {"patterns": {"a": 1}, "max_per_pattern": "many"}, ["patterns: ", "max_per_pattern: "]),
+        (
+            "grep",
+            {"patterns": ["x"], "max_per_pattern": True},
+            ["max_per_pattern: expected a number but got"],
+        ),
         ("grep", {"patterns": ["x"], "colour": True}, ["colour: unknown parameter (known: patterns, root"]),
         ("grep", {}, ["patterns: required"]),
         ("test_sleep", {"seconds": -1}, ["seconds: input should be greater than or equal to 0 (got -1)"]),
     ],
-    ids=["wrong-type", "unknown-property", "missing-required", "constraint"],
+    ids=["wrong-type", "boolean-for-number", "unknown-property", "missing-required", "constraint"],
 )
 async def test_invalid_arguments_get_one_short_line_per_problem(
     server: Connection, tool: str, arguments: dict[str, object], expected: list[str]
@@ -73,6 +78,13 @@ async def test_invalid_arguments_get_one_short_line_per_problem(
         assert line.startswith(start), line
         assert len(line) < 200
     assert "pydantic" not in text(result) and "http" not in text(result)
+
+
+async def test_a_scalar_for_a_list_and_a_number_for_a_string_are_accepted(server: Connection) -> None:
+    result = await server.call("test_paths", {"files": "README.md", "label": 258})
+    assert not result.is_error, text(result)
+    echoed = json.loads(text(result))
+    assert (echoed["files"], echoed["label"]) == (["README.md"], "258")
 
 
 async def test_a_list_sent_as_a_json_string_is_accepted(server: Connection) -> None:

@@ -10,11 +10,12 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
 from sofia.errors import UsageError
+from sofia.providers.params import PathParam
 from sofia.server.confine import Confinement, _literal_prefix
 from sofia.server.dedup import Dedup
 from sofia.server.options import parse
 from sofia.server.schema import input_schema
-from sofia.server.tools import instructions
+from sofia.server.tools import instructions, served
 from sofia.server.validation import validate
 from sofia.workers.pool import describe_exit
 
@@ -28,10 +29,10 @@ class Sample(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    files: Annotated[list[str], Field(min_length=1, description="files to read")]
+    files: Annotated[list[str], Field(min_length=1, description="files to read"), PathParam(glob=True)]
     exts: Annotated[list[str], Field(default_factory=list, description="extensions")]
     mode: Annotated[Literal["fast", "full"], Field(description="how")] = "fast"
-    projects_dir: Annotated[str | None, Field(description="a directory")] = None
+    projects_dir: Annotated[str | None, Field(description="a directory"), PathParam()] = None
     inner: Annotated[Inner, Field(default_factory=Inner, description="nested options")]
 
 
@@ -109,37 +110,42 @@ def test_glob_literal_prefix(pattern: str, prefix: str) -> None:
     assert _literal_prefix(pattern) == prefix
 
 
-def test_confinement_resolves_symlinks_and_allows_the_projects_root_for_cc_only(tmp_path: Path) -> None:
+def test_confinement_resolves_symlinks_and_allows_a_tools_extra_roots(tmp_path: Path) -> None:
     workspace, outside, projects = tmp_path / "ws", tmp_path / "out", tmp_path / "projects"
     for directory in (workspace, outside, projects):
         directory.mkdir()
     (workspace / "link").symlink_to(outside)
-    confinement = Confinement((workspace,), workspace, projects)
+    confinement = Confinement((workspace,), workspace)
 
-    def refusal(group: str, **values: object) -> str | None:
-        return confinement.refusal(group, Sample.model_validate({"files": ["a"], **values}))
+    def refusal(extra: tuple[Path, ...] = (), **values: object) -> str | None:
+        return confinement.refusal(Sample.model_validate({"files": ["a"], **values}), extra)
 
-    assert refusal("test") is None
-    assert refusal("test", files=["link/x"]) is not None
-    assert refusal("test", files=[str(workspace / "a.php")]) is None
-    assert refusal("test", projects_dir=str(projects)) is not None
-    assert refusal("cc", projects_dir=str(projects)) is None
-    assert Confinement((), workspace, projects).refusal("test", Sample(files=["/etc/passwd"])) is None
+    assert refusal() is None
+    assert refusal(files=["link/x"]) is not None
+    assert refusal(files=[str(workspace / "a.php")]) is None
+    assert refusal(projects_dir=str(projects)) is not None
+    assert refusal((projects,), projects_dir=str(projects)) is None
+    assert refusal((projects,), files=["../out/x"]) is not None
+    assert Confinement((), workspace).refusal(Sample(files=["/etc/passwd"])) is None
 
 
 def test_dedup_stubs_within_the_window_only_for_identical_payloads() -> None:
     now = [1000.0]
     dedup = Dedup(window=180, clock=lambda: now[0])
-    assert dedup.stub("k", b"payload", call=1) is None
+
+    def stub(key: str, payload: bytes, call: int, force: bool = False) -> str | None:
+        return dedup.stub(key, payload, call, force=force, bypass="fresh")
+
+    assert stub("k", b"payload", call=1) is None
     now[0] += 42
-    assert dedup.stub("k", b"payload", call=2) == (
-        "already returned in call #1 (42s ago) — unchanged; pass force=true to get it again"
+    assert stub("k", b"payload", call=2) == (
+        "already returned in call #1 (42s ago) — unchanged; pass fresh=true to get it again"
     )
-    assert dedup.stub("k", b"payload", call=3, force=True) is None
-    assert dedup.stub("k", b"changed", call=4) is None
-    assert dedup.stub("other", b"changed", call=5) is None
+    assert stub("k", b"payload", call=3, force=True) is None
+    assert stub("k", b"changed", call=4) is None
+    assert stub("other", b"changed", call=5) is None
     now[0] += 181
-    assert dedup.stub("k", b"changed", call=6) is None
+    assert stub("k", b"changed", call=6) is None
 
 
 def test_options_from_flags_environment_and_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -178,12 +184,11 @@ def test_bad_option_values_are_usage_errors(argv: list[str], message: str) -> No
 
 
 def test_instructions_stay_short_and_cover_only_served_tools() -> None:
-    everything = instructions(
-        ["code", "grep", "changed", "vue_routes", "cc_ls", "composer_ls", "packagist_status", "github_pr"]
-    )
+    everything = instructions(served())
     assert len(everything.split()) <= 150
-    assert "`github_*`" in everything
-    assert "`github_*`" not in instructions(["code"])
+    assert "`github_*`" in everything and everything.count("`cc_*`") == 1
+    assert "`github_*`" not in instructions(served(wanted=["code"]))
+    assert "`code`" in instructions(served(wanted=["code"]))
 
 
 @pytest.mark.parametrize(
