@@ -16,10 +16,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from sofia import __version__
+from sofia import __version__, settings
 from sofia.errors import UsageError
-from sofia.providers.contract import DEFAULT_BUDGET
 from sofia.providers.registry import PROVIDERS, Provider, command_entries, group_named
+from sofia.settings import DEFAULT_BUDGET
 
 DESCRIPTION = (
     "sofia: compact, structured, read-only context about a workspace for LLM coding agents.\n"
@@ -28,6 +28,7 @@ DESCRIPTION = (
 
 BUILTINS = {
     "mcp": "run the MCP stdio server (sf mcp --help for its options)",
+    "init": "register sofia with your MCP clients (Claude Code, Cursor, VS Code, ...); --check tests them",
     "doctor": "check what sofia needs (git, rg, gh, composer, php, Claude Code data, the MCP server)",
 }
 
@@ -40,6 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         return _dispatch(args)
+    except UsageError as exc:  # a bad setting met outside a command's own checks
+        print(f"sf: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print("sf: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -134,7 +138,6 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
     out.add_argument(
         "--max-output-tokens",
         dest="max_output_tokens",
-        type=int,
         default=None,
         metavar="TOKENS",
         help=f"output budget in estimated tokens; 0 = unlimited (default: $SOFIA_MAX_OUTPUT_TOKENS or {DEFAULT_BUDGET})",
@@ -158,7 +161,11 @@ def _parse_and_run(args: list[str], selected: tuple[str, ...], entries: list[Pro
 
         return server_main(args[1:])
     parser, leaves = _build_parser()
-    if selected == ("doctor",):
+    if selected in (("doctor",), ("init",)):
+        if selected == ("init",):
+            from sofia.cli import init
+
+            init.add_arguments(leaves[selected])
         _add_output_options(leaves[selected])
     specs: list[Any] = []
     after: list[str] = []
@@ -185,7 +192,22 @@ def _parse_and_run(args: list[str], selected: tuple[str, ...], entries: list[Pro
         from sofia.cli.doctor import run_doctor
 
         return run_doctor(namespace.format)
+    if selected == ("init",):
+        return _run_init(namespace)
     return _run_provider(entries, namespace, specs, after)
+
+
+def _run_init(namespace: argparse.Namespace) -> int:
+    from sofia.cli import init
+    from sofia.output import render
+
+    try:
+        document, status = init.run_init(namespace, Path.cwd(), Path.home())
+    except UsageError as exc:
+        print(f"sf init: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write(render.render(document, namespace.format, init.render))
+    return status
 
 
 def _head_start(provider: Provider, args: list[str]) -> ModuleType | None:
@@ -203,12 +225,7 @@ def _head_start(provider: Provider, args: list[str]) -> ModuleType | None:
 
 
 def _budget(namespace: argparse.Namespace) -> int | None:
-    value = namespace.max_output_tokens
-    if value is None:
-        env = os.environ.get("SOFIA_MAX_OUTPUT_TOKENS", "")
-        value = int(env) if env.strip().isdigit() else DEFAULT_BUDGET
-    if value < 0:
-        raise UsageError("--max-output-tokens must be 0 (unlimited) or a positive number of tokens")
+    value: int = settings.get("SOFIA_MAX_OUTPUT_TOKENS", namespace.max_output_tokens)
     return value or None
 
 
@@ -224,6 +241,8 @@ def _run_provider(
     command = "sf " + " ".join(entries[0].cli)
     try:
         budget = _budget(namespace)
+        for name in ("SOFIA_FOOTER", "SOFIA_DEBUG"):
+            settings.get(name)  # a bad value is reported before the command runs, not after
         values = arguments.collect(namespace, specs, after)
         provider = arguments.choose_mode(entries, values, specs)
         try:
@@ -248,7 +267,7 @@ def _run_provider(
         raise
     except Exception as exc:
         print(f"{command}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        if os.environ.get("SOFIA_DEBUG"):
+        if settings.get("SOFIA_DEBUG"):
             import traceback
 
             traceback.print_exc()

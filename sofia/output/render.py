@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
+from sofia import settings
 from sofia.output import jsonfmt, markdown
 from sofia.output.tokens import estimate
 
@@ -41,7 +41,7 @@ def without_stats(result: Any) -> Any:
 
 def footer(printed: str, result: Any) -> str:
     """`# sf ≈N tok · raw ≈R` (or `# sf ≈N tok`), or "" when `SOFIA_FOOTER=off`."""
-    if os.environ.get("SOFIA_FOOTER", "").lower() in ("off", "0", "false", "no"):
+    if not settings.get("SOFIA_FOOTER"):
         return ""
     line = f"# sf ≈{estimate(printed)} tok"
     if isinstance(result, dict):

@@ -19,8 +19,8 @@ from sofia.errors import ProviderError as ProviderError
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-DEFAULT_BUDGET = 20_000
-"""Default output budget in estimated tokens (below Claude Code's 25,000 tool-result limit)."""
+# Re-exported: the default budget is a setting (`sofia.settings`).
+from sofia.settings import DEFAULT_BUDGET as DEFAULT_BUDGET
 
 ProgressFn = Callable[[int, "int | None", str], None]
 ConfirmFn = Callable[[str], bool]

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
+from sofia import settings
 from sofia.errors import UsageError
-from sofia.providers.contract import DEFAULT_BUDGET
-
-LOG_LEVELS = ("debug", "info", "warning", "error")
-DEFAULT_MAX_CALLS = 500
-DEFAULT_MAX_RSS_MB = 1024
+from sofia.settings import DEFAULT_BUDGET
 
 
 @dataclass(frozen=True)
@@ -33,9 +32,17 @@ class Options:
     """Worker resident memory (bytes) after which it is replaced between calls."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are UsageErrors, so `sf mcp` can tell its client as well as stderr."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        raise UsageError(message)
+
+
 def parser() -> argparse.ArgumentParser:
     cpus = os.cpu_count() or 1
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="sf mcp",
         description=(
             "Serve sofia's tools over MCP on stdio (newline-delimited JSON-RPC). Every call runs in a "
@@ -50,21 +57,19 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--workers",
-        type=int,
+        type=_whole_number,
         default=min(4, cpus),
         metavar="N",
         help=f"worker processes (default: {min(4, cpus)})",
     )
     p.add_argument(
         "--timeout",
-        type=float,
         default=None,
         metavar="SECONDS",
         help="per-call deadline for every tool (default: each tool's own, 120 for most)",
     )
     p.add_argument(
         "--max-output-tokens",
-        type=int,
         default=None,
         metavar="N",
         help=f"output budget handed to providers; 0 = unlimited (default: $SOFIA_MAX_OUTPUT_TOKENS or {DEFAULT_BUDGET})",
@@ -78,9 +83,9 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--log-level",
-        choices=LOG_LEVELS,
         default=None,
-        help="stderr log level (default: $SOFIA_LOG_LEVEL or warning; info logs one line per call)",
+        metavar="LEVEL",
+        help="stderr log level: debug, info, warning, error (default: $SOFIA_LOG_LEVEL or warning; info logs one line per call)",
     )
     p.add_argument(
         "--tools",
@@ -92,41 +97,33 @@ def parser() -> argparse.ArgumentParser:
 
 
 def parse(argv: list[str]) -> Options:
-    """Options from `argv` and the environment; argparse exits on bad flags, UsageError on bad values."""
+    """Options from `argv` and the environment; argparse exits on bad flags, UsageError on bad values
+    (of a flag or of any setting in the environment, see `sofia.settings`)."""
     args = parser().parse_args(argv)
-    if args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, not {args.workers}")
-    if args.timeout is not None and not args.timeout > 0:
-        raise UsageError(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
-    budget = args.max_output_tokens
-    if budget is None:
-        budget = _int_env("SOFIA_MAX_OUTPUT_TOKENS", DEFAULT_BUDGET)
-    if budget < 0:
-        raise UsageError(f"--max-output-tokens must be 0 (unlimited) or more, not {budget}")
-    level = args.log_level or os.environ.get("SOFIA_LOG_LEVEL", "").lower() or "warning"
-    if level not in LOG_LEVELS:
-        raise UsageError(f"SOFIA_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
-    tools = args.tools if args.tools is not None else os.environ.get("SOFIA_TOOLS", "")
+    settings.check_all()
+    if not 1 <= args.workers <= settings.MAX_WORKERS:
+        raise UsageError(f"--workers must be from 1 to {settings.MAX_WORKERS}, not {args.workers}")
+    timeout = None if args.timeout is None else settings.positive_number_flag("--timeout", args.timeout)
+    given = None if args.max_output_tokens is None else str(args.max_output_tokens)
+    budget: int = settings.get("SOFIA_MAX_OUTPUT_TOKENS", given)
+    tools = settings.get("SOFIA_TOOLS", args.tools)
     return Options(
         workers=args.workers,
-        timeout=args.timeout,
+        timeout=timeout,
         budget=budget or None,
         roots=_roots(args.root),
-        log_level=level,
-        tools=tuple(t.strip() for t in tools.split(",") if t.strip()),
-        max_calls=max(1, _int_env("SOFIA_WORKER_MAX_CALLS", DEFAULT_MAX_CALLS)),
-        max_rss=max(1, _int_env("SOFIA_WORKER_MAX_RSS_MB", DEFAULT_MAX_RSS_MB)) << 20,
+        log_level=settings.get("SOFIA_LOG_LEVEL", args.log_level),
+        tools=tools,
+        max_calls=settings.get("SOFIA_WORKER_MAX_CALLS"),
+        max_rss=settings.get("SOFIA_WORKER_MAX_RSS_MB") << 20,
     )
 
 
-def _int_env(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
+def _whole_number(text: str) -> int:
     try:
-        return int(raw)
+        return int(text)
     except ValueError:
-        raise UsageError(f"{name} must be an integer, not {raw!r}") from None
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
 
 
 def _roots(given: list[str]) -> tuple[Path, ...]:

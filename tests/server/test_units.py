@@ -11,11 +11,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sofia.errors import UsageError
 from sofia.providers.params import PathParam
+from sofia.providers.registry import served
 from sofia.server.confine import Confinement, _literal_prefix
 from sofia.server.dedup import Dedup
 from sofia.server.options import parse
 from sofia.server.schema import input_schema
-from sofia.server.tools import instructions, served
+from sofia.server.tools import instructions
 from sofia.server.validation import validate
 from sofia.workers.pool import describe_exit
 
@@ -172,9 +173,9 @@ def test_options_from_flags_environment_and_defaults(tmp_path: Path, monkeypatch
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--workers", "0"], "--workers must be at least 1"),
+        (["--workers", "0"], "--workers must be from 1 to 64"),
         (["--timeout", "0"], "--timeout must be a positive number"),
-        (["--max-output-tokens", "-5"], "--max-output-tokens must be 0"),
+        (["--max-output-tokens", "-5"], "--max-output-tokens must be a whole number from 0"),
         (["--root", "/no/such/dir"], "--root /no/such/dir: not a directory"),
     ],
 )
