@@ -141,6 +141,30 @@ def check_mcp() -> Check:
     return _row("mcp server", "ok", f"{detail} ({time.perf_counter() - started:.2f} s in all)")
 
 
+def check_clients() -> list[Check]:
+    """Every sofia entry configured in an MCP client found here, started and greeted as the client would."""
+    from sofia.cli import init
+    from sofia.cli.clients import CLIENTS
+
+    rows = []
+    home, project = Path.home(), Path.cwd()
+    for client in CLIENTS:
+        if not client.detect(home):
+            continue
+        for row in init.check(client, None, project, home, explicit=False):
+            ok = row["action"] == "ok"
+            rows.append(
+                _row(
+                    f"{client.name} ({row['scope']})",
+                    "ok" if ok else "fail",
+                    f"{row['file']}: {row['detail']}",
+                    "" if ok else "run sf init to write a working entry, then sf init --check",
+                    required=False,
+                )
+            )
+    return rows
+
+
 CHECKS: tuple[Callable[[], Check | list[Check]], ...] = (
     check_python,
     check_git,
@@ -150,6 +174,7 @@ CHECKS: tuple[Callable[[], Check | list[Check]], ...] = (
     check_php_tools,
     check_claude_projects,
     check_mcp,
+    check_clients,
 )
 
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sofia.errors import UsageError
 from sofia.providers.contract import Context, Implementation, ProviderError
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ __all__ = [
     "by_name",
     "command_entries",
     "group_named",
+    "served",
 ]
 
 
@@ -482,3 +484,19 @@ def command_entries(path: tuple[str, ...]) -> list[Provider]:
 
 def group_named(name: str) -> Group | None:
     return next((group for group in GROUPS if group.name == name), None)
+
+
+def served(providers: Sequence[Provider] | None = None, wanted: Sequence[str] = ()) -> list[Provider]:
+    """The MCP providers selected by `wanted` (tool names or CLI groups; empty: all), in registry order."""
+    candidates = [p for p in (PROVIDERS if providers is None else providers) if p.mcp]
+    if not wanted:
+        return candidates
+    names = {p.name for p in candidates}
+    groups = {p.group for p in candidates}
+    unknown = [w for w in wanted if w not in names and w not in groups]
+    if unknown:
+        raise UsageError(
+            f"--tools: unknown {', '.join(unknown)}; tools: {', '.join(sorted(names))}; "
+            f"groups: {', '.join(sorted(groups))}"
+        )
+    return [p for p in candidates if p.name in wanted or p.group in wanted]

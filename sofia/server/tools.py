@@ -10,8 +10,7 @@ from typing import Any
 import mcp_types as types
 from pydantic import BaseModel
 
-from sofia.errors import UsageError
-from sofia.providers.registry import PROVIDERS, Provider, group_named
+from sofia.providers.registry import Provider, group_named
 from sofia.server.schema import input_schema
 
 log = logging.getLogger("sofia.mcp")
@@ -36,22 +35,6 @@ class ToolSpec:
     @property
     def name(self) -> str:
         return self.provider.name
-
-
-def served(providers: Sequence[Provider] = PROVIDERS, wanted: Sequence[str] = ()) -> list[Provider]:
-    """The MCP providers selected by `wanted` (tool names or CLI groups; empty: all), in registry order."""
-    candidates = [p for p in providers if p.mcp]
-    if not wanted:
-        return candidates
-    names = {p.name for p in candidates}
-    groups = {p.group for p in candidates}
-    unknown = [w for w in wanted if w not in names and w not in groups]
-    if unknown:
-        raise UsageError(
-            f"--tools: unknown {', '.join(unknown)}; tools: {', '.join(sorted(names))}; "
-            f"groups: {', '.join(sorted(groups))}"
-        )
-    return [p for p in candidates if p.name in wanted or p.group in wanted]
 
 
 def build(providers: Sequence[Provider]) -> dict[str, ToolSpec]:
