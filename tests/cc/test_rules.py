@@ -121,11 +121,15 @@ def test_time_forms() -> None:
     assert timefmt.parse("yesterday") is None
     assert timefmt.seconds(1772442005.9) == "2026-03-02T09:00:05Z"
     assert timefmt.minutes(1772442750) == "2026-03-02T09:12Z"
-    assert [timefmt.duration(s) for s in (-5, 0, 42, 745, 7350, 93600)] == [
+    assert [timefmt.duration(s) for s in (-5, 0, 42, 745, 7350, 11520, 93600, 172800, 604800)] == [
         "0s",
         "0s",
         "42s",
         "12m",
         "2h2m",
-        "26h0m",
+        "3h12m",
+        "1d2h",
+        "2d",
+        "7d",
     ]
+    assert timefmt.duration(7000 * 3600 + 9 * 60) == "291d"  # not 7000h9m
