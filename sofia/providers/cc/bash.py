@@ -10,7 +10,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from sofia.providers.contract import Context
 
 from .categories import category as category_of
-from .common import ProjectsDir, Redact, SessionSelector, open_session, result_tail, wants_redaction
+from .common import (
+    ProjectsDir,
+    Redact,
+    SessionSelector,
+    open_session,
+    reading_notes,
+    result_tail,
+    wants_redaction,
+)
 from .fitting import Shrink, fit
 from .rules import cut, one_line
 
@@ -59,10 +67,11 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         key=lambda row: (-row[0], row[2]),
     )
     shown = min(params.limit, len(rows)) if params.limit else len(rows)
+    reading = reading_notes(opened.sources)
 
     def build(k: dict[str, int]) -> dict[str, Any]:
         kept = rows[: k["rows"]]
-        notes = []
+        notes = list(reading)
         if shown < len(rows):
             notes.append(
                 f"{len(rows) - shown} more commands beyond limit={params.limit}; pass limit=0 for all"
