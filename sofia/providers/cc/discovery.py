@@ -15,8 +15,10 @@ from pathlib import Path
 
 from sofia.providers.contract import Context, ProviderError
 
-from .location import projects_root
+from .location import DEFAULT, projects_root
 
+DEFAULT_ROOT = DEFAULT
+"""The default projects root, as `location` defines it (re-exported for importers of discovery)."""
 AGENT_PREFIX = "agent-"
 SUFFIX = ".jsonl"
 
