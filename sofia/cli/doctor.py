@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -113,8 +112,9 @@ def check_php_tools() -> list[Check]:
 
 
 def check_claude_projects() -> Check:
-    configured = os.environ.get("CC_PROJECTS_DIR", "")
-    root = Path(os.path.expanduser(configured or "~/.claude/projects"))
+    from sofia.providers.cc.location import projects_root
+
+    root = projects_root()
     if not root.is_dir():
         return _row(
             "claude code data",

@@ -35,13 +35,16 @@ class Place:
         return f"{where} {quote(excerpt, EXCERPT_LIMIT)}"
 
 
-def not_followed(what: str, places: Sequence[Place], why: str = "") -> str:
+def not_followed(what: str, places: Sequence[Place], why: str = "", total: int | None = None) -> str:
     """`3 <what> not followed (<why>): a.ts:12 ...routes; b.ts:40 router.addRoute(…) (+1 more)`.
 
-    `what` is a plural noun ("spreads", "files"); `why` says what kind of input it was.
+    `what` is a plural noun ("spreads", "files"); `why` says what kind of input it was. `total` is
+    the count when only the first places are known (a provider keeping bounded memory); it defaults
+    to the number of places.
     """
-    count = len(places)
+    count = max(len(places), total or 0)
     shown = "; ".join(place.render() for place in places[:SHOWN_PLACES])
-    more = f" (+{count - SHOWN_PLACES} more)" if count > SHOWN_PLACES else ""
+    named = min(len(places), SHOWN_PLACES)
+    more = f" (+{count - named} more)" if count > named else ""
     reason = f" ({why})" if why else ""
     return f"{count} {what} not followed{reason}: {shown}{more}"

@@ -107,6 +107,8 @@ class _Writer:
         self.count = 0
         self.written = 0
         self.clock = 1772000000.0 + rng.randint(0, 3_000_000)
+        self.injections = random.Random(session_id)
+        """Its own stream, so adding injected messages leaves the rest of a corpus unchanged."""
 
     def _stamp(self) -> str:
         self.clock += self.rng.uniform(0.2, 20)
@@ -209,6 +211,7 @@ class _Writer:
             else:
                 result["toolUseResult"] = {"stdout": content[:2000], "stderr": "", "interrupted": False}
             self._emit(result)
+        self._inject()
         if rng.random() < 0.1:
             system = self._envelope("system")
             system.update(
@@ -216,6 +219,39 @@ class _Writer:
             )
             system["timestamp"] = self._stamp()
             self._emit(system)
+
+    def _inject(self) -> None:
+        """Now and then a message Claude Code writes itself, shaped as 2.1 writes it."""
+        roll = self.injections.random()
+        if roll >= 0.08:
+            return
+        record = self._envelope("user")
+        record["uuid"] = f"u{self.count}"
+        record["timestamp"] = self._stamp()
+        if roll < 0.03:
+            task = f"b{self.injections.getrandbits(28):07x}"
+            output = f"/tmp/claude-1000/{self.cwd.replace('/', '-')}/tasks/{task}.output"
+            content: Any = (
+                f"<task-notification>\n<task-id>{task}</task-id>\n<output-file>{output}</output-file>\n"
+                f"<status>completed</status>\n<summary>Background command completed (exit code 0)</summary>\n"
+                f"</task-notification>\nRead the output file to retrieve the result: {output}"
+            )
+        elif roll < 0.05:
+            record["isMeta"] = True
+            content = [
+                {
+                    "type": "text",
+                    "text": "<system-reminder>\nThe TodoWrite tool hasn't been used recently.\n</system-reminder>",
+                }
+            ]
+        elif roll < 0.06:
+            content = "<command-name>/context</command-name>\n<command-message>context</command-message>\n<command-args></command-args>"
+        elif roll < 0.07:
+            content = [{"type": "text", "text": "[Request interrupted by user for tool use]"}]
+        else:
+            content = "Stop hook feedback:\n[~/.claude/hooks/lint.sh]: lint is not clean yet."
+        record["message"] = {"role": "user", "content": content}
+        self._emit(record)
 
 
 def write_session(

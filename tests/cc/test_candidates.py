@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sofia.providers.cc import candidates
+from tests.cc import transcripts
 from tests.cc.conftest import Call
 
 EXPECTED_AB = {
@@ -30,7 +31,7 @@ EXPECTED_AB = {
         {"reads": 2, "sessions": 1, "path": "/home/dev/src/acme-api/internal/http/client_test.go"}
     ],
     "redactions": 0,
-    "notes": [],
+    "notes": [transcripts.MALFORMED_A],
     "omitted": {},
 }
 

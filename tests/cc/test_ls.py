@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sofia.providers.cc import ls
+from sofia.providers.cc import ls, resume, show
 from sofia.providers.contract import ProviderError
 from tests.cc import transcripts
 from tests.cc.conftest import Call, context
@@ -47,7 +47,7 @@ def test_a_and_b(call: Call, ab_root: Path) -> None:
         "matched": 2,
         "stats": {"files": 2, "malformed_lines": 1, "unreadable": 0},
         "redactions": 0,
-        "notes": [],
+        "notes": [transcripts.MALFORMED_A],
         "omitted": {},
     }
 
@@ -65,7 +65,10 @@ def test_limit_keeps_the_newest_and_counts_the_rest(call: Call, ab_root: Path) -
     assert result["sessions"] == [ROW_A]
     assert result["matched"] == 2
     assert result["omitted"] == {"sessions": 1}
-    assert "limit=0" in result["notes"][0]
+    assert result["notes"] == [
+        transcripts.MALFORMED_A,
+        "1 older sessions beyond limit=1; pass limit=0 for all",
+    ]
 
 
 def test_since_skips_old_files(call: Call, ab_root: Path) -> None:
@@ -90,7 +93,9 @@ def test_subagent_files_are_never_rows_and_orphans_are_named(call: Call, full_ro
     assert row_c["title"] == "Rotate ops credentials"  # custom title beats the AI title
     assert result["stats"] == {"files": 3, "malformed_lines": 2, "unreadable": 0}
     assert result["notes"] == [
-        "1 agent files without their session: " + str(full_root / transcripts.DIR_C / "agent-0rphan00.jsonl")
+        "1 agent files without their session: " + str(full_root / transcripts.DIR_C / "agent-0rphan00.jsonl"),
+        "2 transcript lines not followed (not a JSON object): "
+        f"{transcripts.NOT_OBJECT_C}; {transcripts.TRUNCATED_A}",
     ]
 
 
@@ -99,7 +104,7 @@ def test_an_unreadable_file_is_counted_and_named(call: Call, ab_root: Path) -> N
     os.symlink(loop.name, loop)  # a symlink to itself cannot be read, not even by root
     result = call(ls, projects_dir=str(ab_root))
     assert result["stats"]["unreadable"] == 1
-    assert result["notes"] == [f"1 unreadable: {loop}"]
+    assert result["notes"] == [f"1 unreadable: {loop}", transcripts.MALFORMED_A]
     assert len(result["sessions"]) == 2
 
 
@@ -168,3 +173,37 @@ def test_symlinked_project_directories_are_not_followed(call: Call, ab_root: Pat
 def test_since_units(call: Call, ab_root: Path) -> None:
     assert call(ls, projects_dir=str(ab_root), since="2w")["matched"] == 2
     assert call(ls, projects_dir=str(ab_root), since="90m")["matched"] == 0
+
+
+def _minute_apart(root: Path, sid: str, end: str, mtime: int) -> None:
+    t = transcripts.Transcript(sid, "/home/dev/src/web", "2.1.14")
+    t.user("u1", None, "2026-03-02T10:00:00.000Z", f"work in {sid[:4]}")
+    t.user("u2", None, end, "and finish")
+    path = root / transcripts.DIR_B / f"{sid}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(t.data())
+    os.utime(path, (mtime, mtime))
+
+
+def test_latest_within_one_minute_is_the_same_for_ls_show_and_resume(call: Call, tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    later, earlier = "bbbb0000-0000-4000-8000-000000000000", "aaaa0000-0000-4000-8000-000000000000"
+    # same printed minute; the later activity is in the file with the older mtime
+    _minute_apart(root, later, "2026-03-02T10:00:50.000Z", transcripts.MTIME_A)
+    _minute_apart(root, earlier, "2026-03-02T10:00:10.000Z", transcripts.MTIME_A + 30)
+    rows = call(ls, projects_dir=str(root))["sessions"]
+    assert [r["updated"] for r in rows] == ["2026-03-02T10:00Z", "2026-03-02T10:00Z"]
+    assert [r["id"] for r in rows] == ["bbbb0000", "aaaa0000"]
+    assert call(show, projects_dir=str(root))["session"]["id"] == "bbbb0000"
+    assert call(resume, projects_dir=str(root), session="last")["session"] == "bbbb0000"
+    assert call(resume, projects_dir=str(root), session="web")["session"] == "bbbb0000"
+
+
+def test_equal_updated_breaks_ties_on_the_file_mtime(call: Call, tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    older_file, newer_file = "aaaa0000-0000-4000-8000-000000000000", "bbbb0000-0000-4000-8000-000000000000"
+    _minute_apart(root, older_file, "2026-03-02T10:00:50.000Z", transcripts.MTIME_A)
+    _minute_apart(root, newer_file, "2026-03-02T10:00:50.000Z", transcripts.MTIME_A + 5)
+    assert [r["id"] for r in call(ls, projects_dir=str(root))["sessions"]] == ["bbbb0000", "aaaa0000"]
+    assert call(show, projects_dir=str(root))["session"]["id"] == "bbbb0000"
+    assert call(resume, projects_dir=str(root))["session"] == "bbbb0000"

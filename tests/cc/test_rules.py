@@ -8,7 +8,7 @@ import pytest
 
 from sofia.providers.cc import bash, timefmt
 from sofia.providers.cc.categories import CATEGORIES, category
-from sofia.providers.cc.rules import brief, cut, human_turn, relative_to
+from sofia.providers.cc.rules import brief, cut, relative_to
 
 PINNED = {
     "grep -rn foo .": "search",
@@ -72,31 +72,6 @@ def test_the_category_parameter_lists_every_category() -> None:
     assert typing.get_args(bash.Params.model_fields["category"].annotation) == ("", *CATEGORIES)
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("  do the thing  ", "do the thing"),
-        ("https://example.com please review", "https://example.com please review"),
-        ("<ide_opened_file>The user opened x.go</ide_opened_file>\nreal ask", "real ask"),
-        ('<div class="x">pasted</div> why?', '<div class="x">pasted</div> why?'),
-        ("<system-reminder>x</system-reminder>", ""),
-        (
-            "<command-name>/clear</command-name><command-message>clear</command-message><command-args></command-args>",
-            "",
-        ),
-        ("<bash-input>ls</bash-input><bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>", ""),
-        ("Caveat: the messages below", ""),
-        ("[Request interrupted by user for tool use]", ""),
-        ("API Error: 500", ""),
-        ("This session is being continued from a previous conversation", ""),
-        ("   ", ""),
-        ("<system-reminder>unterminated", "<system-reminder>unterminated"),
-    ],
-)
-def test_human_turns(text: str, expected: str) -> None:
-    assert human_turn(text) == expected
-
-
 def test_briefs_and_cuts_count_characters() -> None:
     assert brief("Bash", "echo a\necho b") == "echo a echo b"
     assert brief("Task", "") == "Task"
@@ -121,11 +96,15 @@ def test_time_forms() -> None:
     assert timefmt.parse("yesterday") is None
     assert timefmt.seconds(1772442005.9) == "2026-03-02T09:00:05Z"
     assert timefmt.minutes(1772442750) == "2026-03-02T09:12Z"
-    assert [timefmt.duration(s) for s in (-5, 0, 42, 745, 7350, 93600)] == [
+    assert [timefmt.duration(s) for s in (-5, 0, 42, 745, 7350, 11520, 93600, 172800, 604800)] == [
         "0s",
         "0s",
         "42s",
         "12m",
         "2h2m",
-        "26h0m",
+        "3h12m",
+        "1d2h",
+        "2d",
+        "7d",
     ]
+    assert timefmt.duration(7000 * 3600 + 9 * 60) == "291d"  # not 7000h9m

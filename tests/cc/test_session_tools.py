@@ -36,6 +36,7 @@ def test_resume_a(call: Call, ab_root: Path) -> None:
         "updated": "2026-03-02T09:12:30Z",
         "age": "2h2m",
         "messages": 18,
+        "injected": {"compact_summary": 1, "interrupt": 1, "system_reminder": 1},
         "goal": "Fix the flaky TestRetry in internal/http and make CI green.",
         "now": "Also run the whole package and commit. Use a conventional commit message.",
         "next": "Committed 1a2b3c4 on fix/retry-ctx. Next: push the branch and open a PR.",
@@ -45,7 +46,7 @@ def test_resume_a(call: Call, ab_root: Path) -> None:
             {"path": "internal/http/client_test.go", "reads": 2, "edits": 0, "writes": 0},
         ],
         "redactions": 0,
-        "notes": [],
+        "notes": [transcripts.MALFORMED_A],
         "omitted": {},
     }
 
@@ -92,7 +93,7 @@ def test_prompts_a(call: Call, ab_root: Path) -> None:
             {"i": 2, "text": "Also run the whole package and commit.\nUse a conventional commit message."},
         ],
         "redactions": 0,
-        "notes": [],
+        "notes": [transcripts.MALFORMED_A],
         "omitted": {},
     }
 
@@ -142,7 +143,7 @@ def test_bash_a(call: Call, ab_root: Path) -> None:
         ],
         "unique_total": 3,
         "redactions": 0,
-        "notes": [],
+        "notes": [transcripts.MALFORMED_A],
         "omitted": {},
     }
 

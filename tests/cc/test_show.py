@@ -33,6 +33,7 @@ EXPECTED_A = {
         {"i": 1, "text": "Fix the flaky TestRetry in internal/http and make CI green."},
         {"i": 2, "text": "Also run the whole package and commit. Use a conventional commit message."},
     ],
+    "injected": {"compact_summary": 1, "interrupt": 1, "system_reminder": 1},
     "tools": [
         {"tool": "Bash", "calls": 4, "result_tokens": 92},
         {"tool": "Read", "calls": 2, "result_tokens": 22},
@@ -62,7 +63,7 @@ EXPECTED_A = {
     },
     "last_text": "Committed 1a2b3c4 on fix/retry-ctx. Next: push the branch and open a PR.",
     "redactions": 0,
-    "notes": [],
+    "notes": [transcripts.MALFORMED_A],
     "omitted": {},
 }
 

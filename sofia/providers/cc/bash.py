@@ -17,6 +17,7 @@ from .common import (
     SessionSelector,
     data_roots,
     open_session,
+    reading_notes,
     result_tail,
     wants_redaction,
 )
@@ -66,10 +67,11 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         key=lambda row: (-row[0], row[2]),
     )
     shown = min(params.limit, len(rows)) if params.limit else len(rows)
+    reading = reading_notes(opened.sources)
 
     def build(k: dict[str, int]) -> dict[str, Any]:
         kept = rows[: k["rows"]]
-        notes = []
+        notes = list(reading)
         if shown < len(rows):
             notes.append(
                 f"{len(rows) - shown} more commands beyond limit={params.limit}; pass limit=0 for all"

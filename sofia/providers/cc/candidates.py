@@ -4,6 +4,7 @@ count: tokens are spent either way."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -20,9 +21,12 @@ from .common import (
     Since,
     data_roots,
     filter_sessions,
+    label,
     named_paths,
     project_matches,
+    reading_notes,
     result_tail,
+    selecting,
     wants_redaction,
 )
 from .digest import Digest, Thread
@@ -67,39 +71,50 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     loader = Loader(ctx, wants_redaction(params))
     notes: list[str] = []
     if params.session.strip():
-        session, listing = select(params.session, params.projects_dir, ctx)
+        session, listing = select(params.session, params.projects_dir, ctx, selecting(loader))
         attribution = attribute_legacy_agents(listing) if listing is not None else None
-        digests = _load(loader, [session], attribution)
+        digests, sources = _load(loader, [session], attribution, listing.root if listing else None)
     else:
         root = resolve_root(params.projects_dir, ctx)
         listing = list_sessions(root)
         sessions = filter_sessions(listing.sessions, params.since, params.project, ctx)
         wanted = params.project.strip().lower()
         attribution = attribute_legacy_agents(listing)
-        digests = _load(loader, sessions, attribution)
+        digests, sources = _load(loader, sessions, attribution, root)
         if wanted:
             digests = [(s, d) for s, d in digests if project_matches(s, d.cwd, wanted)]
+            kept = {s.full_id for s, _ in digests}
+            sources = [source for source in sources if source[0] in kept]
         if listing.unreadable:
             loader.unreadable += listing.unreadable
     if loader.unreadable:
         notes.append(named_paths(f"{len(loader.unreadable)} unreadable", loader.unreadable))
+    notes += reading_notes([(name, digest) for _, name, digest in sources])
     return _report(digests, params, notes, ctx.budget)
 
 
 def _load(
-    loader: Loader, sessions: list[Session], attribution: Attribution | None
-) -> list[tuple[Session, Digest]]:
-    """Each readable session with its subagent files folded in."""
+    loader: Loader, sessions: list[Session], attribution: Attribution | None, root: Path | None
+) -> tuple[list[tuple[Session, Digest]], list[tuple[str, str, Digest]]]:
+    """Each readable session with its subagent files folded in, and (session id, label, digest) of
+    every file read, for the notes."""
     agents = {s.full_id: agent_files(s, attribution) for s in sessions}
     jobs: list[Job] = [(s.file, None) for s in sessions]
     jobs += [(file, agent) for s in sessions for agent, file in agents[s.full_id]]
     digests = loader.digests(jobs, "sessions")
     out = []
+    sources = []
     for session in sessions:
         main = digests.get(session.file.path)
         if main is not None:
             out.append((session, with_agents(main, agents[session.full_id], digests)))
-    return out
+            sources.append((session.full_id, label(session.file.path, root), main))
+            sources += [
+                (session.full_id, label(file.path, root), digests[file.path])
+                for _, file in agents[session.full_id]
+                if file.path in digests
+            ]
+    return out, sources
 
 
 def _report(

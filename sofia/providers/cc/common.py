@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
+from sofia.output.notes import Place, not_followed
 from sofia.providers.contract import Cli, Context, ProviderError
 from sofia.providers.params import Input, PathParam
 
+from . import latest
 from .digest import Digest
-from .discovery import DEFAULT_ROOT, Session, parse_since, peek
+from .discovery import Session, parse_since, peek
 from .loading import Loader, agent_files, with_agents
+from .location import projects_root
 from .selector import project_label, select
 
 
@@ -54,8 +57,7 @@ Redact = Annotated[
 
 def data_roots() -> list[Path]:
     """Claude Code's data folder: the cc tools' path parameters may point into it on the server too."""
-    chosen = os.environ.get("CC_PROJECTS_DIR", "") or DEFAULT_ROOT
-    return [Path(os.path.abspath(os.path.expanduser(chosen)))]
+    return [projects_root()]
 
 
 SHOWN_PATHS = 5
@@ -106,25 +108,71 @@ class Opened:
     session: Session
     digest: Digest
     project: str
+    sources: list[tuple[str, Digest]] = field(default_factory=list)
+    """(label, digest) of every file read: the session's, then its subagents' (for notes)."""
 
     @property
     def updated(self) -> float:
-        return self.digest.end if self.digest.end is not None else self.session.file.mtime
+        return latest.updated(self.session, self.digest)
+
+
+def selecting(loader: Loader) -> Loader:
+    """A loader for choosing a session: `loader` itself, or, when `loader` bypasses the cache, one
+    that reads cached entries without writing any (choosing needs only times, which redaction
+    never changes)."""
+    return loader if loader.redact else Loader(loader.ctx, True, store=False)
 
 
 def open_session(
     selector: str, projects_dir: str | None, ctx: Context, redact: bool, subagents: bool
 ) -> Opened:
     """Resolve `selector`, read the session (cache first) and, if asked, its subagent files."""
-    session, _ = select(selector, projects_dir, ctx)
-    agents = agent_files(session) if subagents else []
     loader = Loader(ctx, redact)
+    session, listing = select(selector, projects_dir, ctx, selecting(loader))
+    agents = agent_files(session) if subagents else []
     digests = loader.digests([(session.file, None), *((file, agent) for agent, file in agents)])
     main = digests.get(session.file.path)
     if main is None:
         raise ProviderError(f"cannot read session file: {session.file.path}", "check its permissions")
     digest = with_agents(main, agents, digests) if agents else main
-    return Opened(session, digest, project_label(digest.cwd, session.project_dir))
+    root = listing.root if listing is not None else None
+    sources = [(label(session.file.path, root), main)]
+    sources += [(label(file.path, root), digests[file.path]) for _, file in agents if file.path in digests]
+    return Opened(session, digest, project_label(digest.cwd, session.project_dir), sources)
+
+
+def label(path: str, root: Path | None) -> str:
+    """How notes name a transcript: relative to the projects root when inside it, else as found."""
+    if root is not None:
+        prefix = str(root).rstrip("/") + "/"
+        if path.startswith(prefix):
+            return path[len(prefix) :]
+    return path
+
+
+def reading_notes(sources: Sequence[tuple[str, Digest]]) -> list[str]:
+    """What the reader could not follow in these transcripts, each named by file and line: lines
+    that are not JSON objects, records of a type it does not know, and user messages in markup it
+    does not know. Empty when it followed everything."""
+    notes = []
+    malformed = sum(digest.malformed_lines for _, digest in sources)
+    if malformed:
+        places = [Place(name, line) for name, digest in sources for line in digest.malformed_at]
+        notes.append(not_followed("transcript lines", places, "not a JSON object", malformed))
+    for what, why, attribute in (
+        ("records", "a record type sofia does not know", "unknown_types"),
+        ("user messages", "markup sofia does not know; not counted as prompts", "unknown_markup"),
+    ):
+        found = [
+            (name, kind, count, line)
+            for name, digest in sources
+            for kind, (count, line) in getattr(digest, attribute).items()
+        ]
+        if found:
+            found.sort(key=lambda item: (item[0], item[3]))
+            places = [Place(name, line, kind) for name, kind, _, line in found]
+            notes.append(not_followed(what, places, why, sum(item[2] for item in found)))
+    return notes
 
 
 def named_paths(what: str, paths: Sequence[str]) -> str:

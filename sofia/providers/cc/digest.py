@@ -108,6 +108,14 @@ class Digest:
     agents: dict[str, Agent] = field(default_factory=dict)
     redacted: dict[str, int] = field(default_factory=dict)
     """Stored string -> secrets replaced in it, for every string that had any."""
+    injected: dict[str, int] = field(default_factory=dict)
+    """Main-thread messages Claude Code wrote itself, by kind (see `classify`)."""
+    malformed_at: list[int] = field(default_factory=list)
+    """Line numbers of the first malformed lines (`malformed_lines` counts them all)."""
+    unknown_types: dict[str, list[int]] = field(default_factory=dict)
+    """Record type sofia does not read -> [records, first line]."""
+    unknown_markup: dict[str, list[int]] = field(default_factory=dict)
+    """Element name of user messages in markup sofia does not know -> [messages, first line]."""
 
     def absorb_agent_file(self, other: Digest) -> None:
         """Add a subagent file of this session: it only ever reaches the subagent bucket."""
@@ -163,4 +171,8 @@ _PLAIN = (
     "fat_results",
     "fat_total",
     "redacted",
+    "injected",
+    "malformed_at",
+    "unknown_types",
+    "unknown_markup",
 )

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from sofia.providers.contract import Context, ProviderError
 
-DEFAULT_ROOT = "~/.claude/projects"
+from .location import projects_root
+
 AGENT_PREFIX = "agent-"
 SUFFIX = ".jsonl"
 
@@ -65,11 +66,9 @@ class Listing:
 
 
 def resolve_root(projects_dir: str | None, ctx: Context) -> Path:
-    """`projects_dir`, else `$CC_PROJECTS_DIR`, else `~/.claude/projects`; it must be a directory."""
-    chosen = projects_dir or os.environ.get("CC_PROJECTS_DIR", "") or DEFAULT_ROOT
-    root = Path(os.path.expanduser(chosen))
-    if not root.is_absolute():
-        root = ctx.root / root
+    """The projects root (`location.projects_root`, relative forms from the workspace); it must be a
+    directory."""
+    root = projects_root(projects_dir, ctx.root)
     if not root.is_dir():
         raise ProviderError(f"projects directory not found: {root}", "set projects_dir or $CC_PROJECTS_DIR")
     return root

@@ -27,13 +27,17 @@ PARALLEL_MIN_BYTES = 48 * 1024 * 1024
 class Loader:
     """Digests for one call: cache first, then parsing; remembers what could not be read."""
 
-    def __init__(self, ctx: Context, redact: bool) -> None:
+    def __init__(self, ctx: Context, redact: bool, store: bool = True) -> None:
+        """`store=False` reads cache entries but never writes one."""
         from . import cache
 
         self.ctx = ctx
         self.redact = redact
+        self.store = store and redact
         self.cache = cache.Cache(cache.directory() if redact else None)
         self.unreadable: list[str] = []
+        self._known: dict[TranscriptFile, Digest] = {}
+        """Digests this call already has (a selector and the tool read the same files)."""
 
     def digests(self, jobs: Iterable[Job], label: str = "transcripts") -> dict[str, Digest]:
         """path -> digest for every readable job."""
@@ -43,9 +47,13 @@ class Loader:
             file = job[0]
             if file.path in out:
                 continue
+            known = self._known.get(file)
+            if known is not None:
+                out[file.path] = known
+                continue
             cached = self.cache.get(file.path, file.size, file.mtime_ns)
             if cached is not None:
-                out[file.path] = cached
+                out[file.path] = self._known[file] = cached
             else:
                 missing.append(job)
         total = len(out) + len(missing)
@@ -55,11 +63,13 @@ class Loader:
         for job, digest in self._parse(missing):
             done += 1
             if isinstance(digest, OSError):
-                self.unreadable.append(job[0].path)
+                if job[0].path not in self.unreadable:
+                    self.unreadable.append(job[0].path)
             else:
                 out[job[0].path] = digest
             if len(missing) > 1:
                 self.ctx.progress(done, total, f"reading {label}")
+        self._known.update((job[0], out[job[0].path]) for job in missing if job[0].path in out)
         log.debug(
             "cc cache: %d hits, %d misses, %d writes", self.cache.hits, self.cache.misses, self.cache.writes
         )
@@ -71,7 +81,7 @@ class Loader:
 
         size = sum(job[0].size for job in jobs)
         workers = parallel.worker_count(len(jobs))
-        cache_dir = str(self.cache.root) if self.cache.root is not None else None
+        cache_dir = str(self.cache.root) if self.cache.root is not None and self.store else None
         if workers > 1 and size >= PARALLEL_MIN_BYTES:
             from concurrent.futures.process import BrokenProcessPool
 
@@ -94,7 +104,7 @@ class Loader:
             except OSError as error:
                 yield job, error
                 continue
-            if self.redact:
+            if self.store:
                 parallel.store(self.cache, file, digest)
             yield job, digest
 

@@ -1,4 +1,5 @@
-"""`cc_ls`: one row per main session across all projects, newest first (about 22 tokens a row)."""
+"""`cc_ls`: one row per main session across all projects, newest first by `latest.newest_first`
+(about 22 tokens a row)."""
 
 from __future__ import annotations
 
@@ -17,14 +18,17 @@ from .common import (
     Since,
     data_roots,
     filter_sessions,
+    label,
     named_paths,
     project_matches,
+    reading_notes,
     result_tail,
     wants_redaction,
 )
 from .digest import Digest
 from .discovery import Session, list_sessions, resolve_root
 from .fitting import Shrink, fit
+from .latest import newest_first, updated
 from .loading import Loader, attribute_legacy_agents
 from .rules import cut, one_line
 from .selector import project_label
@@ -58,8 +62,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             continue
         agents = len(session.agent_files) + len(attribution.by_session.get(session.full_id, []))
         found.append((_row(session, digest, agents), session, digest))
-    found.sort(key=lambda item: item[1].full_id)
-    found.sort(key=lambda item: item[0]["updated"], reverse=True)
+    found.sort(key=lambda item: newest_first(item[1], item[2]))
     notes = []
     unreadable = listing.unreadable + loader.unreadable
     if unreadable:
@@ -68,6 +71,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         notes.append(
             named_paths(f"{len(attribution.orphans)} agent files without their session", attribution.orphans)
         )
+    notes += reading_notes([(label(s.file.path, root), d) for _, s, d in found])
     stats = {
         "files": len(digests),
         "malformed_lines": sum(digest.malformed_lines for _, _, digest in found),
@@ -101,7 +105,7 @@ def _row(session: Session, digest: Digest, agents: int) -> dict[str, Any]:
         "id": session.short_id,
         "project": project_label(digest.cwd, session.project_dir),
         "title": cut(one_line(digest.title), TITLE_CHARS),
-        "updated": timefmt.minutes(digest.end if digest.end is not None else session.file.mtime),
+        "updated": timefmt.minutes(updated(session, digest)),
         "messages": digest.messages,
         "prompts": digest.prompts_total,
         "subagents": len(digest.agents) + agents,

@@ -16,6 +16,7 @@ from .common import (
     data_roots,
     kept_prompts_note,
     open_session,
+    reading_notes,
     result_tail,
     wants_redaction,
 )
@@ -43,10 +44,11 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     available = list(enumerate(digest.prompts, 1))[params.offset :]
     longest = max((len(text) for _, text in available), default=0)
     knobs = {"chars": max(longest, TEXT_CHARS), "rows": len(available)}
+    reading = reading_notes(opened.sources)
 
     def build(k: dict[str, int]) -> dict[str, Any]:
         rows = available[: k["rows"]]
-        notes = kept_prompts_note(digest)
+        notes = kept_prompts_note(digest) + reading
         if k["chars"] < longest:
             notes.append(f"prompt texts cut to {k['chars']} characters to fit the output budget")
         if len(rows) < len(available):

@@ -16,12 +16,54 @@ import orjson
 from sofia.output.redact import Redactor
 from sofia.output.tokens import estimate
 
-from . import timefmt
+from . import classify, timefmt
 from .digest import Agent, Digest, Thread
-from .rules import BRIEF_INPUT, FILE_TOUCH, MAX_PROMPTS, brief, human_turn, strip_injected
+from .rules import BRIEF_INPUT, FILE_TOUCH, MAX_PROMPTS, brief
 
-PARSER_VERSION = 1
+PARSER_VERSION = 2
 """Bumped whenever a digest could change for the same file: caches key on it."""
+
+KNOWN_TYPES = frozenset(
+    (
+        "user",
+        "assistant",
+        "system",
+        "summary",
+        "custom-title",
+        "ai-title",
+        "pr-link",
+        "attachment",
+        "queue-operation",
+        "file-history-snapshot",
+        "last-prompt",
+        "progress",
+        "mode",
+        "permission-mode",
+        "worktree-state",
+        "agent-name",
+        "agent-color",
+        "agent_metadata",
+        "tag",
+        "atis-latch",
+        "cost-state",
+        "saved_hook_context",
+    )
+)
+"""Record types Claude Code writes that the reader knows (most are bookkeeping it rightly skips);
+any other type is counted and named in notes."""
+HOOK_ATTACHMENTS = frozenset(("hook_additional_context", "hook_blocking_error"))
+"""Attachments that put a hook's output in front of the model."""
+LOCAL_COMMAND_KINDS = frozenset(
+    (classify.SLASH_COMMAND, classify.COMMAND_OUTPUT, classify.CAVEAT, classify.BASH_MODE)
+)
+"""What a `system`/`local_command` record (a command run without the model) is counted as."""
+PAIRING_LINES = 8
+"""A queue `remove` and the attachment delivering the same text lie at most this many lines apart."""
+NAMED_KEPT = 20
+"""Distinct unknown record types / markup names remembered per file (the rest pooled)."""
+NAME_CHARS = 80
+SHOWN_LINES = 10
+"""Malformed line numbers remembered per file (all are counted)."""
 
 FAT_TOKENS = 1500
 FAT_KEPT = 15
@@ -68,19 +110,19 @@ def read_transcript(path: str, agent: str | None = None, redact: bool = True) ->
         if first.startswith(_BOM):
             first = first[len(_BOM) :]
         _take(first, acc)
-        for line in handle:
+        for number, line in enumerate(handle, 2):
             if line.startswith(_SNAPSHOT):
                 continue
             try:
                 record = _decode(line)
             except _DecodeError:
                 if line.strip():
-                    acc.malformed += 1
+                    acc.bad(number)
                 continue
             if type(record) is dict:
-                add(record)
+                add(record, number)
             else:
-                acc.malformed += 1
+                acc.bad(number)
     return acc.finish(Redactor() if redact else None)
 
 
@@ -92,12 +134,12 @@ def _take(line: bytes, acc: _Accumulator) -> None:
         record = _decode(line)
     except _DecodeError:
         if line.strip():
-            acc.malformed += 1
+            acc.bad(1)
         return
     if type(record) is dict:
-        acc.add(record)
+        acc.add(record, 1)
     else:
-        acc.malformed += 1
+        acc.bad(1)
 
 
 def _decode(line: bytes) -> Any:
@@ -175,16 +217,38 @@ class _Accumulator:
         self.fat: list[tuple[int, int, str, str]] = []
         self.fat_total = 0
         self.sequence = 0
+        self.injected: dict[str, int] = {}
+        self.malformed_at: list[int] = []
+        self.unknown_types: dict[str, list[int]] = {}
+        self.unknown_markup: dict[str, list[int]] = {}
+        self.removed: list[list[Any]] = []
+        """Queue `remove` records holding a person's text: [line, turns before it, raw, turn, paired]."""
+        self.deliveries: list[tuple[int, str]] = []
+        """Recent queued-command deliveries not yet paired with a `remove`: (line, raw text)."""
+        self.steering_overflow = 0
 
-    def add(self, record: dict[str, Any]) -> None:
+    def bad(self, line: int) -> None:
+        self.malformed += 1
+        if len(self.malformed_at) < SHOWN_LINES:
+            self.malformed_at.append(line)
+
+    def add(self, record: dict[str, Any], line: int) -> None:
         kind = record.get("type")
         stamp = record.get("timestamp")
         if type(stamp) is str:
             self._time(stamp)
-        if kind == "assistant":
+        if type(kind) is not str:
+            _name(self.unknown_types, "(no type)", line)
+        elif kind == "assistant":
             self._assistant(record)
         elif kind == "user":
-            self._user(record)
+            self._user(record, line)
+        elif kind == "attachment":
+            self._attachment(record, line)
+        elif kind == "queue-operation":
+            self._queue(record, line)
+        elif kind == "system":
+            self._system(record)
         elif kind in self.titles:
             title = record.get(
                 "customTitle" if kind == "custom-title" else "aiTitle" if kind == "ai-title" else "summary"
@@ -196,6 +260,8 @@ class _Accumulator:
             url = record.get("prUrl")
             if type(number) is int and number > 0 and number not in self.prs:
                 self.prs[number] = url if type(url) is str else ""
+        elif kind not in KNOWN_TYPES:
+            _name(self.unknown_types, kind, line)
         cwd = record.get("cwd")
         if not self.cwd and type(cwd) is str:
             self.cwd = cwd
@@ -335,7 +401,7 @@ class _Accumulator:
                 touches = thread.files[source] = [0, 0, 0]
             touches[slot] += 1
 
-    def _user(self, record: dict[str, Any]) -> None:
+    def _user(self, record: dict[str, Any], line: int) -> None:
         side = self.agent_file is not None or record.get("isSidechain") is True
         meta = record.get("isMeta") is True
         if not side and not meta:
@@ -344,11 +410,12 @@ class _Accumulator:
         if type(message) is not dict:
             return
         content = message.get("content")
-        had_result = False
+        images = 0
         if type(content) is str:
             text = content
         elif type(content) is list:
             texts = []
+            had_result = False
             for block in content:
                 if type(block) is not dict:
                     continue
@@ -360,26 +427,110 @@ class _Accumulator:
                     piece = block.get("text")
                     if type(piece) is str:
                         texts.append(piece)
+                elif block_type == "image":
+                    images += 1
+            if had_result:
+                return
             text = "\n".join(texts)
         else:
             return
-        if had_result or meta:
-            return
+        kind, detail = classify.user_message(record, text, images)
         if side:
-            agent = self._agent(record)[1]
-            if not agent.task:
-                agent.task = strip_injected(text).strip()
+            if kind == classify.HUMAN:
+                agent = self._agent(record)[1]
+                if not agent.task:
+                    agent.task = detail
             return
-        if record.get("isCompactSummary") is True:
-            return
-        turn = human_turn(text)
-        if turn:
+        self._judged(kind, detail, line)
+
+    def _judged(self, kind: str, detail: str, line: int) -> None:
+        """Account one main-thread message the classifier judged."""
+        if kind == classify.HUMAN:
             self.prompts_total += 1
             if len(self.prompts) < MAX_PROMPTS:
-                self.prompts.append(turn)
+                self.prompts.append(detail)
+        elif kind == classify.UNKNOWN_MARKUP:
+            _name(self.unknown_markup, detail, line)
+        elif kind != classify.EMPTY:
+            self.injected[kind] = self.injected.get(kind, 0) + 1
+
+    def _attachment(self, record: dict[str, Any], line: int) -> None:
+        if self.agent_file is not None or record.get("isSidechain") is True:
+            return
+        attachment = record.get("attachment")
+        if type(attachment) is not dict:
+            return
+        kind = attachment.get("type")
+        if kind == "queued_command":
+            judged, detail, raw = classify.queued_command(attachment)
+            self._delivered(raw, line)
+            self._judged(judged, detail, line)
+        elif kind in HOOK_ATTACHMENTS:
+            self.injected[classify.HOOK_FEEDBACK] = self.injected.get(classify.HOOK_FEEDBACK, 0) + 1
+
+    def _queue(self, record: dict[str, Any], line: int) -> None:
+        """Queue bookkeeping. Only a `remove` holding a person's text matters: older versions wrote
+        nothing else for a message delivered mid-turn; newer ones also write a queued-command
+        attachment beside it, which is then the delivery counted."""
+        if self.agent_file is not None or record.get("operation") != "remove":
+            return
+        raw = record.get("content")
+        if type(raw) is not str or not raw.strip():
+            return
+        for n in range(len(self.deliveries) - 1, -1, -1):
+            if self.deliveries[n][1] == raw and self.deliveries[n][0] >= line - PAIRING_LINES:
+                del self.deliveries[n]
+                return
+        kind, detail = classify.judge(raw)
+        if kind != classify.HUMAN:
+            return
+        if len(self.removed) < MAX_PROMPTS:
+            self.removed.append([line, self.prompts_total, raw, detail, False])
+        else:
+            self.steering_overflow += 1
+
+    def _delivered(self, raw: str, line: int) -> None:
+        """Pair a queued-command delivery with the `remove` of the same text next to it."""
+        for entry in reversed(self.removed):
+            if entry[0] < line - PAIRING_LINES:
+                break
+            if not entry[4] and entry[2] == raw:
+                entry[4] = True
+                return
+        self.deliveries = [d for d in self.deliveries if d[0] >= line - PAIRING_LINES]
+        self.deliveries.append((line, raw))
+
+    def _system(self, record: dict[str, Any]) -> None:
+        if self.agent_file is not None or record.get("subtype") != "local_command":
+            return
+        content = record.get("content")
+        if type(content) is str:
+            kind, _ = classify.judge(content)
+            if kind in LOCAL_COMMAND_KINDS:
+                self.injected[kind] = self.injected.get(kind, 0) + 1
+
+    def _steering(self) -> None:
+        """Put the turns only a queue `remove` recorded in their place among the prompts."""
+        extra = [(entry[1], entry[3]) for entry in self.removed if not entry[4]]
+        self.prompts_total += len(extra) + self.steering_overflow
+        if not extra:
+            return
+        merged: list[str] = []
+        stored = self.prompts
+        j = 0
+        for index in range(len(stored) + 1):
+            while j < len(extra) and extra[j][0] <= index:
+                merged.append(extra[j][1])
+                j += 1
+            if index < len(stored):
+                merged.append(stored[index])
+        self.prompts = merged[:MAX_PROMPTS]
 
     def _tool_result(self, block: dict[str, Any], side: bool) -> None:
-        tokens = result_tokens(block.get("content"))
+        content = block.get("content")
+        if not side and block.get("is_error") is True and classify.is_denial(content):
+            self.injected[classify.PERMISSION_DENIAL] = self.injected.get(classify.PERMISSION_DENIAL, 0) + 1
+        tokens = result_tokens(content)
         tool_id = block.get("tool_use_id")
         call = self.pending.pop(tool_id, None) if type(tool_id) is str else None
         if call is None:
@@ -400,6 +551,7 @@ class _Accumulator:
     def finish(self, redactor: Redactor | None) -> Digest:
         """The digest, every string redacted once (and merged when redaction makes two equal)."""
         table: dict[str, int] = {}
+        self._steering()
 
         def clean(text: str) -> str:
             if redactor is None or not text:
@@ -425,6 +577,10 @@ class _Accumulator:
             last_text=clean(self.last_text.strip()),
             prs=[[number, clean(url)] for number, url in self.prs.items()],
             fat_total=self.fat_total,
+            injected=dict(sorted(self.injected.items(), key=lambda kv: (-kv[1], kv[0]))),
+            malformed_at=self.malformed_at,
+            unknown_types={clean(k): v for k, v in self.unknown_types.items()},
+            unknown_markup={clean(k): v for k, v in self.unknown_markup.items()},
         )
         mids = {key.partition("\x00")[0] for key in self.responses}
         digest.messages = self.user_messages + len(mids) + self.unkeyed_responses
@@ -450,6 +606,20 @@ class _Accumulator:
         digest.todos = _open_todos(self.todos, clean)
         digest.redacted = table
         return digest
+
+
+def _name(table: dict[str, list[int]], name: str, line: int) -> None:
+    """Count one occurrence of `name` (first line kept), pooling names beyond the kept number."""
+    name = name[:NAME_CHARS]
+    entry = table.get(name)
+    if entry is None:
+        if len(table) >= NAMED_KEPT:
+            name = "(others)"
+            entry = table.get(name)
+        if entry is None:
+            table[name] = [1, line]
+            return
+    entry[0] += 1
 
 
 def _clean_thread(thread: Thread, clean: Any) -> Thread:

@@ -14,6 +14,7 @@ from .common import (
     data_roots,
     kept_prompts_note,
     open_session,
+    reading_notes,
     result_tail,
     wants_redaction,
 )
@@ -51,7 +52,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         "todos": min(TODOS_SHOWN, len(digest.todos)),
         "next": NEXT_CHARS,
     }
-    base_notes = kept_prompts_note(digest)
+    base_notes = kept_prompts_note(digest) + reading_notes(opened.sources)
     if not digest.prompts:
         base_notes.append("no human prompts in this session")
 
@@ -76,6 +77,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             "updated": timefmt.seconds(opened.updated),
             "age": timefmt.duration(ctx.clock() - opened.updated),
             "messages": digest.messages,
+            "injected": digest.injected,
             "goal": cut(goal, ASK_CHARS),
             "now": cut(now, ASK_CHARS),
             "next": cut(collapse(digest.last_text), k["next"]),

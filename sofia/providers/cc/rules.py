@@ -1,34 +1,7 @@
-"""The derived rules every cc tool shares: what a human turn is, how a tool call is summarised,
-which tool touches which file, and the text forms used in outputs."""
+"""The derived rules every cc tool shares: how a tool call is summarised, which tool touches which
+file, and the text forms used in outputs (what a human turn is lives in `classify`)."""
 
 from __future__ import annotations
-
-import re
-
-INJECTED_TAGS = (
-    "system-reminder",
-    "ide_opened_file",
-    "ide_selection",
-    "ide_diagnostics",
-    "command-name",
-    "command-message",
-    "command-args",
-    "local-command-stdout",
-    "local-command-stderr",
-    "bash-input",
-    "bash-stdout",
-    "bash-stderr",
-    "user-prompt-submit-hook",
-    "task-notification",
-)
-"""Elements Claude Code or the IDE inject into user messages: removed before judging a turn."""
-
-_INJECTED = re.compile(
-    r"<(" + "|".join(re.escape(tag) for tag in INJECTED_TAGS) + r")(?:\s[^>]*)?>.*?</\1>", re.DOTALL
-)
-
-NOT_TURN_PREFIXES = ("Caveat:", "[Request interrupted", "API Error", "This session is being continued")
-"""Texts Claude Code writes as user messages that no person typed."""
 
 MAX_PROMPTS = 2000
 """Human turns stored per session; `prompts_total` still counts all of them."""
@@ -52,18 +25,6 @@ FILE_TOUCH = {"Read": 0, "Edit": 1, "MultiEdit": 1, "Write": 2, "NotebookEdit": 
 """Tool -> index into [reads, edits, writes]."""
 
 BRIEF_CHARS = 100
-
-
-def strip_injected(text: str) -> str:
-    return _INJECTED.sub("", text) if "<" in text else text
-
-
-def human_turn(text: str) -> str:
-    """The trimmed text of a genuine human turn, or "" when the text is not one."""
-    text = strip_injected(text).strip()
-    if not text or text.startswith(NOT_TURN_PREFIXES):
-        return ""
-    return text
 
 
 def one_line(text: str) -> str:

@@ -7,12 +7,20 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sofia.providers.contract import Context, ProviderError
 
 from . import timefmt
 from .discovery import SUFFIX, Listing, Session, list_sessions, peek, resolve_root, session_from_path
+from .latest import newest
+
+if TYPE_CHECKING:
+    from .loading import Loader
+
+Newest = Callable[[Sequence[Session]], Session]
 
 SHOWN = 5
 """Candidates named in an ambiguity or no-match message."""
@@ -28,8 +36,13 @@ def is_path(selector: str) -> bool:
     return selector.endswith(SUFFIX) or "/" in selector or os.sep in selector
 
 
-def select(selector: str, projects_dir: str | None, ctx: Context) -> tuple[Session, Listing | None]:
-    """The session `selector` names, and the listing it was found in (None for a file path)."""
+def select(
+    selector: str, projects_dir: str | None, ctx: Context, loader: Loader
+) -> tuple[Session, Listing | None]:
+    """The session `selector` names, and the listing it was found in (None for a file path).
+
+    `last` and a project name pick the latest session by `latest.newest`, reading digests through
+    `loader` (the cache makes that cheap), so they agree with the first row of `cc_ls`."""
     text = selector.strip()
     if is_path(text):
         path = Path(os.path.expanduser(text))
@@ -41,13 +54,13 @@ def select(selector: str, projects_dir: str | None, ctx: Context) -> tuple[Sessi
     listing = list_sessions(resolve_root(projects_dir, ctx))
     if not listing.sessions:
         raise ProviderError(f"no sessions under {listing.root}", "set projects_dir or $CC_PROJECTS_DIR")
-    return pick(text, listing), listing
+    return pick(text, listing, lambda candidates: newest(candidates, loader)), listing
 
 
-def pick(text: str, listing: Listing) -> Session:
+def pick(text: str, listing: Listing, latest: Newest) -> Session:
     sessions = listing.sessions
     if text == "" or text.lower() == "last":
-        return sessions[0]
+        return latest(sessions)
     wanted = text.lower()
     by_prefix = [s for s in sessions if s.full_id.lower().startswith(wanted)]
     exact = [s for s in by_prefix if s.full_id.lower() == wanted]
@@ -63,7 +76,7 @@ def pick(text: str, listing: Listing) -> Session:
     if not named:
         named = [d for d in projects if wanted in labels[d].lower() or wanted in d.lower()]
     if len(named) == 1:
-        return next(s for s in sessions if s.project_dir == named[0])
+        return latest([s for s in sessions if s.project_dir == named[0]])
     if named:
         listed = ", ".join(f"{labels[d]} ({d})" for d in named[:SHOWN])
         more = f" and {len(named) - SHOWN} more" if len(named) > SHOWN else ""

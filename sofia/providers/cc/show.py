@@ -15,6 +15,7 @@ from .common import (
     data_roots,
     kept_prompts_note,
     open_session,
+    reading_notes,
     result_tail,
     wants_redaction,
 )
@@ -58,13 +59,14 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         "tasks": min(TASKS_SHOWN, len(tasks)),
         "last_text": LAST_TEXT_CHARS,
     }
+    reading = reading_notes(opened.sources)
 
     def build(k: dict[str, int]) -> dict[str, Any]:
         prompts = _pick_prompts(digest.prompts, k["head"], k["tail"])
         shown_files = files[: k["files"]]
         fat = digest.fat_results[: k["fat"]]
         shown_tasks = tasks[: k["tasks"]]
-        notes = kept_prompts_note(digest)
+        notes = kept_prompts_note(digest) + reading
         omitted = {
             "prompts": digest.prompts_total - len(prompts),
             "files": len(files) - len(shown_files),
@@ -100,6 +102,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             ),
             "prompts_total": digest.prompts_total,
             "prompts": [{"i": i, "text": cut(one_line(text), k["prompt_chars"])} for i, text in prompts],
+            "injected": digest.injected,
             "tools": _tools(digest.main.tool_calls, digest.main.result_tokens),
             "unattributed_result_tokens": digest.main.unattributed,
             "bash": _categories(digest.main.commands),
@@ -203,6 +206,9 @@ def render(result: dict[str, Any], fmt: str) -> str | None:
     lines += mdtext.section(
         f"Prompts ({len(result['prompts'])} of {result['prompts_total']})",
         [f"{p['i']}. {mdtext.cell(p['text'])}" for p in result["prompts"]],
+    )
+    lines += mdtext.section(
+        "Messages Claude Code wrote", [f"- {kind} × {count}" for kind, count in result["injected"].items()]
     )
     for title, key in (("Tools", "tools"), ("Bash by category", "bash"), ("Files", "files")):
         lines += mdtext.section(title, mdtext.table(result[key]))

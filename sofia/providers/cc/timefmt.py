@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+DAY = 86400
+
 
 def parse(value: str) -> float | None:
     """Epoch seconds of an RFC 3339 timestamp with a zone; None for anything else."""
@@ -31,7 +33,8 @@ def minutes(epoch: float | None) -> str:
 
 
 def duration(span: float) -> str:
-    """`0s`, `42s`, `12m` or `2h3m` (whole units, rounded down)."""
+    """A span or an age as a person says it, in whole units rounded down: `0s`, `42s`, `12m`,
+    `3h12m`, `2d5h` (under a week), `292d` (a week or more)."""
     total = int(span // 1)
     if total <= 0:
         return "0s"
@@ -39,4 +42,9 @@ def duration(span: float) -> str:
         return f"{total}s"
     if total < 3600:
         return f"{total // 60}m"
-    return f"{total // 3600}h{total % 3600 // 60}m"
+    if total < DAY:
+        return f"{total // 3600}h{total % 3600 // 60}m"
+    days, hours = total // DAY, total % DAY // 3600
+    if days >= 7 or not hours:
+        return f"{days}d"
+    return f"{days}d{hours}h"
