@@ -108,9 +108,13 @@ def score_language(truth: Truth, corpus: corpora.Corpus, source: Path) -> list[S
         scored.append(score(query, run_refs(query.text, text, source), truth, sites))
     corpora.say(f"{corpus.lang}: {len(scored)} sf refs runs in {time.perf_counter() - started:.0f} s")
     details = [
-        {"query": s.query.text, "category": s.query.category, **asdict(s.tally),
-         "missed": [asdict(m) for m in s.missed],
-         "false": [{**asdict(u.location), "match": u.match, "kind": u.kind} for u in s.false]}
+        {
+            "query": s.query.text,
+            "category": s.query.category,
+            **asdict(s.tally),
+            "missed": [asdict(m) for m in s.missed],
+            "false": [{**asdict(u.location), "match": u.match, "kind": u.kind} for u in s.false],
+        }
         for s in scored
     ]
     (corpora.HOME / corpus.lang / "scores.json").write_text(json.dumps(details, indent=1) + "\n")
@@ -141,8 +145,10 @@ def main(argv: list[str]) -> int:
     if not args.oracle_only:
         why = refs_available(source)
         if why:
-            print(f"`sf refs` does not run from {source}: {why}\n(use --oracle-only for the ground truth alone)",
-                  file=sys.stderr)
+            print(
+                f"`sf refs` does not run from {source}: {why}\n(use --oracle-only for the ground truth alone)",
+                file=sys.stderr,
+            )
             return 2
     started = time.perf_counter()
     truths = {}

@@ -86,9 +86,7 @@ def choose(
     for category, pool in pools(definitions, corpus.lang).items():
         wanted = QUOTA[category]
         candidates = [
-            (text, defs)
-            for text, defs in pool
-            if len(defs) + MIN_USES <= counts[defs[0].name] <= MAX_TEXT
+            (text, defs) for text, defs in pool if len(defs) + MIN_USES <= counts[defs[0].name] <= MAX_TEXT
         ]
         taken = 0
         while candidates and taken < wanted:

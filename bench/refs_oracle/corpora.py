@@ -172,7 +172,17 @@ def node_modules() -> Path:
         say(f"installing {TYPESCRIPT} and {INTELEPHENSE} from npm into {target}")
         target.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            ["npm", "install", "--prefix", str(target), "--no-audit", "--no-fund", "--silent", TYPESCRIPT, INTELEPHENSE],
+            [
+                "npm",
+                "install",
+                "--prefix",
+                str(target),
+                "--no-audit",
+                "--no-fund",
+                "--silent",
+                TYPESCRIPT,
+                INTELEPHENSE,
+            ],
             check=True,
             stdout=subprocess.DEVNULL,
         )

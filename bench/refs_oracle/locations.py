@@ -6,7 +6,7 @@ tool that points at `Foo` in `\\App\\Foo` or at the start of `$this->foo` still 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from .model import Location
@@ -27,7 +27,7 @@ class Corpus:
         self.lang = lang
         self.token = IDENTIFIER[lang]
 
-    @lru_cache(maxsize=None)  # noqa: B019 - one Corpus per run
+    @cache  # noqa: B019 - one Corpus per run
     def lines(self, file: str) -> list[str]:
         data = (self.root / file).read_bytes()
         return data.decode("utf-8", errors="replace").splitlines()

@@ -53,7 +53,9 @@ class Client:
                     length = int(value.strip())
             message = json.loads(stream.read(length))
             if "id" in message and "method" in message:
-                self.send({"id": message["id"], "result": self.answer(message["method"], message.get("params"))})
+                self.send(
+                    {"id": message["id"], "result": self.answer(message["method"], message.get("params"))}
+                )
             elif "id" in message:
                 queue = self.pending.pop(message["id"], None)
                 if queue is not None:

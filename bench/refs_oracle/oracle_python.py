@@ -57,7 +57,9 @@ def definitions_in(path: Path) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
 
     def add(name: str, kind: str, container: str | None, line: int, col: int) -> None:
-        found.append({"name": name, "kind": kind, "container": container, "file": rel, "line": line, "col": col})
+        found.append(
+            {"name": name, "kind": kind, "container": container, "file": rel, "line": line, "col": col}
+        )
 
     def assigned(stmt: ast.stmt, kind: str, container: str | None) -> None:
         targets: list[ast.AST] = []
@@ -81,8 +83,13 @@ def definitions_in(path: Path) -> list[dict[str, Any]]:
                     ):
                         end = target.end_col_offset or 0
                         start = end - len(target.attr.encode())
-                        add(target.attr, "field", container, target.end_lineno or target.lineno,
-                            byte_to_col(lines, target.end_lineno or target.lineno, start))
+                        add(
+                            target.attr,
+                            "field",
+                            container,
+                            target.end_lineno or target.lineno,
+                            byte_to_col(lines, target.end_lineno or target.lineno, start),
+                        )
 
     def body(stmts: list[ast.stmt], container: str | None) -> None:
         for stmt in stmts:

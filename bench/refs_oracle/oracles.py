@@ -168,8 +168,19 @@ class GoOracle:
         pass
 
 
-LSP_KINDS = {5: "class", 11: "interface", 10: "enum", 6: "method", 9: "method", 12: "function",
-             7: "property", 8: "property", 14: "constant", 22: "constant", 13: "variable"}
+LSP_KINDS = {
+    5: "class",
+    11: "interface",
+    10: "enum",
+    6: "method",
+    9: "method",
+    12: "function",
+    7: "property",
+    8: "property",
+    14: "constant",
+    22: "constant",
+    13: "variable",
+}
 """LSP SymbolKind numbers as definition kinds (a trait is reported as a class)."""
 
 
@@ -193,7 +204,9 @@ class PhpOracle:
                 "diagnostics": {"enable": False},
             }
         }
-        self.client = Client(["node", str(package / "lib" / "intelephense.js"), "--stdio"], corpus.root, self.reply)
+        self.client = Client(
+            ["node", str(package / "lib" / "intelephense.js"), "--stdio"], corpus.root, self.reply
+        )
         uri = corpus.root.as_uri()
         corpora.say(f"indexing the PHP corpus with {self.name}")
         self.client.request(
@@ -255,8 +268,15 @@ class PhpOracle:
                             if kind == "function" and container:
                                 kind = "method"
                             out.append(
-                                Definition(name, kind, container, rel, where.line, where.col,
-                                           f"{rel}:{start['line']}:{start['character']}")
+                                Definition(
+                                    name,
+                                    kind,
+                                    container,
+                                    rel,
+                                    where.line,
+                                    where.col,
+                                    f"{rel}:{start['line']}:{start['character']}",
+                                )
                             )
                     inner = name if kind in ("class", "interface", "enum") else container
                     walk(item.get("children", []), inner)
@@ -268,14 +288,17 @@ class PhpOracle:
         found = []
         for definition in definitions:
             file, line, character = definition.oracle_id.rsplit(":", 2)
-            result = self.client.request(
-                "textDocument/references",
-                {
-                    "textDocument": {"uri": (self.corpus.root / file).as_uri()},
-                    "position": {"line": int(line), "character": int(character)},
-                    "context": {"includeDeclaration": False},
-                },
-            ) or []
+            result = (
+                self.client.request(
+                    "textDocument/references",
+                    {
+                        "textDocument": {"uri": (self.corpus.root / file).as_uri()},
+                        "position": {"line": int(line), "character": int(character)},
+                        "context": {"includeDeclaration": False},
+                    },
+                )
+                or []
+            )
             uses = []
             for place in result:
                 rel = self.rel(place["uri"])
