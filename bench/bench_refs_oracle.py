@@ -17,6 +17,7 @@ Debian's `php-symfony-*`/`php-twig` packages with the intelephense language serv
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -33,6 +34,7 @@ from refs_oracle.oracles import start
 from refs_oracle.refs_client import refs_available, run_refs
 from refs_oracle.score import HEADER, Scored, rows, score, worst
 
+HERE = Path(__file__).resolve().parent
 LANGS = ("python", "ts", "go", "php")
 SETUP = {
     "python": corpora.python_corpus,
@@ -40,8 +42,6 @@ SETUP = {
     "go": corpora.go_corpus,
     "php": corpora.php_corpus,
 }
-TRUTH_VERSION = "1"
-"""Bumped whenever the selection or the oracles change, so a cached truth is rebuilt."""
 
 
 def truth_path(lang: str) -> Path:
@@ -49,7 +49,12 @@ def truth_path(lang: str) -> Path:
 
 
 def stamp(corpus: corpora.Corpus) -> str:
-    return f"{TRUTH_VERSION} {corpora.CORPUS_VERSION} {SEED} {MIN_USES} {' '.join(corpus.packages)}"
+    """What a cached ground truth depends on: the corpus, the seed and the oracle's own code."""
+    digest = hashlib.sha256()
+    for path in sorted((HERE / "refs_oracle").rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".js", ".go"):
+            digest.update(path.read_bytes())
+    return f"{corpora.CORPUS_VERSION} {SEED} {MIN_USES} {' '.join(corpus.packages)} {digest.hexdigest()[:16]}"
 
 
 def build_truth(corpus: corpora.Corpus, fresh: bool) -> Truth:
@@ -80,7 +85,8 @@ def build_truth(corpus: corpora.Corpus, fresh: bool) -> Truth:
         min_uses=MIN_USES,
     )
     truth.dump(path)
-    stamp_path.write_text(stamp(corpus))
+    if queries:
+        stamp_path.write_text(stamp(corpus))
     corpora.say(
         f"{corpus.lang}: {len(queries)} symbols, {sum(len(q.uses) for q in queries)} uses by {oracle.name} "
         f"in {time.perf_counter() - started:.0f} s -> {path}"

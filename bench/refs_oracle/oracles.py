@@ -242,23 +242,31 @@ class PhpOracle:
         except ValueError:
             return None
 
+    def open(self, rel: str) -> str:
+        """Open a file in the server (it answers documentSymbol and references on open files only)."""
+        path = self.corpus.root / rel
+        uri = path.as_uri()
+        text = path.read_text(encoding="utf-8", errors="replace")
+        self.client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "php", "version": 1, "text": text}},
+        )
+        return uri
+
     def definitions(self) -> list[Definition]:
         out: list[Definition] = []
         for path in self.paths:
             rel = path.relative_to(self.corpus.root).as_posix()
-            uri = path.as_uri()
-            text = path.read_text(encoding="utf-8", errors="replace")
-            self.client.notify(
-                "textDocument/didOpen",
-                {"textDocument": {"uri": uri, "languageId": "php", "version": 1, "text": text}},
-            )
+            uri = self.open(rel)
             symbols = self.client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}}) or []
             self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 
             def walk(items: list[dict[str, Any]], container: str | None, rel: str = rel) -> None:
                 for item in items:
                     kind = LSP_KINDS.get(int(item["kind"]))
-                    start = item["selectionRange"]["start"]
+                    start = dict(item["selectionRange"]["start"])
+                    if str(item["name"]).startswith("$"):
+                        start["character"] = int(start["character"]) + 1  # the name after `$`
                     line = int(start["line"]) + 1
                     name = str(item["name"]).lstrip("$").rpartition("\\")[2]
                     if kind is not None:
@@ -288,19 +296,19 @@ class PhpOracle:
         found = []
         for definition in definitions:
             file, line, character = definition.oracle_id.rsplit(":", 2)
-            result = (
-                self.client.request(
-                    "textDocument/references",
-                    {
-                        "textDocument": {"uri": (self.corpus.root / file).as_uri()},
-                        "position": {"line": int(line), "character": int(character)},
-                        "context": {"includeDeclaration": False},
-                    },
-                )
-                or []
+            uri = self.open(file)
+            position = {"line": int(line), "character": int(character)}
+            result = self.client.request(
+                "textDocument/references",
+                {
+                    "textDocument": {"uri": uri},
+                    "position": position,
+                    "context": {"includeDeclaration": False},
+                },
             )
+            self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
             uses = []
-            for place in result:
+            for place in result or []:
                 rel = self.rel(place["uri"])
                 if rel is None:
                     continue
