@@ -31,7 +31,7 @@ from refs_oracle.choose import MIN_USES, SEED, choose
 from refs_oracle.locations import Corpus
 from refs_oracle.model import Truth
 from refs_oracle.oracles import start
-from refs_oracle.refs_client import refs_available, run_refs
+from refs_oracle.refs_client import refs_available, run_refs, run_rg
 from refs_oracle.score import HEADER, Scored, rows, score, worst
 
 HERE = Path(__file__).resolve().parent
@@ -105,14 +105,19 @@ def all_files(corpus: corpora.Corpus) -> list[str]:
     )
 
 
-def score_language(truth: Truth, corpus: corpora.Corpus, source: Path) -> list[Scored]:
+def score_language(
+    truth: Truth, corpus: corpora.Corpus, source: Path | None
+) -> tuple[list[Scored], list[Scored]]:
+    """`sf refs` (unless `source` is None) and `rg -w` on every query, scored against the truth."""
     text = Corpus(corpus.root, corpus.lang)
     sites = set(truth.definition_sites)
-    scored = []
+    scored, baseline = [], []
     started = time.perf_counter()
     for query in truth.queries:
-        scored.append(score(query, run_refs(query.text, text, source), truth, sites))
-    corpora.say(f"{corpus.lang}: {len(scored)} sf refs runs in {time.perf_counter() - started:.0f} s")
+        if source is not None:
+            scored.append(score(query, run_refs(query.text, text, source), truth, sites))
+        baseline.append(score(query, run_rg(query.text, text), truth, sites))
+    corpora.say(f"{corpus.lang}: {len(truth.queries)} queries run in {time.perf_counter() - started:.0f} s")
     details = [
         {
             "query": s.query.text,
@@ -121,10 +126,10 @@ def score_language(truth: Truth, corpus: corpora.Corpus, source: Path) -> list[S
             "missed": [asdict(m) for m in s.missed],
             "false": [{**asdict(u.location), "match": u.match, "kind": u.kind} for u in s.false],
         }
-        for s in scored
+        for s in scored or baseline
     ]
     (corpora.HOME / corpus.lang / "scores.json").write_text(json.dumps(details, indent=1) + "\n")
-    return scored
+    return scored, baseline
 
 
 def describe(truth: Truth) -> str:
@@ -144,11 +149,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("langs", nargs="*", choices=[*LANGS, []], default=[])
     parser.add_argument("--oracle-only", action="store_true", help="write the ground truth JSON and stop")
     parser.add_argument("--refs-source", type=Path, default=ROOT, help="checkout whose `sf refs` is scored")
+    parser.add_argument(
+        "--baseline-only", action="store_true", help="score only `rg -w` (checks the bench without sf refs)"
+    )
     parser.add_argument("--fresh", action="store_true", help="rebuild the ground truth even if cached")
     args = parser.parse_args(argv)
     langs = args.langs or list(LANGS)
     source = args.refs_source.resolve()
-    if not args.oracle_only:
+    if not (args.oracle_only or args.baseline_only):
         why = refs_available(source)
         if why:
             print(
@@ -165,9 +173,9 @@ def main(argv: list[str]) -> int:
         truths[lang] = build_truth(corpus, args.fresh)
         if args.oracle_only:
             continue
-        scored = score_language(truths[lang], corpus, source)
-        all_rows += rows(lang, scored)
-        misses += [f"**{lang}**", "", *worst(Corpus(corpus.root, lang), scored), ""]
+        scored, baseline = score_language(truths[lang], corpus, None if args.baseline_only else source)
+        all_rows += rows(lang, scored or baseline, baseline)
+        misses += [f"**{lang}**", "", *worst(Corpus(corpus.root, lang), scored or baseline), ""]
     intro = "\n".join(describe(t) for t in truths.values())
     command = "python bench/bench_refs_oracle.py" + (" " + " ".join(args.langs) if args.langs else "")
     if args.oracle_only:

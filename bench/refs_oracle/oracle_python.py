@@ -10,13 +10,27 @@ import ast
 import json
 import re
 import sys
+import sysconfig
 from pathlib import Path
 from typing import Any
 
 import jedi
+import jedi.inference.references as jedi_references
+
+# jedi stops a project-wide search after 30 parsed files (an editor's latency trade-off); the
+# oracle must see every file.
+jedi_references._PARSED_FILE_LIMIT = 1_000_000
+jedi_references._OPENED_FILE_LIMIT = 1_000_000
 
 ROOT = Path(sys.argv[1]).resolve()
-PROJECT = jedi.Project(path=ROOT, load_unsafe_extensions=False, smart_sys_path=False)
+# The corpus and the standard library only: a copy of the corpus installed in site-packages must
+# not take its imports away from the corpus.
+STDLIB = [sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")] + [
+    p for p in sys.path if p.endswith("lib-dynload")
+]
+PROJECT = jedi.Project(
+    path=ROOT, sys_path=[str(ROOT), *STDLIB], load_unsafe_extensions=False, smart_sys_path=False
+)
 HEADER = re.compile(r"(?:async\s+)?(?:def|class)\s+(\w+)")
 
 

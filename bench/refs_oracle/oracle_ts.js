@@ -90,12 +90,15 @@ function isDeclarationName(sf, pos) {
 
 function definitions() {
   const out = [];
-  const seen = new Set();
+  const seen = new Map();
   const add = (sf, nameNode, kind, container) => {
+    // One definition per symbol and kind: overloads are one function, but an interface and a
+    // const merged under one name are two definitions (the name then is never chosen bare).
     const symbol = checker.getSymbolAtLocation(nameNode);
     if (symbol) {
-      if (seen.has(symbol)) return;
-      seen.add(symbol);
+      const seenKinds = seen.get(symbol) || new Set();
+      if (seenKinds.has(kind)) return;
+      seen.set(symbol, seenKinds.add(kind));
     }
     const [file, line, col] = location(sf, nameNode.getStart(sf));
     out.push({ name: nameNode.text, kind, container, file, line, col, oracle_id: `${file}:${nameNode.getStart(sf)}` });

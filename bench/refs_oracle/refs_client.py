@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sofia.runtime import rg
+
 from .locations import Corpus
 from .model import Location
 
@@ -59,15 +61,15 @@ def adapt(payload: dict[str, Any], corpus: Corpus) -> RefsAnswer:
     return answer
 
 
-def refs_command(source: Path) -> list[str]:
-    """`python -m sofia` of the checkout at `source` (this one, or another branch's worktree)."""
+def refs_command() -> list[str]:
+    """`python -m sofia`, run with PYTHONPATH at the checkout scored (this one, or another)."""
     return [sys.executable, "-m", "sofia"]
 
 
 def run_refs(query: str, corpus: Corpus, source: Path) -> RefsAnswer:
     env = {**os.environ, "PYTHONPATH": str(source), "SOFIA_FOOTER": "off"}
     args = [
-        *refs_command(source),
+        *refs_command(),
         "refs",
         query,
         "--root",
@@ -92,6 +94,37 @@ def refs_available(source: Path) -> str:
     """Empty when `sf refs` runs from `source`, else why not."""
     env = {**os.environ, "PYTHONPATH": str(source)}
     done = subprocess.run(
-        [*refs_command(source), "refs", "--help"], env=env, capture_output=True, text=True, check=False
+        [*refs_command(), "refs", "--help"], env=env, capture_output=True, text=True, check=False
     )
     return "" if done.returncode == 0 else (done.stderr or done.stdout).strip()[-300:]
+
+
+def run_rg(query: str, corpus: Corpus) -> RefsAnswer:
+    """What a user would otherwise run: `rg -w` on the last segment of the name (`--vimgrep`: every
+    hit, not one per line), each a `name` match, so its precision shows what classification adds."""
+    name = query.replace("::", ".").rsplit(".", 1)[-1]
+    done = subprocess.run(
+        [
+            rg.locate()[0],
+            "-w",
+            "-F",
+            "--vimgrep",
+            "--no-ignore-parent",
+            "-e",
+            name,
+            ".",
+        ],
+        cwd=corpus.root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    answer = RefsAnswer()
+    for line in done.stdout.splitlines():
+        file, line_no, col, _ = line.split(":", 3)
+        file = file.removeprefix("./")
+        raw = (file, int(line_no), int(col))
+        snapped = corpus.snap(file, raw[1], corpus.from_bytes(file, raw[1], raw[2]))
+        if snapped is not None:
+            answer.uses.append(Use(snapped, "name", "", raw))
+    return answer

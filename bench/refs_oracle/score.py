@@ -77,20 +77,29 @@ def percent(part: int, whole: int) -> str:
 CATEGORIES = ("class", "function", "method", "ambiguous")
 
 
-def rows(lang: str, scored: list[Scored]) -> list[list[str]]:
-    """Table rows for one language: one per category, then the language overall."""
+def pooled(scored: list[Scored], category: str) -> Tally:
+    tally = Tally()
+    for s in scored:
+        if category in ("all", s.query.category):
+            tally.add(s.tally)
+    return tally
+
+
+def rows(lang: str, scored: list[Scored], baseline: list[Scored]) -> list[list[str]]:
+    """Table rows for one language: one per category, then the language overall; the last two
+    columns are `rg -w` on the same queries."""
     out = []
-    total = Tally()
-    for category in CATEGORIES:
-        tally = Tally()
-        for s in scored:
-            if s.query.category == category:
-                tally.add(s.tally)
-        if not tally.symbols:
-            continue
-        total.add(tally)
-        out.append(row(lang, category, tally))
-    out.append(row(lang, "all", total))
+    for category in (*CATEGORIES, "all"):
+        tally = pooled(scored, category)
+        if tally.symbols:
+            plain = pooled(baseline, category)
+            out.append(
+                [
+                    *row(lang, category, tally),
+                    percent(plain.found, plain.oracle),
+                    percent(plain.correct, plain.returned),
+                ]
+            )
     return out
 
 
@@ -121,6 +130,8 @@ HEADER = [
     "precision all",
     "exact share",
     "precision name",
+    "rg -w recall",
+    "rg -w precision",
 ]
 
 
