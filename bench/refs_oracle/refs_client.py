@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,15 +62,26 @@ def adapt(payload: dict[str, Any], corpus: Corpus) -> RefsAnswer:
     return answer
 
 
-def refs_command() -> list[str]:
-    """`python -m sofia`, run with PYTHONPATH at the checkout scored (this one, or another)."""
-    return [sys.executable, "-m", "sofia"]
+RUNNER = (
+    "import os, runpy, sys; sys.path[:0] = [sys.argv[1]]; sys.path += sys.argv[2].split(os.pathsep); "
+    "sys.argv = ['sf', *sys.argv[3:]]; runpy.run_module('sofia', run_name='__main__', alter_sys=True)"
+)
+"""`python -m sofia` from the checkout at `source`. The interpreter starts without `site` (`-S`)
+so an editable install of another checkout (an import hook that outranks PYTHONPATH) cannot
+answer instead; this interpreter's site-packages are added back as plain directories for the
+dependencies."""
+
+
+def refs_command(source: Path) -> list[str]:
+    paths = sysconfig.get_paths()
+    libraries = os.pathsep.join(dict.fromkeys([paths["purelib"], paths["platlib"]]))
+    return [sys.executable, "-S", "-c", RUNNER, str(source), libraries]
 
 
 def run_refs(query: str, corpus: Corpus, source: Path) -> RefsAnswer:
-    env = {**os.environ, "PYTHONPATH": str(source), "SOFIA_FOOTER": "off"}
+    env = {**os.environ, "SOFIA_FOOTER": "off"}
     args = [
-        *refs_command(),
+        *refs_command(source),
         "refs",
         query,
         "--root",
@@ -92,9 +104,9 @@ def run_refs(query: str, corpus: Corpus, source: Path) -> RefsAnswer:
 
 def refs_available(source: Path) -> str:
     """Empty when `sf refs` runs from `source`, else why not."""
-    env = {**os.environ, "PYTHONPATH": str(source)}
+    env = dict(os.environ)
     done = subprocess.run(
-        [*refs_command(), "refs", "--help"], env=env, capture_output=True, text=True, check=False
+        [*refs_command(source), "refs", "--help"], env=env, capture_output=True, text=True, check=False
     )
     return "" if done.returncode == 0 else (done.stderr or done.stdout).strip()[-300:]
 
