@@ -81,6 +81,13 @@ function nodeAt(sf, pos) {
   }
 }
 
+/** A reference on an identifier token of the code: not in a comment (a JSDoc `{@link x}` is
+ * trivia before the next token) and not in a string. */
+function inCode(sf, pos) {
+  const node = nodeAt(sf, pos);
+  return (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) && node.getStart(sf) === pos;
+}
+
 /** A reference that is itself the name of a declaration (a definition, never a use). */
 function isDeclarationName(sf, pos) {
   const node = nodeAt(sf, pos);
@@ -140,6 +147,8 @@ function references(file, pos) {
     for (const entry of group.references) {
       const sf = program.getSourceFile(entry.fileName);
       if (!sf || !texts.has(entry.fileName)) continue;
+      // A name in a string (`'closed' in value`) or a JSDoc `{@link x}` is not a use.
+      if (entry.isInString || !inCode(sf, entry.textSpan.start)) continue;
       const where = location(sf, entry.textSpan.start);
       (isDeclarationName(sf, entry.textSpan.start) ? declarations : uses).push(where);
     }

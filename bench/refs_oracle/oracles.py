@@ -184,6 +184,11 @@ LSP_KINDS = {
 """LSP SymbolKind numbers as definition kinds (a trait is reported as a class)."""
 
 
+COMMENT_LINE = ("*", "/*", "//", "#")
+"""intelephense also returns the types named in PHPDoc (`@throws X`, `@param X $x`): a use on a
+line that opens or continues a comment is left out, as refs counts comments apart."""
+
+
 class PhpOracle:
     """intelephense over LSP stdio: documentSymbol per file for the definitions,
     textDocument/references (declaration excluded) for the uses."""
@@ -315,7 +320,7 @@ class PhpOracle:
                 start = place["range"]["start"]
                 at = int(start["line"]) + 1
                 where = self.corpus.snap(rel, at, self.corpus.from_utf16(rel, at, int(start["character"])))
-                if where is not None:
+                if where is not None and not self.corpus.line(rel, at).lstrip().startswith(COMMENT_LINE):
                     uses.append(where)
             found.append(Found(uses))
         return found
