@@ -185,8 +185,9 @@ LSP_KINDS = {
 
 
 COMMENT_LINE = ("*", "/*", "//", "#")
-"""intelephense also returns the types named in PHPDoc (`@throws X`, `@param X $x`): a use on a
-line that opens or continues a comment is left out, as refs counts comments apart."""
+"""intelephense also returns the types named in PHPDoc (`@throws X`, `@param X $x`) and callable
+strings (`'twig_slice'`): a use on a line that opens or continues a comment, or a name that is a
+whole quoted string, is left out, as refs counts comments and strings apart."""
 
 
 class PhpOracle:
@@ -320,10 +321,21 @@ class PhpOracle:
                 start = place["range"]["start"]
                 at = int(start["line"]) + 1
                 where = self.corpus.snap(rel, at, self.corpus.from_utf16(rel, at, int(start["character"])))
-                if where is not None and not self.corpus.line(rel, at).lstrip().startswith(COMMENT_LINE):
+                if where is not None and not self.in_comment_or_string(where):
                     uses.append(where)
             found.append(Found(uses))
         return found
+
+    def in_comment_or_string(self, where: Location) -> bool:
+        text = self.corpus.line(where.file, where.line)
+        if text.lstrip().startswith(COMMENT_LINE):
+            return True
+        start = end = where.col - 1
+        while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_\\"):
+            start -= 1
+        while end < len(text) and (text[end].isalnum() or text[end] in "_\\"):
+            end += 1
+        return start > 0 and text[start - 1] in "'\"" and text[end : end + 1] in ("'", '"')
 
     def close(self) -> None:
         self.client.close()
