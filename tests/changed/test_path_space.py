@@ -159,6 +159,18 @@ def test_a_repository_inside_the_workspace_is_prefixed(monorepo: Repo) -> None:
     assert "mono/README.md" in listed  # root names the repository; all of it lies in the workspace
 
 
+def test_a_repository_apart_from_the_workspace_is_listed_as_parent_paths(
+    monorepo: Repo, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    document = changed_json(elsewhere, "--root", "../mono/src")
+    listed = rows(document)
+    assert "../mono/src/Core/src/Container.php" in listed
+    assert len(listed) == len(changed_json(monorepo.path)["files"])
+    assert any("lie outside the workspace, shown as ../ paths" in note for note in document["notes"])
+
+
 def test_pathspecs_are_relative_to_the_workspace(monorepo: Repo) -> None:
     workspace = monorepo.path / "src/Core"
     assert set(rows(changed_json(workspace, "--", "src/Container.php"))) == {"src/Container.php"}

@@ -109,7 +109,9 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             if entry.path in conflicted:
                 entry.status = "U"
     ctx.check_deadline()
-    whole = params.scope == "repo" or space.whole
+    # a root naming a repository apart from the workspace asks for that repository: its part in
+    # the workspace would be empty by construction
+    whole = params.scope == "repo" or space.whole or space.apart
     listed = [e for e in entries if whole or space.inside(e.path) or space.inside(e.old_path or e.path)]
     outside = len(entries) - len(listed)
     patch = None
@@ -123,7 +125,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         outside += len(names) - len(kept)
         rows.extend(report.untracked_rows(top, kept, not params.no_symbols, ctx))
     rows.sort(key=lambda row: os.fsencode(space.show(row.path)))
-    notes = _scope_notes(rows, outside, space, params.scope)
+    notes = _scope_notes(rows, outside, space, "repo" if space.apart else params.scope)
     if found.runs > 1:
         notes.append(
             f"paths: {len(include):,} pathspecs were given to git in {found.runs} runs (one command line "

@@ -65,6 +65,11 @@ class PathSpace:
         """Whether every path of the repository lies in the workspace."""
         return self.prefix == "" or (self.prefix is None and not self.lead.startswith(".."))
 
+    @property
+    def apart(self) -> bool:
+        """Whether the repository and the workspace share no directory (a `root` elsewhere)."""
+        return self.prefix is None and self.lead.startswith("..")
+
     def inside(self, path: str) -> bool:
         """Whether the top-level-relative `path` lies in the workspace."""
         if self.prefix is None:
