@@ -6,10 +6,19 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from sofia.syntax.grammars import ParseUnavailable
 from sofia.syntax.parse import parse
 from sofia.syntax.tree import Symbol, SymbolTree
+
+
+@dataclass(frozen=True)
+class Touched:
+    """The touched names, and the syntax errors the parser met on the sides it read."""
+
+    names: list[str]
+    parse_errors: int = 0
 
 
 def touched_symbols(
@@ -26,6 +35,20 @@ def touched_symbols(
     qname that exists only in the new file, `-` one that exists only in the old file. None when a
     side that exists cannot be parsed (the caller falls back to git's own hunk context).
     """
+    found = touch(lang, old, new, old_ranges, new_ranges, name)
+    return None if found is None else found.names
+
+
+def touch(
+    lang: str,
+    old: bytes | None,
+    new: bytes | None,
+    old_ranges: list[tuple[int, int]],
+    new_ranges: list[tuple[int, int]],
+    name: str = "",
+) -> Touched | None:
+    """`touched_symbols` with the parse errors of both sides, so a caller can tell "no symbol
+    touched" from "the parser recovered none"."""
     try:
         old_tree = parse(old, lang, name) if old is not None else None
         new_tree = parse(new, lang, name) if new is not None else None
@@ -43,7 +66,8 @@ def touched_symbols(
         if symbol.qname not in seen:
             seen.add(symbol.qname)
             names.append(("-" if symbol.qname not in new_names else "") + symbol.qname)
-    return names
+    errors = sum(tree.parse_errors for tree in (old_tree, new_tree) if tree is not None)
+    return Touched(names, errors)
 
 
 def _touched(tree: SymbolTree | None, ranges: Sequence[tuple[int, int]]) -> list[Symbol]:

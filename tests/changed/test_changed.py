@@ -184,7 +184,7 @@ def test_every_kind_of_change_is_reported(busy: Repo) -> None:
     assert "ignored.log" not in rows
     assert rows["tests/UserTest.php"]["old_path"] == "tests/UsersTest.php"
     assert rows["tests/UserTest.php"]["category"] == "test"
-    assert rows["assets/logo.png"]["binary"] is True
+    assert document["binary"] == ["assets/logo.png"]
     assert (rows["assets/logo.png"]["adds"], rows["assets/logo.png"]["dels"]) == (0, 0)
     assert rows["docs/old guide.md"]["category"] == "docs"
     assert rows["new dir/deeper/ünïcode name.txt"]["adds"] == 3  # last line without newline counts
@@ -218,7 +218,8 @@ def test_touched_symbols_come_from_the_syntax_tree(busy: Repo) -> None:
     assert rows["internal/server/server.go"]["symbols"] == "Server.Routes; +Added"
     assert rows["app/widget.py"]["symbols"] == "Outer.Inner.run"
     assert rows["web/Page.vue"]["symbols"] == "save"
-    assert rows["new dir/script with space.py"]["symbols"] == "+top; +Made"
+    # a wholly new file: every name is new, the status says so
+    assert rows["new dir/script with space.py"]["symbols"] == "top; Made"
 
 
 def test_unsupported_language_falls_back_to_git_funcname(busy: Repo) -> None:
@@ -268,11 +269,10 @@ def test_no_symbols_reads_no_contents(busy: Repo) -> None:
     assert all(row.get("symbols", "") == "" for row in rows.values())
 
 
-def test_root_in_a_subdirectory_reports_the_whole_repository(busy: Repo) -> None:
+def test_root_names_the_repository_and_paths_stay_workspace_relative(busy: Repo) -> None:
     from_top = changed_json(busy.path)
-    from_sub = changed_json(busy.path / "internal")
     with_root = changed_json(busy.path, "--root", "internal/server")
-    assert from_sub == from_top == with_root
+    assert with_root == from_top
 
 
 @pytest.fixture
@@ -304,7 +304,7 @@ def test_three_dot_range_uses_the_merge_base(history: Repo) -> None:
     document = changed_json(history.path, "main...feature")
     assert document["spec"] == "merge-base(main, feature)..feature"
     assert [row["path"] for row in document["files"]] == ["src/feature.py"]
-    assert document["files"][0]["symbols"] == "+shiny"
+    assert document["files"][0]["symbols"] == "shiny"
 
 
 def test_single_revision_compares_the_working_tree(history: Repo) -> None:
@@ -354,7 +354,7 @@ def test_paths_limit_the_diff(history: Repo) -> None:
     assert document["spec"] == "working tree vs HEAD in src"
     assert set(rows_by_path(document)) == {"src/app.py", "src/extra.py"}
     from_sub = changed_json(history.path / "src", "--", "app.py")
-    assert set(rows_by_path(from_sub)) == {"src/app.py"}
+    assert set(rows_by_path(from_sub)) == {"app.py"}  # relative to the workspace, in and out
 
 
 def test_no_commits_yet_lists_everything(tmp_path: Path) -> None:
@@ -366,7 +366,7 @@ def test_no_commits_yet_lists_everything(tmp_path: Path) -> None:
     assert document["spec"] == "working tree vs HEAD (no commits yet)"
     rows = rows_by_path(document)
     assert rows["staged.py"]["status"] == "A"
-    assert rows["staged.py"]["symbols"] == "+a"
+    assert rows["staged.py"]["symbols"] == "a"
     assert rows["loose.txt"]["status"] == "?"
     staged = changed_json(repo.path, "--staged")
     assert set(rows_by_path(staged)) == {"staged.py"}

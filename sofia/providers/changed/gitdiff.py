@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sofia.providers.contract import Context, ProviderError
-from sofia.runtime import git
+from sofia.runtime import argv, git
 
 DIFF_OPTIONS = (
     "--no-ext-diff", "--no-textconv", "--no-color", "--no-relative", "-M", "--ignore-submodules=dirty",
@@ -17,6 +17,35 @@ DIFF_OPTIONS = (
 )  # fmt: skip
 ZERO_SHA = re.compile(rb"^0+$")
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$")
+UNHASHABLE = re.compile(r"^(?:error: (.+): unsupported file type|fatal: cannot hash (.+))$")
+"""What git says of a working-tree entry it cannot read as a file (a FIFO or socket where a
+tracked file was)."""
+MAX_UNHASHABLE = 64
+"""Entries git cannot hash that one call steps around before it gives up."""
+
+
+def literal(path: str) -> str:
+    """A pathspec naming exactly the top-level-relative `path`, whatever characters it holds."""
+    return f":(top,literal){path}"
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The pathspecs of one diff: `include` (none: the whole repository), split over as many git
+    runs as the argument list needs, and `exclude`, given to every run."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+    def without(self, path: str) -> Selection:
+        return Selection(self.include, (*self.exclude, f":(top,exclude,literal){path}"))
+
+    def runs(self, fixed: list[str]) -> list[list[str]]:
+        """The pathspec arguments of each git run (after `--`)."""
+        if not self.include:
+            return [list(self.exclude)]
+        limit = argv.room(["git", "--no-pager", *git.CONFIG, *fixed, "--", *self.exclude])
+        return [[*chunk, *self.exclude] for chunk in argv.chunks(self.include, limit)]
 
 
 @dataclass(frozen=True)
@@ -63,13 +92,31 @@ class Hunks:
     funcnames: list[str] = field(default_factory=list)
 
 
+class GitFailed(ProviderError):
+    """A git command failed; `stderr` keeps what it said."""
+
+    def __init__(self, what: str, stderr: str) -> None:
+        last = next((line.strip() for line in reversed(stderr.splitlines()) if line.strip()), "")
+        super().__init__(
+            f"git {what} failed: {last or 'no reason given'}", "check the repository with git status"
+        )
+        self.stderr = stderr
+
+
 def _git(top: Path, args: list[str], ctx: Context, what: str, input: bytes | None = None) -> bytes:
     done = git.run(args, cwd=top, timeout=ctx.timeout(120), input=input)
     if done.returncode != 0:
-        raise ProviderError(
-            f"git {what} failed: {done.last_error_line()}", "check the repository with git status"
-        )
+        raise GitFailed(what, done.err)
     return done.stdout
+
+
+def _git_runs(top: Path, args: list[str], selection: Selection, ctx: Context, what: str) -> list[bytes]:
+    """`git <args> -- <pathspecs>` once per run the selection needs; the outputs in order."""
+    outputs = []
+    for specs in selection.runs(args):
+        outputs.append(_git(top, [*args, "--", *specs], ctx, what))
+        ctx.check_deadline()
+    return outputs
 
 
 def resolve_rev(top: Path, rev: str, ctx: Context) -> str | None:
@@ -132,24 +179,20 @@ def sides(top: Path, range_: str, staged: bool, ctx: Context) -> Sides:
     return Sides(head, None, staged, not staged, f"{side} vs HEAD")
 
 
-def changes(top: Path, sides_: Sides, pathspecs: list[str], ctx: Context) -> list[Entry]:
-    """Status, paths, modes, blob ids and churn of every changed file, from one NUL-separated run."""
-    out = _git(
-        top,
-        [
-            "diff",
-            "--raw",
-            "--numstat",
-            "-z",
-            "--no-abbrev",
-            *DIFF_OPTIONS,
-            *sides_.diff_args(),
-            "--",
-            *pathspecs,
-        ],
-        ctx,
-        "diff",
-    )
+@dataclass
+class Changes:
+    """Every changed file of one diff, and what git could not read along the way."""
+
+    entries: list[Entry]
+    selection: Selection
+    """The pathspecs every later run of the same diff uses (with what git could not hash left out)."""
+    unhashable: dict[str, str] = field(default_factory=dict)
+    """Working-tree entries git could not read as files (path → what git said)."""
+    runs: int = 1
+    """git runs the pathspecs were spread over."""
+
+
+def _parse_raw_numstat(out: bytes) -> list[Entry]:
     fields = out.split(b"\0")
     entries: list[Entry] = []
     by_key: dict[str, Entry] = {}
@@ -198,10 +241,53 @@ def changes(top: Path, sides_: Sides, pathspecs: list[str], ctx: Context) -> lis
     return entries
 
 
-def unmerged(top: Path, pathspecs: list[str], ctx: Context) -> set[str]:
+def changes(top: Path, sides_: Sides, selection: Selection, ctx: Context) -> Changes:
+    """Status, paths, modes, blob ids and churn of every changed file, from NUL-separated runs.
+
+    A working-tree entry git cannot hash (a FIFO where a tracked file was) fails the whole run;
+    it is left out of the runs that read contents, kept as a row from `--raw` alone, and named."""
+    args = ["diff", "--raw", "--numstat", "-z", "--no-abbrev", *DIFF_OPTIONS, *sides_.diff_args()]
+    unhashable: dict[str, str] = {}
+    while True:
+        try:
+            outputs = _git_runs(top, args, selection, ctx, "diff")
+            break
+        except GitFailed as failure:
+            path, said = _unhashable(failure.stderr)
+            if path is None or path in unhashable or len(unhashable) >= MAX_UNHASHABLE:
+                raise
+            unhashable[path] = said
+            selection = selection.without(path)
+    entries: list[Entry] = []
+    seen: set[tuple[str, str, str]] = set()
+    for out in outputs:
+        for entry in _parse_raw_numstat(out):
+            key = (entry.status, entry.path, entry.old_path)
+            if key not in seen:
+                seen.add(key)
+                entries.append(entry)
+    if unhashable:
+        raw_args = ["diff", "--raw", "-z", "--no-abbrev", *DIFF_OPTIONS, *sides_.diff_args()]
+        only = Selection(tuple(literal(path) for path in unhashable))
+        for out in _git_runs(top, raw_args, only, ctx, "diff --raw"):
+            entries.extend(e for e in _parse_raw_numstat(out) if e.path in unhashable)
+    return Changes(entries, selection, unhashable, runs=len(outputs))
+
+
+def _unhashable(stderr: str) -> tuple[str | None, str]:
+    for line in stderr.splitlines():
+        match = UNHASHABLE.match(line.strip())
+        if match:
+            return c_unquote(match.group(1) or match.group(2)), line.strip()
+    return None, ""
+
+
+def unmerged(top: Path, selection: Selection, ctx: Context) -> set[str]:
     """Paths with unresolved merge conflicts in the index."""
-    out = _git(top, ["ls-files", "--unmerged", "-z", "--", *pathspecs], ctx, "ls-files")
-    return {os.fsdecode(item.split(b"\t", 1)[1]) for item in out.split(b"\0") if b"\t" in item}
+    found: set[str] = set()
+    for out in _git_runs(top, ["ls-files", "--unmerged", "-z"], selection, ctx, "ls-files"):
+        found.update(os.fsdecode(item.split(b"\t", 1)[1]) for item in out.split(b"\0") if b"\t" in item)
+    return found
 
 
 def submodule_head(top: Path, path: str, ctx: Context) -> str:
@@ -210,10 +296,19 @@ def submodule_head(top: Path, path: str, ctx: Context) -> str:
     return done.out.strip() if done.returncode == 0 else ""
 
 
-def untracked(top: Path, pathspecs: list[str], ctx: Context) -> list[str]:
-    """Every untracked, not ignored file, one by one (also inside new directories)."""
-    out = _git(top, ["ls-files", "--others", "--exclude-standard", "-z", "--", *pathspecs], ctx, "ls-files")
-    return [os.fsdecode(p) for p in out.split(b"\0") if p]
+def untracked(top: Path, selection: Selection, ctx: Context) -> list[str]:
+    """Every untracked, not ignored file, one by one (also inside new directories); an untracked
+    nested repository is one entry ending in `/`."""
+    names: list[str] = []
+    seen: set[str] = set()
+    args = ["ls-files", "--others", "--exclude-standard", "-z"]
+    for out in _git_runs(top, args, selection, ctx, "ls-files"):
+        for raw in out.split(b"\0"):
+            name = os.fsdecode(raw)
+            if raw and name not in seen:
+                seen.add(name)
+                names.append(name)
+    return names
 
 
 def c_unquote(text: str) -> str:
@@ -253,13 +348,46 @@ def _header_path(line: str, prefix: str) -> str | None:
     return name[len(prefix) :] if name.startswith(prefix) else name
 
 
-def hunks(
-    top: Path, sides_: Sides, pathspecs: list[str], ctx: Context
-) -> tuple[dict[str, Hunks], dict[str, Hunks]]:
-    """Hunk ranges from `diff -U0`, keyed by new path and by old path."""
-    out = _git(top, ["diff", "-U0", *DIFF_OPTIONS, *sides_.diff_args(), "--", *pathspecs], ctx, "diff -U0")
-    by_new: dict[str, Hunks] = {}
-    by_old: dict[str, Hunks] = {}
+@dataclass
+class Patch:
+    """Hunk ranges from `diff -U0`, keyed by new path and by old path, and the (old, new) pairs
+    git diffed (None for /dev/null), which tell whether it paired files as the listing did."""
+
+    by_new: dict[str, Hunks] = field(default_factory=dict)
+    by_old: dict[str, Hunks] = field(default_factory=dict)
+    pairs: set[tuple[str | None, str | None]] = field(default_factory=set)
+
+    def merge(self, other: Patch) -> None:
+        """Add another run's files; a file both runs diffed keeps the first run's hunks."""
+        for path, found in other.by_new.items():
+            self.by_new.setdefault(path, found)
+        for path, found in other.by_old.items():
+            self.by_old.setdefault(path, found)
+        self.pairs |= other.pairs
+
+    def agrees(self, entries: list[Entry]) -> bool:
+        """Whether every entry with changed lines was diffed as the same pair of files."""
+        for entry in entries:
+            if entry.binary or entry.adds + entry.dels == 0 or entry.status not in "MADR":
+                continue
+            old = None if entry.status == "A" else entry.old_path or entry.path
+            new = None if entry.status == "D" else entry.path
+            if (old, new) not in self.pairs:
+                return False
+        return True
+
+
+def hunks(top: Path, sides_: Sides, selection: Selection, ctx: Context) -> Patch:
+    """Hunk ranges and funcname contexts of every file the selection names."""
+    patch = Patch()
+    args = ["diff", "-U0", *DIFF_OPTIONS, *sides_.diff_args()]
+    for out in _git_runs(top, args, selection, ctx, "diff -U0"):
+        patch.merge(_parse_patch(out))
+    return patch
+
+
+def _parse_patch(out: bytes) -> Patch:
+    patch = Patch()
     old_name: str | None = None
     new_name: str | None = None
     current_new: Hunks | None = None
@@ -273,8 +401,9 @@ def hunks(
             old_name = _header_path(line, "a/")
         elif line.startswith("+++ ") and current_new is None and current_old is None:
             new_name = _header_path(line, "b/")
-            current_new = by_new.setdefault(new_name, Hunks()) if new_name is not None else None
-            current_old = by_old.setdefault(old_name, Hunks()) if old_name is not None else None
+            patch.pairs.add((old_name, new_name))
+            current_new = patch.by_new.setdefault(new_name, Hunks()) if new_name is not None else None
+            current_old = patch.by_old.setdefault(old_name, Hunks()) if old_name is not None else None
         elif line.startswith("@@ "):
             match = HUNK.match(line)
             if not match:
@@ -290,25 +419,39 @@ def hunks(
             context = context.strip()
             if target is not None and context and context not in target.funcnames:
                 target.funcnames.append(context)
-    return by_new, by_old
+    return patch
 
 
-def blob_sizes_and_contents(top: Path, shas: list[str], limit: int, ctx: Context) -> dict[str, bytes | None]:
-    """Contents of the blobs `shas` (None when larger than `limit` bytes or missing)."""
+@dataclass
+class Blobs:
+    """Blob contents by id; the ids left unread, with why (`too_large`, `missing`)."""
+
+    contents: dict[str, bytes] = field(default_factory=dict)
+    unread: dict[str, str] = field(default_factory=dict)
+
+
+def blobs(top: Path, shas: list[str], limit: int, ctx: Context) -> Blobs:
+    """Contents of the blobs `shas`; those over `limit` bytes or missing from the object store
+    (a partial clone, a damaged repository) are named in `unread` instead."""
+    found = Blobs()
     unique = sorted(set(shas))
     if not unique:
-        return {}
+        return found
     check = _git(
         top, ["cat-file", "--batch-check"], ctx, "cat-file", input="".join(s + "\n" for s in unique).encode()
     )
     small: list[str] = []
-    contents: dict[str, bytes | None] = dict.fromkeys(unique)
-    for line in check.decode().splitlines():
+    for line in check.decode("utf-8", "replace").splitlines():
         parts = line.split()
-        if len(parts) == 3 and parts[1] == "blob" and int(parts[2]) <= limit:
-            small.append(parts[0])
+        if len(parts) == 3 and parts[1] == "blob":
+            if int(parts[2]) <= limit:
+                small.append(parts[0])
+            else:
+                found.unread[parts[0]] = "too_large"
+        elif parts:
+            found.unread[parts[0]] = "missing"
     if not small:
-        return contents
+        return found
     data = _git(
         top, ["cat-file", "--batch"], ctx, "cat-file", input="".join(s + "\n" for s in small).encode()
     )
@@ -317,9 +460,11 @@ def blob_sizes_and_contents(top: Path, shas: list[str], limit: int, ctx: Context
         end = data.index(b"\n", pos)
         header = data[pos:end].split()
         if len(header) != 3:
+            if header:
+                found.unread[header[0].decode("utf-8", "replace")] = "missing"
             pos = end + 1
             continue
         size = int(header[2])
-        contents[header[0].decode()] = data[end + 1 : end + 1 + size]
+        found.contents[header[0].decode()] = data[end + 1 : end + 1 + size]
         pos = end + 1 + size + 1
-    return contents
+    return found

@@ -1,53 +1,68 @@
 """Turning git's view of a diff into `changed` rows: category, language, churn, touched symbols,
-plus totals and the budget (spec tools-code §3.4–3.7)."""
+plus totals, the notes and the budget (spec tools-code §3.4–3.7).
+
+Rows keep git's top-level-relative paths until the document is built; `PathSpace.show` turns
+them into the workspace-relative paths every sofia tool prints."""
 
 from __future__ import annotations
 
-import os
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sofia.output import budget as budgets
+from sofia.output.notes import Place, not_followed
 from sofia.output.tables import elide
 from sofia.providers.contract import Context
 
-from . import classify, gitdiff
-from .symbols import MAX_SIDE_BYTES, SymbolFinder
+from . import classify, gitdiff, names
+from .symbols import PROBLEMS, Found, SymbolFinder, read_worktree
 
-ELIDABLE = {"old_path": "", "lang": "", "binary": False, "symbols": ""}
+ELIDABLE = {"old_path": "", "lang": "", "symbols": ""}
 SUBMODULE_MODE = "160000"
 SYMLINK_MODE = "120000"
 
 
-def _row(
-    status: str, path: str, old_path: str, adds: int, dels: int, binary: bool, symbols: str
-) -> dict[str, Any]:
-    return {
-        "status": status,
-        "path": path,
-        "old_path": old_path,
-        "category": classify.category(path),
-        "lang": classify.language(path),
-        "adds": adds,
-        "dels": dels,
-        "binary": binary,
-        "symbols": symbols,
-    }
+@dataclass
+class Row:
+    """One changed file; paths relative to the repository's top level."""
+
+    status: str
+    path: str
+    old_path: str = ""
+    adds: int = 0
+    dels: int = 0
+    binary: bool = False
+    found: Found = field(default_factory=lambda: Found([]))
+    fixed: str = ""
+    """A symbols cell that is not a list of names (a submodule's `submodule a..b`)."""
+
+    @property
+    def category(self) -> str:
+        return "other" if self.fixed else classify.category(self.path)
+
+    @property
+    def lang(self) -> str:
+        return "" if self.fixed else classify.language(self.path)
+
+    def symbols(self, limit: int) -> str:
+        if self.fixed:
+            return self.fixed
+        return names.cell(self.found.names, self.status, self.found.contexts, limit)
 
 
 def tracked_rows(
     top: Path,
     sides: gitdiff.Sides,
     entries: list[gitdiff.Entry],
-    pathspecs: list[str],
-    with_symbols: bool,
+    patch: gitdiff.Patch | None,
+    unhashable: dict[str, str],
     ctx: Context,
-) -> list[dict[str, Any]]:
-    finder: SymbolFinder | None = None
-    if with_symbols and entries:
-        by_new, by_old = gitdiff.hunks(top, sides, pathspecs, ctx)
-        finder = SymbolFinder(top, sides, entries, by_new, by_old, ctx)
+) -> list[Row]:
+    """A row per entry; touched symbols when `patch` (the hunks) is given."""
+    finder = SymbolFinder(top, sides, entries, patch, ctx) if patch is not None and entries else None
     rows = []
     for entry in entries:
         if SUBMODULE_MODE in (entry.old_mode, entry.new_mode):
@@ -55,106 +70,136 @@ def tracked_rows(
             if not new_sha and sides.new is None and not sides.index and entry.status != "D":
                 new_sha = gitdiff.submodule_head(top, entry.path, ctx)
             old, new = entry.old_sha[:7] or "0000000", new_sha[:7] or "0000000"
-            row = _row("M", entry.path, "", entry.adds, entry.dels, False, f"submodule {old}..{new}")
-            row["category"], row["lang"] = "other", ""
-            rows.append(row)
+            rows.append(Row("M", entry.path, "", entry.adds, entry.dels, fixed=f"submodule {old}..{new}"))
             continue
-        symbols = ""
-        plain = (
-            entry.status != "U" and not entry.binary and SYMLINK_MODE not in (entry.old_mode, entry.new_mode)
-        )
-        if finder is not None and plain:
-            symbols = _join(finder.for_entry(entry))
-        adds, dels = (0, 0) if entry.status == "U" else (entry.adds, entry.dels)
-        rows.append(_row(entry.status, entry.path, entry.old_path, adds, dels, entry.binary, symbols))
-    return rows
-
-
-def untracked_rows(top: Path, names: list[str], with_symbols: bool, ctx: Context) -> list[dict[str, Any]]:
-    rows = []
-    for name in names:
-        path = top / name
-        try:
-            if path.is_symlink():
-                data = os.fsencode(os.readlink(path))
+        row = Row(entry.status, entry.path, entry.old_path, entry.adds, entry.dels, entry.binary)
+        if entry.status == "U":
+            row.adds = row.dels = 0
+        elif entry.path in unhashable:
+            row.found = Found([], "unhashable", unhashable[entry.path])
+        elif finder is not None and SYMLINK_MODE not in (entry.old_mode, entry.new_mode):
+            if entry.binary:
+                row.found = Found([], "binary" if row.lang else "")
             else:
-                data = path.read_bytes()
-        except OSError:
-            data = b""
-        binary = b"\0" in data[:8000]
-        lines = 0 if binary else data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
-        symbols = ""
-        if with_symbols and not binary and not path.is_symlink() and len(data) <= MAX_SIDE_BYTES and lines:
-            symbols = _join(SymbolFinder.new_file(name, data))
-        rows.append(_row("?", name, "", lines, 0, binary, symbols))
+                row.found = finder.for_entry(entry)
+        rows.append(row)
         ctx.check_deadline()
     return rows
 
 
-def _join(names: list[str], limit: int = 8) -> str:
-    if len(names) <= limit:
-        return "; ".join(names)
-    return "; ".join(names[:limit]) + f" (+{len(names) - limit} more)"
+def untracked_rows(top: Path, found_names: list[str], with_symbols: bool, ctx: Context) -> list[Row]:
+    rows = []
+    for name in found_names:
+        if name.endswith("/"):
+            rows.append(Row("?", name))  # an untracked nested repository: one row, as git lists it
+            continue
+        path = top / name
+        if path.is_symlink():
+            rows.append(Row("?", name, adds=1))  # a symlink's content is its target: one line
+            continue
+        read = read_worktree(path)
+        row = Row("?", name, adds=read.lines, binary=read.binary)
+        if read.problem:
+            row.found = Found([], read.problem, read.detail)
+        elif with_symbols:
+            row.found = SymbolFinder.new_file(name, read)
+        rows.append(row)
+        ctx.check_deadline()
+    return rows
 
 
-def _shorten_symbols(symbols: str, limit: int = 3) -> str:
-    names = [n for n in symbols.split("; ") if n]
-    if not names:
-        return symbols
-    more = 0
-    if names[-1].startswith("(+") and " more)" in names[-1]:
-        last_name, _, tail = names[-1].partition(" (+")
-        names[-1] = last_name
-        more = int(tail.split(" ")[0])
-    if len(names) <= limit:
-        return symbols
-    return "; ".join(names[:limit]) + f" (+{len(names) - limit + more} more)"
+@dataclass(frozen=True)
+class Document:
+    """Everything the result says besides the rows."""
+
+    spec: str
+    notes: list[str]
+    show: Callable[[str], str]
+    """Top-level-relative path → the path printed."""
 
 
-def document(spec: str, rows: list[dict[str, Any]], budget: int | None) -> dict[str, Any]:
+def problem_notes(rows: list[Row], show: Callable[[str], str]) -> list[str]:
+    """One note per kind of file whose symbols could not be computed, naming each file."""
+    places: dict[str, list[Place]] = {}
+    for row in rows:
+        if row.found.problem:
+            places.setdefault(row.found.problem, []).append(Place(show(row.path), 0, row.found.detail))
+    return [not_followed("files", places[key], why) for key, why in PROBLEMS.items() if key in places]
+
+
+def nested_note(rows: list[Row], show: Callable[[str], str]) -> list[str]:
+    nested = [show(row.path) for row in rows if row.status == "?" and row.path.endswith("/")]
+    if not nested:
+        return []
+    places = [Place(path) for path in nested]
+    return [
+        not_followed("untracked nested repositories", places, "listed as one row each; their files are not")
+    ]
+
+
+def document(head: Document, rows: list[Row], budget: int | None) -> dict[str, Any]:
     """The result: rows in path order, exact totals and per-category figures, fitted to `budget`."""
-    totals = {"files": len(rows), "adds": sum(r["adds"] for r in rows), "dels": sum(r["dels"] for r in rows)}
+    show = head.show
+    totals = {"files": len(rows), "adds": sum(r.adds for r in rows), "dels": sum(r.dels for r in rows)}
     per: dict[str, list[int]] = {}
     for row in rows:
-        figures = per.setdefault(row["category"], [0, 0, 0])
+        figures = per.setdefault(row.category, [0, 0, 0])
         figures[0] += 1
-        figures[1] += row["adds"]
-        figures[2] += row["dels"]
+        figures[1] += row.adds
+        figures[2] += row.dels
     by_category = [
         {"category": name, "files": f[0], "adds": f[1], "dels": f[2]}
         for name, f in sorted(per.items(), key=lambda item: (-item[1][0], item[0]))
     ]
-    notes = []
-    unmerged = sum(1 for r in rows if r["status"] == "U")
+    notes = list(head.notes)
+    unmerged = sum(1 for r in rows if r.status == "U")
     if unmerged:
         notes.append(f"{unmerged} unmerged file{'s' if unmerged != 1 else ''}")
+    notes += problem_notes(rows, show) + nested_note(rows, show)
+    shown_path = {id(row): show(row.path) for row in rows}
 
-    def build(kept: list[dict[str, Any]], extra: list[str]) -> dict[str, Any]:
-        return {
-            "spec": spec,
-            "files": elide(kept, ELIDABLE),
-            "totals": totals,
-            "by_category": by_category,
-            "notes": notes + extra,
-        }
+    def build(kept: list[Row], limit: int, extra: list[str]) -> dict[str, Any]:
+        table = [
+            {
+                "status": r.status,
+                "path": shown_path[id(r)],
+                "old_path": show(r.old_path) if r.old_path else "",
+                "category": r.category,
+                "lang": r.lang,
+                "adds": r.adds,
+                "dels": r.dels,
+                "symbols": r.symbols(limit),
+            }
+            for r in kept
+        ]
+        result: dict[str, Any] = {"spec": head.spec, "files": elide(table, ELIDABLE)}
+        binary = [shown_path[id(r)] for r in kept if r.binary]
+        if binary:
+            result["binary"] = binary
+        result.update(totals=totals, by_category=by_category, notes=notes + extra)
+        return result
 
-    result = build(rows, [])
+    result = build(rows, names.LIMIT, [])
     if budgets.fits(result, budget):
         return result
-    rows = [{**r, "symbols": _shorten_symbols(r["symbols"])} for r in rows]
-    result = build(rows, ["changed: symbols cut to 3 names per file to fit the budget"])
-    if budgets.fits(result, budget):
-        return result
+    cut_note = []
+    limit = names.LIMIT
+    if any(len(r.found.names) > names.SHORT_LIMIT for r in rows if not r.fixed):
+        limit = names.SHORT_LIMIT
+        cut_note = [f"changed: symbols cut to {limit} names per file to fit the budget"]
+        result = build(rows, limit, cut_note)
+        if budgets.fits(result, budget):
+            return result
     removal = [
         index
         for category in classify.CATEGORY_PRIORITY
-        for index in reversed([i for i, r in enumerate(rows) if r["category"] == category])
+        for index in reversed([i for i, r in enumerate(rows) if r.category == category])
     ]
 
     def attempt(kept_count: int) -> dict[str, Any]:
         dropped = set(removal[: len(removal) - kept_count])
         kept = [r for i, r in enumerate(rows) if i not in dropped]
-        left_out = Counter(rows[i]["category"] for i in dropped)
+        left_out = Counter(rows[i].category for i in dropped)
         detail = ", ".join(
             f"{name} {left_out[name]}" for name in classify.CATEGORY_PRIORITY if left_out[name]
         )
@@ -162,10 +207,10 @@ def document(spec: str, rows: list[dict[str, Any]], budget: int | None) -> dict[
             f"changed: showing {len(kept)} of {len(rows)} files (budget {budget} tok); "
             f"left out: {detail}; narrow with paths=[…]"
         )
-        return build(kept, ["changed: symbols cut to 3 names per file to fit the budget", note])
+        return build(kept, limit, [*cut_note, note])
 
     keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(attempt(k), budget))
     return attempt(keep)
 
 
-__all__ = ["document", "tracked_rows", "untracked_rows"]
+__all__ = ["Document", "Row", "document", "tracked_rows", "untracked_rows"]
