@@ -86,6 +86,14 @@ class Context:
     """Asks the person at the terminal a yes/no question; always False where nobody can answer."""
     clock: Callable[[], float] = field(default=system_clock)
     """Epoch seconds; injectable so time-dependent values (ages) are testable."""
+    allowed: tuple[Path, ...] = ()
+    """The directories the caller may see (the MCP server's allowed roots, resolved); empty: no
+    limit (a person at the CLI). A provider that would list files it was not asked for by path
+    (`changed` over a whole repository) leaves out, and counts, those outside them."""
+
+    def may_see(self, path: Path) -> bool:
+        """Whether `path` (absolute, resolved) lies inside the allowed directories."""
+        return not self.allowed or any(path == root or path.is_relative_to(root) for root in self.allowed)
 
     def time_left(self) -> float | None:
         """Seconds until the deadline, or None without one."""

@@ -194,6 +194,7 @@ class Frontend:
             budget=self.options.budget,
             timeout=timeout,
             progress=_wants_progress(ctx),
+            allowed=tuple(str(root) for root in self.confinement.allowed(spec.provider.extra_roots())),
         )
         reply = await self._dispatch(request, spec, ctx)
         return self._outcome(number, spec, params, reply, timeout)

@@ -33,7 +33,7 @@ class Confinement:
         """
         if not self.roots:
             return None
-        allowed = self.roots + tuple(Path(os.path.realpath(root)) for root in extra_roots)
+        allowed = self.allowed(extra_roots)
         values = params.model_dump()
         for name, field in type(params).model_fields.items():
             marker = path_param(field)
@@ -51,6 +51,12 @@ class Confinement:
                             "the server with --root DIR to allow another directory (--root / lifts the limit)"
                         )
         return None
+
+    def allowed(self, extra_roots: Sequence[Path] = ()) -> tuple[Path, ...]:
+        """Every directory a tool's paths may lie in; empty when unconfined."""
+        if not self.roots:
+            return ()
+        return self.roots + tuple(Path(os.path.realpath(root)) for root in extra_roots)
 
     def _bases(self, marker: PathParam, values: dict[str, object]) -> list[Path]:
         """Where a relative path is taken from: the workspace, and the other path field it may be under."""

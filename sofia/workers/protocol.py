@@ -39,6 +39,8 @@ class CallRequest:
     timeout: float
     progress: bool = False
     """Whether the caller listens for progress (otherwise the worker sends none)."""
+    allowed: tuple[str, ...] = ()
+    """The directories the caller may see (`Context.allowed`); empty: no limit."""
     task: int = 0
     """Unique per submission, so messages about an abandoned attempt are never taken for a new one."""
 

@@ -156,6 +156,7 @@ def _execute(request: CallRequest) -> CallReply:
         budget=request.budget,
         deadline=time.monotonic() + request.timeout,
         progress=relay or _silent,
+        allowed=tuple(Path(root) for root in request.allowed),
     )
     try:
         params = provider.input_model.model_validate(request.arguments)

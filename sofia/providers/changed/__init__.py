@@ -114,18 +114,29 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     whole = params.scope == "repo" or space.whole or space.apart
     listed = [e for e in entries if whole or space.inside(e.path) or space.inside(e.old_path or e.path)]
     outside = len(entries) - len(listed)
+    hidden = [e for e in listed if not _visible(top, e.path, ctx) or not _visible(top, e.old_path, ctx)]
+    listed = [e for e in listed if e not in hidden]
     patch = None
     if not params.no_symbols and listed:
         patch = _patch(top, sides, found, listed, space, bool(include) or whole, ctx)
     rows = report.tracked_rows(top, sides, listed, patch, found.unhashable, ctx)
+    hidden_count = len(hidden)
     if sides.untracked:
         known = {row.path for row in rows}
         names = [n for n in gitdiff.untracked(top, found.selection, ctx) if n not in known]
         kept = [n for n in names if whole or space.inside(n)]
         outside += len(names) - len(kept)
+        unseen = [n for n in kept if not _visible(top, n, ctx)]
+        hidden_count += len(unseen)
+        kept = [n for n in kept if n not in unseen]
         rows.extend(report.untracked_rows(top, kept, not params.no_symbols, ctx))
     rows.sort(key=lambda row: os.fsencode(space.show(row.path)))
     notes = _scope_notes(rows, outside, space, "repo" if space.apart else params.scope)
+    if hidden_count:
+        notes.append(
+            f"{hidden_count:,} changed file{'s' if hidden_count != 1 else ''} outside the server's allowed roots "
+            f"not listed; start the server with --root {top} to see the whole repository"
+        )
     if found.runs > 1:
         notes.append(
             f"paths: {len(include):,} pathspecs were given to git in {found.runs} runs (one command line "
@@ -133,6 +144,11 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         )
     spec = sides.spec + (f" in {_echo(params.paths)}" if params.paths else "")
     return report.document(report.Document(spec, notes, space.show), rows, ctx.budget)
+
+
+def _visible(top: Path, path: str | None, ctx: Context) -> bool:
+    """Whether the caller may see the top-level-relative `path` (always, outside the server)."""
+    return not path or ctx.may_see(Path(os.path.realpath(top / path)))
 
 
 def _patch(
