@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sofia.providers.contract import Cli, Context
 
-__all__ = ["CliParams", "Params", "is_slice_result", "prepare", "render", "run", "slice_text"]
+__all__ = ["CliParams", "Params", "as_text", "is_slice_result", "prepare", "render", "run", "slice_text"]
 
 FILES_HELP = "Files, directories or globs (src/**/*.php), at most 250 files."
 SYMBOLS_HELP = (
@@ -109,3 +109,9 @@ def is_slice_result(result: Any) -> bool:
     from sofia.providers.code import text
 
     return isinstance(result, dict) and text.is_slice_result(result)
+
+
+def as_text(result: Any) -> str | None:
+    """The payload text of a slice-mode result (the one non-JSON payload), None for any other
+    result. The mode is the one `run` decided and wrote into the result, never the arguments."""
+    return slice_text(result) if is_slice_result(result) else None

@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+SLICE_MODE = "slice"
+"""The top-level `mode` of a result holding slices; summary results have no `mode` key."""
+
 
 @dataclass(frozen=True)
 class SummaryOptions:
