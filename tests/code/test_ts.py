@@ -176,7 +176,7 @@ def test_decorators_and_abstract_members(tmp_path: Path) -> None:
         ("ngOnInit", "", "public"),
     ]
     assert rows(doc, "properties", "name", "value", "attrs") == [("label", "'x'", "Input()")]
-    assert "constants" not in doc
+    assert rows(doc, "constants", "name", "vis") == [("default", "public")]
 
 
 def test_every_ts_fixture_is_never_above_the_file(no_passthrough: None) -> None:

@@ -43,5 +43,7 @@ class Summary:
     """namespace, imports, types, functions, then when non-empty properties, ctor, constants, cases,
     vue, unresolved; rows are full (no elision yet), exported filtering already applied."""
     notes: list[str] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+    """Declarations the summariser has no row kind for, as (line, source text): named in notes."""
     extra_raw_tok: int = 0
     """api: estimated tokens of the other files read (traits, parents), for rule g and stats."""

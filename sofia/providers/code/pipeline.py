@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from sofia.errors import quote
 from sofia.providers.code import documents, fit, inputs, slices
 from sofia.providers.code.model import SLICE_MODE, SummaryOptions
+from sofia.providers.code.unfollowed import Unfollowed
 from sofia.providers.contract import Context, ProviderError
 
 if TYPE_CHECKING:
@@ -37,8 +38,8 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     symbols = requested_symbols(params)
     if symbols:
         target = inputs.slice_target(params.files, root)
-        result = slices.run_slices(target, symbols, below)
-        return {"mode": SLICE_MODE, **fit.fit_slices(result, ctx.budget)}
+        sliced = slices.run_slices(target, symbols, below)
+        return {"mode": SLICE_MODE, **fit.fit_slices(sliced, ctx.budget)}
     items = inputs.expand(params.files, root, timeout=ctx.timeout(60.0))
     options = SummaryOptions(exported=params.exported or params.api, brief=params.brief, api=params.api)
     results: list[documents.FileResult] = []
@@ -47,6 +48,10 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         results.append(documents.process(item, root, options, below))
         ctx.progress(index + 1, len(items), item.rel)
     notes = [n for r in results for n in r.notes]
+    found = Unfollowed()
+    for done in results:
+        found.extend(done.unfollowed)
+    notes.extend(found.notes())
     if params.api and any(r.document["lang"] not in ("php", "") for r in results):
         notes.append("api applies to PHP classes; other files are summarised as with exported=true")
     raw_tok = sum(r.raw_tok for r in results)
