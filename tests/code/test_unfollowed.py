@@ -125,9 +125,7 @@ def test_destructured_and_signature_members_get_rows(tmp_path: Path, no_passthro
     result = code(tmp_path, write(tmp_path, "i18n.ts", text))
     doc = document(result, "i18n.ts")
     assert [(c["name"], c["value"]) for c in doc["constants"]] == [
-        ("t", "useI18n()"),
-        ("current", "useI18n()"),
-        ("rest", "useI18n()"),
+        ("{t, locale: current, ...rest}", "useI18n()")
     ]
     assert [(f["owner"], f["name"], f["sig"]) for f in doc["functions"][:2]] == [
         ("Factory", "(call)", "(name: string): Widget"),

@@ -192,15 +192,15 @@ class ScriptSummary:
     def destructured(
         self, outer: Node, decl: Node, pattern: Node, value: Node | None, owner: str, scope: bool | None
     ) -> None:
-        """`const { a, b: c } = f()`: one constant row per bound name, valued by the right-hand side."""
+        """`const { a, b: c } = f()`: one constant row named by the pattern as written (every bound
+        name visible), valued by the right-hand side."""
         if value is not None and requires(value):
             return
+        names = bound_names(pattern)
+        if self.exported_only and not any(self.is_exported(outer, n, owner, scope) for n in names):
+            return
         kind = text_of(decl.children[0]) if decl.children else "const"
-        for name in bound_names(pattern):
-            if self.exported_only and not self.is_exported(outer, name, owner, scope):
-                continue
-            row = constant_row(owner, kind, name, None, value)
-            self.constants.append(row)
+        self.constants.append(constant_row(owner, kind, written(pattern), None, value))
 
     def namespace(self, outer: Node, decl: Node, name: str, owner: str, scope: bool | None) -> None:
         ambient = outer.type == "ambient_declaration" or decl.type == "module"

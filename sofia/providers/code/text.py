@@ -51,7 +51,10 @@ def render_document(document: dict[str, Any], fmt: str) -> str:
 
         return markdown.render(document)
     from sofia.output import toon
+    from sofia.providers.code.display import display
 
+    if document.get("mode") == "summary":
+        document = display(document, toon.render)
     return toon.render(document)
 
 
