@@ -75,10 +75,11 @@ def test_cli_json_of_a_slice_call_carries_the_mode() -> None:
 
 
 @pytest.mark.anyio
-async def test_mcp_blank_symbol_with_two_files_is_an_error_not_a_truncated_text() -> None:
+async def test_mcp_blank_symbol_with_two_files_is_an_error_not_a_truncated_text(tmp_path: Path) -> None:
     from tests.server.harness import connect, text
 
-    async with connect(GO, "--workers", "1", "--tools", "code") as server:
+    log = tmp_path / "mcp-stderr.log"
+    async with connect(GO, "--workers", "1", "--tools", "code", stderr=log) as server:
         blank = await server.call("code", {"files": TWO, "symbols": [" "]})
         summaries = await server.call("code", {"files": TWO})
         sliced = await server.call("code", {"files": [SERVER], "symbols": ["New"]})
