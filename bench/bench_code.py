@@ -155,6 +155,7 @@ def token_rows(
     rows: list[list[object]] = []
     notes: list[str] = []
     breaches: list[str] = []
+    unfollowed: list[str] = []
     by_file: dict[Path, float] = {}
     for lang, (_, files, origin) in langs.items():
         big = [f for f in files if f.stat().st_size >= MIN_SIZE]
@@ -173,6 +174,8 @@ def token_rows(
             for f in big:
                 result = summarised(f, **options)
                 document = result["files"][0]
+                if (label, fmt) == ("default", "toon") and any("not followed" in n for n in result["notes"]):
+                    unfollowed.append(f"{f.name} ({lang})")
                 raw += document["mode"] != "summary"
                 if document["mode"] == "summary" and cost(document) >= cat[f]:
                     breaches.append(f"{f.name} ({label})")
@@ -196,6 +199,10 @@ def token_rows(
     notes.append(
         "summaries not strictly below their file (compact JSON vs file): "
         + (", ".join(breaches) if breaches else "none")
+    )
+    notes.append(
+        f"files with a not-followed note (syntax error regions, declarations without a row, "
+        f"files not summarised): {len(unfollowed)}" + (f": {', '.join(unfollowed)}" if unfollowed else "")
     )
     return rows, notes, by_file
 

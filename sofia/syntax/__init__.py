@@ -14,6 +14,7 @@ from sofia.syntax.grammars import (
     ParseTimeout,
     ParseTooLarge,
     ParseUnavailable,
+    error_nodes,
 )
 from sofia.syntax.parse import EXTENSIONS, language_for, parse, parse_file
 from sofia.syntax.touched import touched_symbols
@@ -29,6 +30,7 @@ __all__ = [
     "ParseUnavailable",
     "Symbol",
     "SymbolTree",
+    "error_nodes",
     "language_for",
     "parse",
     "parse_file",

@@ -126,3 +126,17 @@ def count_errors(node: Any) -> int:
     for child in node.children:
         count += count_errors(child)
     return count
+
+
+def error_nodes(node: Any) -> list[Any]:
+    """The outermost ERROR and MISSING nodes under `node` in source order: one per region the
+    grammar could not parse (what `count_errors` counts, without the nodes nested in a region)."""
+    found: list[Any] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.is_error or current.is_missing:
+            found.append(current)
+        elif current.has_error:
+            stack.extend(reversed(current.children))
+    return found

@@ -112,6 +112,8 @@ def collect(source: bytes, parent: Node, owner: str, out: list[Symbol], seen: se
             out.extend(variable_symbols(source, decl, outer, owner, seen))
             continue
         if decl.type == "statement_block":
+            if outer.type != "ambient_declaration":
+                continue  # a bare block is code; only `declare global { }` declares
             symbol = symbol_for(source, "namespace", "global", owner, outer, seen, decl)
             collect(source, decl, symbol.qname, symbol.children, seen)
             out.append(symbol)

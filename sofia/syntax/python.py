@@ -62,7 +62,7 @@ def collect(source: bytes, parent: Node, owner: str, owner_kind: str, out: list[
             kind = "class"
         else:
             kind = "method" if owner_kind == "class" else "function"
-        head = attached_above(outer, same_column=True)
+        head = attached_above(outer, same_column=True, through=("block",))
         symbol = make_symbol(source, kind, name, owner, node, end=code_end(node), first=head)
         body = node.child_by_field_name("body")
         if body is not None:

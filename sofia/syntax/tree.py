@@ -34,6 +34,16 @@ class Symbol:
     """Just past the last line, including its newline if any."""
     children: list[Symbol] = field(default_factory=list)
 
+    @property
+    def extent(self) -> tuple[int, int]:
+        """The symbol's whole lines, leading decorators, attributes and doc comment included:
+        what a slice returns and what a line must fall in to belong to the symbol."""
+        return self.slice_line, self.end_line
+
+    def contains(self, line: int) -> bool:
+        """Whether `line` lies in the symbol's extent (a decorator line belongs to what it decorates)."""
+        return self.slice_line <= line <= self.end_line
+
 
 @dataclass
 class SymbolTree:
@@ -54,20 +64,20 @@ class SymbolTree:
             stack.extend(reversed(symbol.children))
 
     def enclosing(self, line: int) -> Symbol | None:
-        """The innermost symbol whose [line, end_line] holds `line`."""
+        """The innermost symbol whose extent holds `line` (its decorators and doc comment too)."""
         found: Symbol | None = None
         level: Sequence[Symbol] = self.symbols
         while True:
-            inner = next((s for s in level if s.line <= line <= s.end_line), None)
+            inner = next((s for s in level if s.contains(line)), None)
             if inner is None:
                 return found
             found = inner
             level = inner.children
 
     def intersecting(self, ranges: Iterable[tuple[int, int]]) -> list[Symbol]:
-        """Symbols (at any depth, pre-order) overlapping at least one inclusive line range."""
+        """Symbols (at any depth, pre-order) whose extent overlaps at least one inclusive line range."""
         wanted = [(a, b) for a, b in ranges if a <= b]
-        return [s for s in self.walk() if any(a <= s.end_line and s.line <= b for a, b in wanted)]
+        return [s for s in self.walk() if any(a <= s.end_line and s.slice_line <= b for a, b in wanted)]
 
     def find(self, qname: str) -> list[Symbol]:
         """Symbols whose qname is exactly `qname` (several for overloads), in source order."""
@@ -114,16 +124,27 @@ def line_end_byte(source: bytes, end_byte: int) -> int:
     return len(source) if newline < 0 else newline + 1
 
 
-def attached_above(node: Node, kinds: Iterable[str] = ("comment",), *, same_column: bool = False) -> Node:
+def attached_above(
+    node: Node,
+    kinds: Iterable[str] = ("comment",),
+    *,
+    same_column: bool = False,
+    through: Iterable[str] = (),
+) -> Node:
     """The first of the sibling nodes of `kinds` directly above `node` with no blank line between.
 
     This is how doc comments (and, with other kinds, attributes) attach to a declaration. Returns
     `node` itself when nothing is attached. `same_column` requires the attached node to start in the
-    declaration's column (Python, where a comment ending the previous block sits deeper).
+    declaration's column (Python, where a comment ending the previous block sits deeper). `through`
+    names parent kinds whose leading comments the grammar places before the parent rather than in
+    it (Python's `block`: a comment opening a class body is the class's child, not the block's).
     """
     accepted = set(kinds)
+    climb = set(through)
     first = node
     sibling = node.prev_sibling
+    if sibling is None and node.parent is not None and node.parent.type in climb:
+        sibling = node.parent.prev_sibling
     while sibling is not None and sibling.type in accepted:
         if sibling.end_point.row < first.start_point.row - 1 or _shares_line_with_code_before(sibling):
             break

@@ -507,3 +507,31 @@ def test_read_only_git_directory_is_enough(history: Repo) -> None:
             path.chmod(mode)
     assert rows_by_path(document)["src/app.py"]["symbols"] == "start"
     assert before == after
+
+
+def test_editing_only_a_decorator_or_doc_comment_touches_the_symbol(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "decorated")
+    repo.write(
+        "api.py",
+        "class Shop:\n    # Cached.\n    @property\n    def price(self):\n        return 1\n\n"
+        "\n@frappe.whitelist()\ndef get_items():\n    return []\n",
+    )
+    repo.write(
+        "Ctl.php",
+        "<?php\nclass Ctl\n{\n    /** Lists. */\n    #[Route('/a')]\n    public function index(): void\n"
+        "    {\n    }\n}\n",
+    )
+    repo.commit("decorated")
+    repo.write(
+        "api.py",
+        "class Shop:\n    # Cached for a minute.\n    @property\n    def price(self):\n        return 1\n\n"
+        "\n@frappe.whitelist(allow_guest=True)\ndef get_items():\n    return []\n",
+    )
+    repo.write(
+        "Ctl.php",
+        "<?php\nclass Ctl\n{\n    /** Lists. */\n    #[Route('/b')]\n    public function index(): void\n"
+        "    {\n    }\n}\n",
+    )
+    rows = rows_by_path(changed_json(repo.path))
+    assert rows["api.py"]["symbols"] == "Shop.price; get_items"
+    assert rows["Ctl.php"]["symbols"] == "Ctl::index"

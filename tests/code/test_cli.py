@@ -76,10 +76,9 @@ def test_cli_summary_toon_and_json() -> None:
     env = {"SOFIA_CODE_RAW_BELOW": "0"}
     toon = run_sf("code", "server/server.go", cwd=GO, env=env)
     assert toon.returncode == 0, toon.stderr
-    assert toon.stdout.startswith(
-        "path: server/server.go\nlang: go\nmode: summary\nlines: 61\nnamespace: server\n"
-    )
+    assert toon.stdout.startswith("path: server/server.go\nlines: 61\nnamespace: server\n")
     assert "functions[5]{owner,name,sig,line,end_line,vis}:" in toon.stdout
+    assert "properties.Server[2]{name,type,vis,attrs}:" in toon.stdout
     as_json = run_sf("code", "server/server.go", "--json", cwd=GO, env=env)
     result = json.loads(as_json.stdout)
     assert list(result) == ["files", "notes", "stats"]

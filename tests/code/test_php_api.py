@@ -197,8 +197,8 @@ def test_api_on_other_languages_acts_as_exported(tmp_path: Path) -> None:
 def test_api_on_the_command_line() -> None:
     done = run_sf("code", "--api", "Thing.php", cwd=API)
     assert done.returncode == 0, done.stderr
-    assert "functions[7]{owner,name,sig,line,end_line,via}:" in done.stdout
-    assert '  Thing,grand,"(): void",0,0,GrandBase\n' in done.stdout
+    assert "functions.Thing[7]{name,sig,line,end_line,via}:" in done.stdout
+    assert '  grand,"(): void",0,0,GrandBase\n' in done.stdout
     assert "unresolved" not in done.stdout
 
 

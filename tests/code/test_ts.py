@@ -176,7 +176,7 @@ def test_decorators_and_abstract_members(tmp_path: Path) -> None:
         ("ngOnInit", "", "public"),
     ]
     assert rows(doc, "properties", "name", "value", "attrs") == [("label", "'x'", "Input()")]
-    assert "constants" not in doc
+    assert rows(doc, "constants", "name", "vis") == [("default", "public")]
 
 
 def test_every_ts_fixture_is_never_above_the_file(no_passthrough: None) -> None:
@@ -192,7 +192,7 @@ def test_ts_directory_on_the_command_line() -> None:
     done = run_sf("code", "src", cwd=SRC.parent, env={"SOFIA_CODE_RAW_BELOW": "0"})
     assert done.returncode == 0, done.stderr
     assert "path: src/stores/auth.ts\n" in done.stdout
-    assert "  DealStatus,Won\n" in done.stdout
+    assert "cases.DealStatus[3]{name}:\n  Open\n  Won\n  Lost\n" in done.stdout
     assert "# raw: src/lib/collections.ts (summary would not be smaller)\n" in done.stdout
 
 

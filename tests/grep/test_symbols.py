@@ -26,7 +26,13 @@ def test_php_methods() -> None:
 
 
 def test_php_hit_outside_every_symbol() -> None:
-    assert symbols("Routes: DELETE", exts=["php"]) == {("app/Http/Controllers/UserController.php", 8): ""}
+    assert symbols("use Illuminate", exts=["php"]) == {("app/Http/Controllers/UserController.php", 6): ""}
+
+
+def test_php_comment_right_above_a_class_belongs_to_it() -> None:
+    assert symbols("Routes: DELETE", exts=["php"]) == {
+        ("app/Http/Controllers/UserController.php", 8): "UserController"
+    }
 
 
 def test_go_method_and_function() -> None:

@@ -14,9 +14,11 @@ from typing import Any
 from sofia.output.budget import cost
 from sofia.output.tables import elide
 from sofia.output.tokens import estimate
+from sofia.providers.code import unfollowed
 from sofia.providers.code.cells import ELIDABLE
 from sofia.providers.code.inputs import Input
 from sofia.providers.code.model import SourceFile, Summary, SummaryOptions
+from sofia.providers.code.unfollowed import Unfollowed
 from sofia.syntax import (
     MAX_PARSE_BYTES,
     ParseUnavailable,
@@ -73,6 +75,16 @@ class FileResult:
     document: dict[str, Any]
     raw_tok: int = 0
     notes: list[str] = field(default_factory=list)
+    unfollowed: Unfollowed = field(default_factory=Unfollowed)
+    """What could not be followed in this file; the pipeline counts it over the call."""
+
+
+def process(item: Input, root: Path, options: SummaryOptions, below: int) -> FileResult:
+    """Rules a–g for one file (spec tools-code §1.3 step 3), with what could not be followed."""
+    result = decide(item, root, options, below)
+    if not result.unfollowed.errors and not result.unfollowed.declarations:
+        result.unfollowed = unfollowed.of_document(result.document)
+    return result
 
 
 def read(path: Path) -> Read:
@@ -137,7 +149,7 @@ def summariser(lang: str) -> Summariser:
     return function
 
 
-def process(item: Input, root: Path, options: SummaryOptions, below: int) -> FileResult:
+def decide(item: Input, root: Path, options: SummaryOptions, below: int) -> FileResult:
     """Rules a–g for one file (spec tools-code §1.3 step 3)."""
     file = read(item.path)
     if file.error:
@@ -164,7 +176,8 @@ def process(item: Input, root: Path, options: SummaryOptions, below: int) -> Fil
     if not declares_anything(tree, document) and tree.parse_errors > 0:
         return FileResult(raw(item.rel, file, "parse_failed", tree.parse_errors), raw_tok, notes)
     if cost(document) < baseline:
-        return FileResult(document, baseline, [*notes, *summary.notes])
+        found = unfollowed.of_summary(tree, item.rel, summary.skipped)
+        return FileResult(document, baseline, [*notes, *summary.notes], found)
     return FileResult(raw(item.rel, file, "summary_not_smaller"), baseline, notes)
 
 

@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+SLICE_MODE = "slice"
+"""The top-level `mode` of a result holding slices; summary results have no `mode` key."""
+
 
 @dataclass(frozen=True)
 class SummaryOptions:
@@ -40,5 +43,7 @@ class Summary:
     """namespace, imports, types, functions, then when non-empty properties, ctor, constants, cases,
     vue, unresolved; rows are full (no elision yet), exported filtering already applied."""
     notes: list[str] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+    """Declarations the summariser has no row kind for, as (line, source text): named in notes."""
     extra_raw_tok: int = 0
     """api: estimated tokens of the other files read (traits, parents), for rule g and stats."""

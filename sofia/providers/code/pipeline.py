@@ -4,27 +4,42 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sofia.errors import quote
 from sofia.providers.code import documents, fit, inputs, slices
-from sofia.providers.code.model import SummaryOptions
-from sofia.providers.contract import Context
+from sofia.providers.code.model import SLICE_MODE, SummaryOptions
+from sofia.providers.code.unfollowed import Unfollowed
+from sofia.providers.contract import Context, ProviderError
 
 if TYPE_CHECKING:
     from sofia.providers.code import Params
 
 
 def requested_symbols(params: Params) -> list[str]:
-    """`symbol` in front of `symbols`, blanks and repeats dropped."""
-    names = [params.symbol, *params.symbols] if params.symbol else list(params.symbols)
-    return list(dict.fromkeys(n.strip() for n in names if n.strip()))
+    """`symbol` in front of `symbols`, surrounding whitespace and repeats dropped.
+
+    An empty `symbol` is its default (no symbol); any other blank name is refused, because it is
+    neither a symbol to slice nor a clear request for summaries.
+    """
+    named = [("symbol", params.symbol)] if params.symbol else []
+    named += [(f"symbols[{i}]", name) for i, name in enumerate(params.symbols)]
+    for where, name in named:
+        if not name.strip():
+            raise ProviderError(
+                f"blank symbol name: {where} is {quote(repr(name))}",
+                "name the symbol (Class::method, Type.Method, a bare name) or leave symbols out for summaries",
+            )
+    return list(dict.fromkeys(name.strip() for _, name in named))
 
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:
+    """Slice mode when symbols are named, else summaries; the result says which (`mode`)."""
     root = ctx.root
     below = documents.raw_below()
     symbols = requested_symbols(params)
     if symbols:
         target = inputs.slice_target(params.files, root)
-        return fit.fit_slices(slices.run_slices(target, symbols, below), ctx.budget)
+        sliced = slices.run_slices(target, symbols, below)
+        return {"mode": SLICE_MODE, **fit.fit_slices(sliced, ctx.budget)}
     items = inputs.expand(params.files, root, timeout=ctx.timeout(60.0))
     options = SummaryOptions(exported=params.exported or params.api, brief=params.brief, api=params.api)
     results: list[documents.FileResult] = []
@@ -33,6 +48,10 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         results.append(documents.process(item, root, options, below))
         ctx.progress(index + 1, len(items), item.rel)
     notes = [n for r in results for n in r.notes]
+    found = Unfollowed()
+    for done in results:
+        found.extend(done.unfollowed)
+    notes.extend(found.notes())
     if params.api and any(r.document["lang"] not in ("php", "") for r in results):
         notes.append("api applies to PHP classes; other files are summarised as with exported=true")
     raw_tok = sum(r.raw_tok for r in results)

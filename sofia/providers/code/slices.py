@@ -7,7 +7,9 @@ import difflib
 import re
 from typing import Any
 
+from sofia.output.notes import Place
 from sofia.output.tokens import estimate
+from sofia.providers.code import unfollowed
 from sofia.providers.code.documents import count_lines, decode, header, raw, read, size_text
 from sofia.providers.code.inputs import Input
 from sofia.providers.contract import ProviderError
@@ -102,8 +104,10 @@ def run_slices(item: Input, symbols: list[str], below: int) -> dict[str, Any]:
                 f"{symbol} matches {len(matched)} symbols: {', '.join(s.qname for s in matched)}; all are shown"
             )
         found.extend(s for s in matched if all(s is not f for f in found))
+    unparsed = unfollowed.error_places(tree, item.rel) if missing else []
     if not found:
-        raise none_found(item.rel, symbols, missing, tree)
+        raise none_found(item.rel, symbols, missing, tree, unparsed)
+    notes.extend(unfollowed.Unfollowed(errors=unparsed).notes())
     raw_tok = estimate(file.source)
     texts = [decode_slice(file.source, s) for s in found]
     whole_reason = ""
@@ -137,7 +141,7 @@ def decode_slice(source: bytes, symbol: Symbol) -> str:
 
 
 def none_found(
-    rel: str, symbols: list[str], missing: list[dict[str, str]], tree: SymbolTree
+    rel: str, symbols: list[str], missing: list[dict[str, str]], tree: SymbolTree, unparsed: list[Place]
 ) -> ProviderError:
     close = list(dict.fromkeys(c for m in missing for c in m["close"].split(", ") if c))
     qnames = tree.qnames()
@@ -145,4 +149,6 @@ def none_found(
     if len(qnames) > AVAILABLE_SHOWN:
         available += f" (+{len(qnames) - AVAILABLE_SHOWN})"
     hint = f"close: {', '.join(close)}; available: {available}" if close else f"available: {available}"
+    if unparsed:
+        hint += f"; {unfollowed.Unfollowed(errors=unparsed).notes()[0]}"
     return ProviderError(f"none of the symbols were found in {rel}: {', '.join(symbols)}", hint)

@@ -283,8 +283,8 @@ class _Builder:
         while assignment is not None:
             left = assignment.child_by_field_name("left")
             right = assignment.child_by_field_name("right")
-            if left is not None and left.type == "identifier":
-                name = text_of(left)
+            names = target_names(left) if left is not None else []
+            for name in names:
                 if name not in seen and self.keep(name, ""):
                     seen.add(name)
                     annotation = assignment.child_by_field_name("type")
@@ -294,7 +294,7 @@ class _Builder:
                             "kind": "const" if name.isupper() else "var",
                             "name": name,
                             "type": cells.collapse(text_of(annotation)) if annotation is not None else "",
-                            "value": literal(right),
+                            "value": literal(right) if len(names) == 1 else "",
                             "via": "",
                         }
                     )
@@ -322,6 +322,16 @@ class _Builder:
                 "detail": cells.detail(text_of(right)),
             }
         )
+
+
+def target_names(target: Node) -> list[str]:
+    """Names a module-level assignment binds: `X` and every name of `A, B = ...` or `(A, *B) = ...`
+    (attribute and subscript targets bind no module name)."""
+    if target.type == "identifier":
+        return [text_of(target)]
+    if target.type in ("pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern"):
+        return [name for child in target.named_children for name in target_names(child)]
+    return []
 
 
 def _function_of(statement: Node) -> Node | None:

@@ -33,11 +33,30 @@ PARAMETERS = frozenset(
 )
 
 
+SIGNATURE_NAMES = {"call_signature": "(call)", "construct_signature": "(new)"}
+"""The `name` of an interface's call and construct signatures in `functions`."""
+NOT_DECLARATIONS = frozenset({"comment", "class_static_block", "decorator"})
+DECLARATIONS = frozenset(
+    {
+        *js.FUNCTIONS,
+        *js.CLASSES,
+        *js.SIMPLE_TYPES,
+        *js.NAMESPACES,
+        *js.VARIABLES,
+        "generator_function_declaration",
+        "using_declaration",
+        "ambient_declaration",
+    }
+)
+"""Statement kinds that declare names: one of them yielding no row is named in notes."""
+"""Nameless members of a class or interface body that declare nothing."""
+
+
 def summarise(tree: SymbolTree, file: SourceFile, options: SummaryOptions) -> Summary:
     script = ScriptSummary(exported_only=options.exported)
     for parsed in tree.trees:
         script.script(parsed.root_node)
-    return Summary(fields=script.fields())
+    return Summary(fields=script.fields(), skipped=script.skipped)
 
 
 @dataclass
@@ -56,6 +75,11 @@ class ScriptSummary:
     constants: list[dict[str, Any]] = field(default_factory=list)
     cases: list[dict[str, Any]] = field(default_factory=list)
     exported_names: set[str] = field(default_factory=set)
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+    """Declarations without a row kind, as (line, text)."""
+
+    def skip(self, node: Node) -> None:
+        self.skipped.append((node.start_point.row + 1, text_of(node)))
 
     def fields(self, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         fields: dict[str, Any] = {
@@ -92,6 +116,8 @@ class ScriptSummary:
                 self.imports.extend(requires(outer))
             decl, is_default = js.unwrap(outer)
             if decl is None:
+                if outer.type in DECLARATIONS:
+                    self.skip(outer)
                 continue
             self.declaration(outer, decl, is_default, owner, scope)
 
@@ -106,7 +132,8 @@ class ScriptSummary:
                 self.variable(outer, decl, declarator, owner, scope)
             return
         if decl.type == "statement_block":
-            self.namespace(outer, decl, "global", owner, scope)
+            if outer.type == "ambient_declaration":
+                self.namespace(outer, decl, "global", owner, scope)
             return
         name_node = decl.child_by_field_name("name")
         name = js.name_text(name_node) if name_node is not None else ("default" if is_default else "")
@@ -114,8 +141,8 @@ class ScriptSummary:
         if self.exported_only and not exported:
             return
         if not name:
-            if is_default and self.default_rows and decl.type not in ("identifier", "object"):
-                self.constants.append(constant_row(owner, "const", "default", None, decl))
+            if decl.type in DECLARATIONS:
+                self.skip(outer)
             return
         vis = "public" if exported else "private"
         if decl.type in js.FUNCTIONS or (is_default and decl.type in js.FUNCTION_VALUES):
@@ -134,10 +161,18 @@ class ScriptSummary:
             self.enum(outer, decl, qualify(owner, name), vis)
         elif decl.type in js.NAMESPACES:
             self.namespace(outer, decl, name, owner, scope)
+        elif not is_default:
+            if decl.type in DECLARATIONS:
+                self.skip(outer)
+        elif self.default_rows and decl.type != "identifier":
+            self.constants.append(constant_row(owner, "const", "default", None, decl))
 
     def variable(self, outer: Node, decl: Node, declarator: Node, owner: str, scope: bool | None) -> None:
         name_node, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
-        if name_node is None or name_node.type != "identifier":
+        if name_node is None:
+            return
+        if name_node.type != "identifier":
+            self.destructured(outer, decl, name_node, value, owner, scope)
             return
         name = text_of(name_node)
         exported = self.is_exported(outer, name, owner, scope)
@@ -153,6 +188,19 @@ class ScriptSummary:
             return
         kind = text_of(decl.children[0]) if decl.children else "const"
         self.constants.append(constant_row(owner, kind, name, declarator, value))
+
+    def destructured(
+        self, outer: Node, decl: Node, pattern: Node, value: Node | None, owner: str, scope: bool | None
+    ) -> None:
+        """`const { a, b: c } = f()`: one constant row named by the pattern as written (every bound
+        name visible), valued by the right-hand side."""
+        if value is not None and requires(value):
+            return
+        names = bound_names(pattern)
+        if self.exported_only and not any(self.is_exported(outer, n, owner, scope) for n in names):
+            return
+        kind = text_of(decl.children[0]) if decl.children else "const"
+        self.constants.append(constant_row(owner, kind, written(pattern), None, value))
 
     def namespace(self, outer: Node, decl: Node, name: str, owner: str, scope: bool | None) -> None:
         ambient = outer.type == "ambient_declaration" or decl.type == "module"
@@ -200,8 +248,14 @@ class ScriptSummary:
             pending = []
 
     def class_member(self, member: Node, owner: str, pending: list[Node]) -> None:
+        if member.type == "index_signature":
+            if not self.exported_only:
+                self.properties.append(index_row(member, owner))
+            return
         name_node = member.child_by_field_name("name") or member.child_by_field_name("property")
         if name_node is None:
+            if member.type not in NOT_DECLARATIONS:
+                self.skip(member)
             return
         name = js.name_text(name_node)
         vis = member_vis(member, name_node)
@@ -245,8 +299,20 @@ class ScriptSummary:
     def members(self, body: Node | None, owner: str) -> None:
         """Property and method signatures of an interface or object type."""
         for member in body.named_children if body is not None else []:
+            if member.type in SIGNATURE_NAMES:
+                row = function_row(owner, SIGNATURE_NAMES[member.type], member, member, "public", [])
+                returns = member.child_by_field_name("type")
+                if member.type == "construct_signature" and returns is not None:
+                    row["sig"] += written(returns)
+                self.functions.append(row)
+                continue
+            if member.type == "index_signature":
+                self.properties.append(index_row(member, owner))
+                continue
             name_node = member.child_by_field_name("name")
             if name_node is None:
+                if member.type not in NOT_DECLARATIONS:
+                    self.skip(member)
                 continue
             name = js.name_text(name_node) + ("?" if has_token(member, "?") else "")
             if member.type == "method_signature":
@@ -281,6 +347,38 @@ class ScriptSummary:
                 )
             elif case.type in ("property_identifier", "string"):
                 self.cases.append({"owner": name, "name": js.name_text(case), "value": ""})
+
+
+def bound_names(pattern: Node) -> list[str]:
+    """The names a destructuring pattern binds, in source order (keys and defaults left out)."""
+    if pattern.type in ("identifier", "shorthand_property_identifier_pattern"):
+        return [text_of(pattern)]
+    if pattern.type == "pair_pattern":
+        value = pattern.child_by_field_name("value")
+        return bound_names(value) if value is not None else []
+    if pattern.type in ("assignment_pattern", "object_assignment_pattern"):
+        left = pattern.child_by_field_name("left")
+        return bound_names(left) if left is not None else []
+    if pattern.type in ("object_pattern", "array_pattern", "rest_pattern"):
+        return [name for child in pattern.named_children for name in bound_names(child)]
+    return []
+
+
+def index_row(member: Node, owner: str) -> dict[str, Any]:
+    """An index signature (`[key: string]: T`) as a property named by its bracketed key."""
+    type_node = next((c for c in reversed(member.named_children) if c.type == "type_annotation"), None)
+    key = text_of(member)[: type_node.start_byte - member.start_byte] if type_node is not None else ""
+    key = key.strip().removeprefix("readonly").strip()
+    return {
+        "owner": owner,
+        "name": cells.collapse(key) or written(member),
+        "type": annotation(type_node),
+        "vis": "public",
+        "mods": "readonly" if has_token(member, "readonly") else "",
+        "value": "",
+        "attrs": "",
+        "via": "",
+    }
 
 
 def qualify(owner: str, name: str) -> str:

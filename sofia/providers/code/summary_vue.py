@@ -50,6 +50,8 @@ def summarise(tree: SymbolTree, file: SourceFile, options: SummaryOptions) -> Su
     interface.script = " + ".join(script_label(b) for b in sorted(scripts, key=lambda b: not b.setup))
     for block in scripts:
         if block.tree is None:
+            start = block.element.start_point.row + 1
+            script.skipped.append((start, text_of(block.element).split("\n", 1)[0]))
             continue
         root = block.tree.root_node
         script.script(root)
@@ -57,7 +59,7 @@ def summarise(tree: SymbolTree, file: SourceFile, options: SummaryOptions) -> Su
     for block in blocks:
         if block.tag == "template":
             interface.read_template(block.element)
-    return Summary(fields=script.fields({"vue": interface.as_dict()}))
+    return Summary(fields=script.fields({"vue": interface.as_dict()}), skipped=script.skipped)
 
 
 def script_label(block: vue.Block) -> str:

@@ -7,13 +7,14 @@ import os
 from typing import Any
 
 from sofia.providers.code.documents import raw_below, size_text
+from sofia.providers.code.model import SLICE_MODE
 from sofia.providers.code.slices import WHOLE_FILE_NOTE
 from sofia.syntax import MAX_PARSE_BYTES
 
 
 def is_slice_result(result: dict[str, Any]) -> bool:
-    files = result.get("files") or []
-    return len(files) == 1 and (files[0].get("mode") == "slice" or "symbols" in files[0])
+    """Whether the result is slice mode, as the pipeline marked it (never guessed from its shape)."""
+    return result.get("mode") == SLICE_MODE
 
 
 def reason_text(document: dict[str, Any]) -> str:
@@ -50,7 +51,10 @@ def render_document(document: dict[str, Any], fmt: str) -> str:
 
         return markdown.render(document)
     from sofia.output import toon
+    from sofia.providers.code.display import display
 
+    if document.get("mode") == "summary":
+        document = display(document, toon.render)
     return toon.render(document)
 
 

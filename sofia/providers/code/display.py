@@ -1,0 +1,151 @@
+"""The text (TOON) form of a summary document: the same facts as the JSON document, with what
+repeats written once.
+
+* rows of one owner are grouped under `<table>.<Owner>` (`functions.Cart`, `properties.Props`)
+  when that is shorter than repeating the owner in every row; a group elides its own default
+  columns;
+* in a Vue file the component's own Options API members are headed by Vue's section names
+  (`methods`, `computed`, `watch`), the component being the file;
+* constants are grouped by kind (`const`, `let`, `var`, and `const.<Owner>` for class constants)
+  when shorter than a `kind` column;
+* imports sharing a directory, package or namespace are written once with braces
+  (`../composables/{useLocale,usePortal}`, `App\\Service\\{Mailer,Users}`);
+* what is said otherwise is not repeated: `lang` when it is the extension, a Vue component's
+  name when it is the file's, `mode: summary` (a file given whole is printed verbatim under a
+  `# raw:` header instead); an empty namespace, empty tables and empty Vue lists are left out.
+
+JSON output (`--json`, MCP) keeps the flat document of the spec.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from sofia.output.tables import elide
+from sofia.providers.code.cells import ELIDABLE
+
+GROUPED = ("functions", "properties", "ctor", "constants", "cases")
+"""Tables whose rows may be grouped by owner (and constants by kind)."""
+BASES = {"constants": "kind", "functions": "mods"}
+"""The column that may name a row's group instead of its table."""
+OPTION_SECTIONS = frozenset({"computed", "watch"})
+"""Vue Options API sections kept in `mods`; they head their own groups."""
+SEPARATORS = {"php": "\\", "python": "."}
+"""Where an import's last segment starts, per language (`/` elsewhere)."""
+
+Render = Callable[[Any], str]
+
+
+def display(document: dict[str, Any], render: Render) -> dict[str, Any]:
+    """The text form of a summary document; `render` measures candidate layouts (TOON)."""
+    path = str(document.get("path", ""))
+    out: dict[str, Any] = {}
+    for key, value in document.items():
+        if key == "lang" and value == os.path.splitext(path)[1].lower().lstrip("."):
+            continue
+        if (key == "namespace" and value == "") or (key == "mode" and value == "summary"):
+            continue
+        if isinstance(value, list) and not value:
+            continue
+        if key == "imports":
+            out[key] = fold_imports(value, str(document.get("lang", "")))
+        elif key in GROUPED and isinstance(value, list):
+            layout = shortest(key, value, render)
+            if document.get("lang") == "vue":
+                layout = {component_key(name, rows, path): rows for name, rows in layout.items()}
+            out.update(layout)
+        elif key == "vue" and isinstance(value, dict):
+            out[key] = vue_display(value, path)
+        else:
+            out[key] = value
+    return out
+
+
+def component_key(name: str, rows: list[dict[str, Any]], path: str) -> str:
+    """A Vue component's own Options API groups under Vue's section names (`methods`, `computed`,
+    `watch`): the owner is the component, named by the file."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    base, _, owner = name.partition(".")
+    if owner != stem or any(row.get("mods") in OPTION_SECTIONS for row in rows):
+        return name
+    return "methods" if base == "functions" else base
+
+
+def vue_display(vue: dict[str, Any], path: str) -> dict[str, Any]:
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return {
+        k: v
+        for k, v in vue.items()
+        if not (k == "component" and v == stem) and not (isinstance(v, list) and not v)
+    }
+
+
+def shortest(table: str, rows: list[dict[str, Any]], render: Render) -> dict[str, Any]:
+    """The layout of one table that renders shortest: flat, or grouped by owner (and kind)."""
+    candidates = [{table: rows}]
+    for by_kind in (False, True) if rows and BASES.get(table, "") in rows[0] else (False,):
+        for least in (1, 2, 3):
+            candidates.append(grouped(table, rows, least, by_kind))
+    return min(candidates, key=lambda layout: len(render(layout)))
+
+
+def base_of(table: str, row: dict[str, Any], by_kind: bool) -> tuple[str, str]:
+    """The group a row goes to and the column that names it: its table, or its kind (a constant's
+    `const`/`let`/`var`, a Vue Options API member's `computed`/`watch` section)."""
+    column = BASES.get(table, "")
+    if not by_kind or not column:
+        return table, ""
+    value = str(row.get(column, ""))
+    if table == "functions" and value not in OPTION_SECTIONS:
+        return table, ""
+    return value, column
+
+
+def grouped(table: str, rows: list[dict[str, Any]], least: int, by_kind: bool) -> dict[str, Any]:
+    """Rows of owners with at least `least` rows under `<base>.<Owner>`, the rest under `<base>`
+    (keeping their owner column), where `<base>` is the table or, with `by_kind`, the row's kind."""
+    counts: dict[tuple[str, str], int] = {}
+    for row in rows:
+        key = (base_of(table, row, by_kind)[0], str(row.get("owner", "")))
+        counts[key] = counts.get(key, 0) + 1
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        base, column = base_of(table, row, by_kind)
+        owner = str(row.get("owner", ""))
+        alone = bool(owner) and counts[(base, owner)] >= least
+        name = f"{base}.{owner}" if alone else base
+        drop = {column, "owner"} if alone else {column}
+        groups.setdefault(name, []).append({k: v for k, v in row.items() if k not in drop})
+    defaults = {**ELIDABLE.get(table, {}), "owner": ""}
+    return {name: elide(group, defaults) for name, group in groups.items()}
+
+
+def fold_imports(imports: list[str], lang: str) -> list[str]:
+    """Imports sharing everything up to their last separator written once: `dir/{a,b}`. Aliased
+    imports (`X as Y`, Go's `alias path`) stay as they are; the first of a group keeps its place."""
+    separator = SEPARATORS.get(lang, "/")
+    heads: dict[str, list[str]] = {}
+    for item in imports:
+        head, tail = split(item, separator)
+        if head and tail:
+            heads.setdefault(head, []).append(tail)
+    out: list[str] = []
+    done: set[str] = set()
+    for item in imports:
+        head, tail = split(item, separator)
+        if not head or not tail or len(heads[head]) < 2:
+            out.append(item)
+        elif head not in done:
+            done.add(head)
+            out.append(f"{head}{separator}{{{','.join(heads[head])}}}")
+    return out
+
+
+def split(item: str, separator: str) -> tuple[str, str]:
+    """(everything before the last separator, the rest); ("", "") when not foldable."""
+    if " " in item or "{" in item or separator not in item.strip(separator):
+        return "", ""
+    head, _, tail = item.rpartition(separator)
+    return ("", "") if tail == "*" else (head, tail)
