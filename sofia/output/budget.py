@@ -1,8 +1,26 @@
-"""Fitting results into the output budget, deterministically, with exact counts of what was left out."""
+"""Fitting results into the output budget: one toolkit, one truncation shape, one wording.
+
+Every provider shortens the same way and says so the same way:
+
+* **what was left out** is `result["omitted"]`, an object mapping the key of each shortened list
+  to the exact number of its items not shown (`{"hits": 412, "files": 3}`); the key is present
+  only when something was left out, so its absence means the result is complete;
+* **why, and how to narrow** is one note per shortened list in `result["notes"]`, worded by
+  `note()`: `hits: showing 30 of 442 (budget 20000 tok); pass exts or a narrower root`;
+* **the last resort**, when every step of the ladder still leaves the result too large, is the
+  one `FLOOR_NOTE`.
+
+A provider describes its result as `build(knobs)`, a pure function of a few integer knobs (rows
+kept, characters per text), and its ladder as steps over those knobs (`fit`); or, when its result
+is a document with row lists, drops trailing rows list by list (`keep_prefix`). Because the
+counts derive from the knobs, every cut is counted exactly, and the binary search on row counts
+makes the outcome deterministic.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sofia.output.jsonfmt import compact
@@ -10,6 +28,10 @@ from sofia.output.tokens import estimate
 
 MARGIN = 300
 """Tokens kept free for notes and totals when units are added one by one."""
+FLOOR_NOTE = "still over the output budget of {budget} tokens after every shortening; narrow the call"
+
+Knobs = dict[str, int]
+Build = Callable[[Knobs], dict[str, Any]]
 
 
 def cost(obj: Any) -> int:
@@ -40,24 +62,135 @@ def largest_prefix(count: int, fits_with: Callable[[int], bool]) -> int:
 
 def note(what: str, shown: int, total: int, unit: str, budget: int | None, hint: str) -> str:
     """The one-line truncation note: `<what>: showing X of Y <unit> (budget N tok); <hint>`."""
-    return f"{what}: showing {shown} of {total} {unit} (budget {budget} tok); {hint}"
+    limit = f"budget {budget} tok" if budget is not None else "no budget"
+    return f"{what}: showing {shown} of {total} {unit} ({limit}); {hint}"
 
 
-def cut_text_to_lines(text: str, max_tokens: int) -> tuple[str, int]:
-    """The longest prefix of `text` ending at a line boundary that estimates within `max_tokens`.
+def floor_note(budget: int | None) -> str:
+    return FLOOR_NOTE.format(budget=budget)
 
-    Returns the prefix and the number of whole lines it keeps.
+
+def omitted(counts: Mapping[str, int]) -> dict[str, int]:
+    """The `omitted` value for `counts`: only what was really left out, in a stable order."""
+    return {key: value for key, value in counts.items() if value > 0}
+
+
+def with_omitted(result: dict[str, Any], counts: Mapping[str, int]) -> dict[str, Any]:
+    """`result` with its `omitted` key set from `counts` (removed when nothing was left out)."""
+    kept = omitted(counts)
+    if kept:
+        result["omitted"] = kept
+    else:
+        result.pop("omitted", None)
+    return result
+
+
+# -- ladders over knobs ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shrink:
+    """Keep the largest number of rows, down to `floor`, that lets the result fit."""
+
+    knob: str
+    floor: int = 0
+
+
+@dataclass(frozen=True)
+class Lower:
+    """Lower knobs to fixed values (never raising one)."""
+
+    values: Mapping[str, int]
+
+
+Step = Shrink | Lower
+
+
+def fit(build: Build, knobs: Knobs, ladder: Sequence[Step], budget: int | None) -> dict[str, Any]:
+    """The result of the first ladder position that fits; past the last step, with the floor note.
+
+    `build` must derive `omitted` and its notes from the knobs, so what it says is always exact.
     """
-    if estimate(text) <= max_tokens:
-        return text, text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    lines = text.splitlines(keepends=True)
-    prefix_cost = [0]
-    running_ascii = 0
-    running_other = 0
-    for line in lines:
-        ascii_count = len(line.encode("ascii", "ignore")) if not line.isascii() else len(line)
-        running_ascii += ascii_count
-        running_other += len(line) - ascii_count
-        prefix_cost.append((running_ascii + 2) // 4 + running_other)
-    keep = largest_prefix(len(lines), lambda k: prefix_cost[k] <= max_tokens)
-    return "".join(lines[:keep]), keep
+    result = build(knobs)
+    if budget is None or cost(result) <= budget:
+        return result
+    for step in ladder:
+        if isinstance(step, Lower):
+            for knob, value in step.values.items():
+                knobs[knob] = min(knobs[knob], value)
+        else:
+            knobs[step.knob] = _shrink(build, knobs, step, budget)
+        result = build(knobs)
+        if cost(result) <= budget:
+            return result
+    result.setdefault("notes", []).append(floor_note(budget))
+    return result
+
+
+def _shrink(build: Build, knobs: Knobs, step: Shrink, budget: int) -> int:
+    current = knobs[step.knob]
+    floor = min(step.floor, current)
+
+    def fits_with(extra: int) -> bool:
+        trial = dict(knobs)
+        trial[step.knob] = floor + extra
+        return cost(build(trial)) <= budget
+
+    return floor + largest_prefix(current - floor, fits_with)
+
+
+# -- row lists of a document ----------------------------------------------------------------------
+
+
+def keep_prefix(
+    result: dict[str, Any],
+    key: str,
+    budget: int | None,
+    unit: str,
+    hint: str,
+    keep_at_least: int = 0,
+    total: int | None = None,
+) -> bool:
+    """Keep the largest prefix of `result[key]` that lets `result` fit; True when it fits afterwards.
+
+    Never drops the first `keep_at_least` rows. Counts what was dropped in `omitted[key]` (on top
+    of `total - len(rows)` already left out before, when `total` is given) and adds the one note.
+    """
+    if fits(result, budget):
+        return True
+    rows: list[Any] = result[key]
+    shown = len(rows)
+    whole = total if total is not None else shown
+    if shown <= keep_at_least:
+        return False
+    before = dict(result.get("omitted", {}))
+    notes = list(result.get("notes", []))
+
+    def shortened(keep: int) -> dict[str, Any]:
+        trial = dict(result)
+        trial[key] = rows[:keep]
+        trial["notes"] = [*notes, note(key, keep, whole, unit, budget, hint)]
+        counts = {**before, key: before.get(key, 0) + shown - keep}
+        return with_omitted(trial, counts)
+
+    extra = largest_prefix(shown - keep_at_least, lambda k: fits(shortened(keep_at_least + k), budget))
+    result.clear()
+    result.update(shortened(keep_at_least + extra))
+    return fits(result, budget)
+
+
+def shorten_cells(rows: list[dict[str, Any]], column: str, limit: int, cut: Callable[[str, int], str]) -> int:
+    """Cut `column` of every row to `limit` characters in place; returns how many cells were cut."""
+    changed = 0
+    for row in rows:
+        value = row.get(column)
+        if isinstance(value, str) and len(value) > limit:
+            row[column] = cut(value, limit)
+            changed += 1
+    return changed
+
+
+def add_floor_note(result: dict[str, Any], budget: int | None) -> None:
+    """The last resort: the result still does not fit after every step of the ladder."""
+    if not fits(result, budget):
+        result.setdefault("notes", []).append(floor_note(budget))

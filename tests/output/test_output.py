@@ -121,14 +121,30 @@ def test_fits_and_cost_use_the_compact_json() -> None:
     assert not budget.fits(document, budget.cost(document) - 1)
 
 
-def test_cut_text_to_lines_stops_at_a_line_boundary() -> None:
-    text = "".join(f"line {i:03}\n" for i in range(100))
-    kept, lines = budget.cut_text_to_lines(text, 30)
-    assert kept.endswith("\n")
-    assert lines == kept.count("\n")
-    assert estimate(kept) <= 30
-    assert estimate(text[: len(kept) + 9]) > 30
-    assert budget.cut_text_to_lines("short", 30) == ("short", 1)
+def test_keep_prefix_counts_what_it_drops_in_the_one_omitted_shape() -> None:
+    rows = [{"n": i, "text": "x" * 40} for i in range(200)]
+    result: dict[str, object] = {"rows": list(rows), "notes": []}
+    assert budget.keep_prefix(result, "rows", 600, "rows", "narrow it", keep_at_least=2)
+    kept = result["rows"]
+    assert isinstance(kept, list) and 2 <= len(kept) < 200 and kept == rows[: len(kept)]
+    assert result["omitted"] == {"rows": 200 - len(kept)}
+    assert result["notes"] == [f"rows: showing {len(kept)} of 200 rows (budget 600 tok); narrow it"]
+    assert budget.fits(result, 600) and not budget.fits({**result, "rows": rows[: len(kept) + 1]}, 600)
+
+
+def test_nothing_left_out_means_no_omitted_key() -> None:
+    result: dict[str, object] = {"rows": [1, 2], "notes": [], "omitted": {}}
+    assert budget.keep_prefix(result, "rows", 600, "rows", "narrow it")
+    assert budget.with_omitted(result, {"rows": 0}) == {"rows": [1, 2], "notes": []}
+
+
+def test_a_ladder_past_its_last_step_says_the_one_floor_note() -> None:
+    def build(knobs: dict[str, int]) -> dict[str, object]:
+        return {"text": "y" * (400 + knobs["rows"]), "notes": []}
+
+    result = budget.fit(build, {"rows": 50}, [budget.Shrink("rows")], 20)
+    assert result["notes"] == [budget.floor_note(20)]
+    assert "20 tokens after every shortening" in budget.floor_note(20)
 
 
 def test_truncation_note_wording() -> None:
