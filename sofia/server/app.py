@@ -19,18 +19,18 @@ from contextlib import suppress
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn
 
 import anyio
 import mcp_types as types
 import orjson
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
-from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 from sofia import __version__
+from sofia.errors import quote
 from sofia.output.tokens import estimate
 from sofia.providers.registry import Provider
 from sofia.server.confine import Confinement
@@ -38,6 +38,7 @@ from sofia.server.dedup import Dedup
 from sofia.server.options import Options
 from sofia.server.stdio import LineReader, LineWriter, Wire, claim
 from sofia.server.tools import TITLE, ToolSpec, build, instructions
+from sofia.server.transport import stdio_transport
 from sofia.server.validation import validate
 from sofia.workers.pool import WorkerPool
 from sofia.workers.protocol import CallReply, CallRequest
@@ -92,7 +93,7 @@ async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None
     try:
         async with anyio.create_task_group() as group:
             group.start_soon(_stop_on_signal, group.cancel_scope)
-            async with stdio_server(stdin=cast(Any, reader), stdout=cast(Any, writer)) as (read, write):
+            async with stdio_transport(reader, writer) as (read, write):
                 await server.run(read, write, server.create_initialization_options())
             log.info("stdin closed: stopping")
             group.cancel_scope.cancel()
@@ -162,7 +163,9 @@ class Frontend:
     ) -> types.CallToolResult:
         spec = self.specs.get(params.name)
         if spec is None:
-            raise MCPError(types.INVALID_PARAMS, f"unknown tool: {params.name}; tools/list names the tools")
+            raise MCPError(
+                types.INVALID_PARAMS, f"unknown tool: {quote(params.name)}; tools/list names the tools"
+            )
         number = next(self._numbers)
         started = time.monotonic()
         status, size = "cancelled", 0

@@ -6,6 +6,7 @@ whole input.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -61,11 +62,20 @@ def _describe(model: type[BaseModel], item: Any) -> str:
     message = str(item.get("msg", "invalid")).split(", ")[0]
     message = message[:1].lower() + message[1:]
     if "input" in item and not isinstance(item["input"], dict | list):
-        shown = orjson.dumps(item["input"], default=str).decode()
+        shown = _shown(item["input"])
         if len(shown) > MAX_SHOWN_INPUT:
             shown = shown[: MAX_SHOWN_INPUT - 1] + "…"
         message = f"{message} (got {shown})"
     return f"{where}: {message}"
+
+
+def _shown(value: Any) -> str:
+    """`value` as JSON; a string holding a lone surrogate shows it escaped (`"\\ud800"`), the one
+    spelling that neither orjson refuses nor a writer of UTF-8 chokes on."""
+    try:
+        return orjson.dumps(value, default=str).decode()
+    except TypeError:
+        return json.dumps(value, default=str)
 
 
 def _location(loc: tuple[Any, ...] | list[Any]) -> str:

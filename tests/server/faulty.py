@@ -16,14 +16,15 @@ import time
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sofia.providers.contract import Context, ProviderError
+from sofia.providers.params import Input
 from sofia.providers.registry import LOCAL, RUNS_PROJECT_CODE, Annotations, Provider
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Strict(Input):
+    """Every test provider's input is checked as every real provider's is."""
 
 
 class SleepParams(_Strict):
