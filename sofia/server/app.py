@@ -33,6 +33,8 @@ from sofia import __version__
 from sofia.errors import quote
 from sofia.output.tokens import estimate
 from sofia.providers.registry import Provider
+from sofia.server import stderr
+from sofia.server.budget import fit_error
 from sofia.server.confine import Confinement
 from sofia.server.dedup import Dedup
 from sofia.server.options import Options
@@ -42,6 +44,7 @@ from sofia.server.transport import stdio_transport
 from sofia.server.validation import validate
 from sofia.workers.pool import WorkerPool
 from sofia.workers.protocol import CallReply, CallRequest
+from sofia.workers.report import describe
 
 log = logging.getLogger("sofia.mcp")
 
@@ -58,11 +61,7 @@ def run(options: Options, providers: list[Provider]) -> int:
             file=sys.stderr,
         )
         return 1
-    logging.basicConfig(
-        level=options.log_level.upper(),
-        stream=sys.stderr,
-        format="%(asctime)s sofia mcp %(levelname)s %(message)s",
-    )
+    stderr.install_logging(options.log_level)
     anyio.run(serve, options, wire, providers)
     return _exit()
 
@@ -119,6 +118,7 @@ def _exit() -> NoReturn:
     multiprocessing.util._run_finalizers(0)  # type: ignore[attr-defined]
     logging.shutdown()
     sys.stderr.flush()
+    stderr.flush(1.0)
     os._exit(0)
 
 
@@ -172,11 +172,11 @@ class Frontend:
         try:
             answer = await self._answer(number, spec, params.arguments or {}, ctx)
             status, size = answer.status, answer.size
-            return answer.result
+            return fit_error(answer.result, self.options.budget)
         except Exception as exc:
             log.exception("call #%d %s failed in the server", number, spec.name)
             status = "internal"
-            return _error(f"internal error in {spec.name}: {type(exc).__name__}: {exc}")
+            return _error(f"internal error in {spec.name}: {describe(exc)}")
         finally:
             elapsed = (time.monotonic() - started) * 1000
             log.info("call #%d %s %.0f ms %d B %s", number, spec.name, elapsed, size, status)

@@ -18,6 +18,8 @@ import stat
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from sofia.server import stderr
+
 MAX_LINE = 1 << 28
 """Longest protocol line accepted (256 MiB)."""
 READ_SIZE = 1 << 20
@@ -33,8 +35,10 @@ class Wire:
 
 
 def claim() -> Wire:
-    """Move the protocol to private descriptors; fd 0 becomes /dev/null and fd 1 stderr."""
+    """Move the protocol to private descriptors; fd 0 becomes /dev/null and fd 1 stderr (which,
+    when a reader could stall it, is itself relayed: `sofia.server.stderr`)."""
     wire = Wire(fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3), fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3))
+    stderr.divert()
     null_in = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null_in, 0)
     os.close(null_in)

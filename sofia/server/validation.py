@@ -13,6 +13,8 @@ import orjson
 from pydantic import BaseModel, ValidationError
 
 MAX_SHOWN_INPUT = 40
+MAX_PROBLEMS = 20
+"""Problems listed in one answer: a list of 100,000 bad items is not 100,000 lines."""
 
 
 def validate(model: type[BaseModel], arguments: dict[str, Any]) -> tuple[BaseModel | None, list[str]]:
@@ -43,11 +45,21 @@ def _unquote_json(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str
 
 
 def problems(model: type[BaseModel], error: ValidationError) -> list[str]:
+    """One line per distinct problem, at most MAX_PROBLEMS of them and a count of the rest."""
     lines: list[str] = []
+    seen: set[str] = set()
+    more = 0
     for item in error.errors(include_url=False, include_context=False):
         line = _describe(model, item)
-        if line not in lines:
+        if line in seen:
+            continue
+        seen.add(line)
+        if len(lines) < MAX_PROBLEMS:
             lines.append(line)
+        else:
+            more += 1
+    if more:
+        lines.append(f"… and {more:,} more problems")
     return lines
 
 

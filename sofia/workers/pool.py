@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from sofia.errors import bounded
 from sofia.workers.channel import Listener
 from sofia.workers.protocol import CallReply, CallRequest, WorkerConfig
+from sofia.workers.report import describe
 from sofia.workers.tree import is_child, kill_tree
 from sofia.workers.worker import initialize, run_call
 
@@ -282,7 +283,7 @@ class WorkerPool:
             self._retire(generation, "a worker died")
             self._after_break(job, generation)
         else:
-            self._finish(job, CallReply("internal", message=f"{type(error).__name__}: {error}"))
+            self._finish(job, CallReply("internal", message=describe(error)))
         self._pump()
 
     def _after_break(self, job: _Job, generation: _Generation) -> None:

@@ -102,6 +102,35 @@ def boom(params: NoParams, ctx: Context) -> dict[str, Any]:
     raise RuntimeError("boom")
 
 
+class RaiseParams(_Strict):
+    size: Annotated[int, Field(ge=0, description="characters in the exception's message")] = 1_000_000
+
+
+def raise_long(params: RaiseParams, ctx: Context) -> dict[str, Any]:
+    raise RuntimeError("m" * params.size)
+
+
+class StderrParams(_Strict):
+    megabytes: Annotated[float, Field(ge=0, description="how much to write to stderr, four ways")] = 4.0
+
+
+def stderr(params: StderrParams, ctx: Context) -> dict[str, Any]:
+    """Write a lot to stderr: through sys.stderr, fd 2, a child process, and as one long line."""
+    quarter = int(params.megabytes * (1 << 20) / 4)
+    line = "noise " * 15 + "\n"
+    for _ in range(quarter // len(line)):
+        print(line, end="", file=sys.stderr)
+    sys.stderr.flush()
+    chunk = (b"fd2 " * 20 + b"\n") * 100
+    for _ in range(quarter // len(chunk)):
+        os.write(2, chunk)
+    subprocess.run(
+        ["sh", "-c", f"yes child-noise | head -c {quarter} >&2"], stdin=subprocess.DEVNULL, check=True
+    )
+    os.write(2, b"\n" + b"L" * quarter + b"\n")  # `head -c` may have cut the child's last line
+    return {"wrote": 4 * quarter}
+
+
 def fail(params: NoParams, ctx: Context) -> dict[str, Any]:
     raise ProviderError("no such widget: gizmo", "pass an existing widget")
 
@@ -177,6 +206,8 @@ PROVIDERS: tuple[Provider, ...] = (
     _tool("big", "big", "BigParams"),
     _tool("boom", "boom", "NoParams"),
     _tool("fail", "fail", "NoParams"),
+    _tool("raise", "raise_long", "RaiseParams"),
+    _tool("stderr", "stderr", "StderrParams"),
     _tool("pid", "pid", "NoParams"),
     _tool("progress", "progress", "ProgressParams"),
     _tool("echo", "echo", "EchoParams"),

@@ -8,22 +8,15 @@ JSON-RPC error the spec names with id null; and the server keeps serving.
 from __future__ import annotations
 
 import json
-import queue
-import subprocess
-import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.server.harness import command, server_env
+from tests.server.harness import RawClient
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602
-WAIT = 60.0
-"""Seconds to wait for one case's answers: generous, it only keeps a broken server from hanging."""
 
 Check = Callable[[Any], None]
 
@@ -151,55 +144,10 @@ CASES = [
 ]  # fmt: skip
 
 
-class RawClient:
-    """`sf mcp` on real pipes, written to byte for byte; every line it prints is kept."""
-
-    def __init__(self, cwd: Path) -> None:
-        self.process = subprocess.Popen(
-            command("--workers", "1", "--tools", "test"),
-            cwd=cwd,
-            env=server_env(),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=(cwd / "stderr.log").open("wb"),
-        )
-        self.lines: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self) -> None:
-        assert self.process.stdout is not None
-        for raw in self.process.stdout:
-            self.lines.put(raw)
-
-    def send(self, data: bytes) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(data + b"\n")
-        self.process.stdin.flush()
-
-    def receive(self, until: Callable[[list[Any]], bool]) -> list[Any]:
-        """Messages printed until `until(messages so far)` holds; each line must be JSON."""
-        got: list[Any] = []
-        deadline = time.monotonic() + WAIT
-        while not until(got):
-            left = deadline - time.monotonic()
-            assert left > 0, f"no complete answer after {WAIT} s; got {got}"
-            try:
-                raw = self.lines.get(timeout=left)
-            except queue.Empty:
-                continue
-            assert len(raw) < 10_000, f"an answer of {len(raw):,} bytes: {raw[:300]!r}"
-            got.append(json.loads(raw))
-        return got
-
-
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RawClient]:
-    raw = RawClient(tmp_path_factory.mktemp("malformed"))
-    raw.send(line(request(0, "initialize", {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}})))  # fmt: skip
-    raw.send(line({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-    (answer,) = raw.receive(lambda got: len(got) == 1)
-    assert answer["result"]["serverInfo"]["name"] == "sofia"
+    raw = RawClient(tmp_path_factory.mktemp("malformed"), "--workers", "1", "--tools", "test")
+    raw.initialize()
     yield raw
     assert raw.process.stdin is not None
     raw.process.stdin.close()
