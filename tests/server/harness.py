@@ -134,9 +134,12 @@ class Spawned:
 
 
 @asynccontextmanager
-async def spawn(cwd: Path, *args: str, env: dict[str, str] | None = None) -> AsyncIterator[Spawned]:
-    """`sf mcp ARGS` as a plain child process with its own session, driven by the SDK's ClientSession."""
-    log_path = cwd.parent / f"mcp-stderr-{time.monotonic_ns()}.log"
+async def spawn(
+    cwd: Path, *args: str, env: dict[str, str] | None = None, log: Path | None = None
+) -> AsyncIterator[Spawned]:
+    """`sf mcp ARGS` as a plain child process with its own session, driven by the SDK's ClientSession;
+    its stderr goes to `log` (default: a file beside `cwd`)."""
+    log_path = log or cwd.parent / f"mcp-stderr-{time.monotonic_ns()}.log"
     with log_path.open("w") as errlog:
         process = await anyio.open_process(
             command(*args),
