@@ -40,6 +40,7 @@ THROUGHPUT_CALLS = 8
 THROUGHPUT_ROUNDS = 3
 CPU_LOOPS = 4_000_000
 STARTUPS = 5
+RECOVERIES = 5
 SOAK_CALLS = 10_000
 
 
@@ -188,23 +189,48 @@ async def soak(cwd: Path) -> dict[str, tuple[int, int]]:
     return {"rss": (before[0], after[0]), "fds": (before[1], after[1]), "processes": (before[2], after[2])}
 
 
-async def recovery(cwd: Path) -> tuple[float, float]:
-    """Seconds for a trivial call on a warm pool, and for the first one after a worker crashed."""
+def workers_of(process: psutil.Process) -> list[psutil.Process]:
+    return [c for c in process.children() if "popen_loky_posix" in " ".join(c.cmdline())]
+
+
+async def recovery(cwd: Path) -> dict[str, float]:
+    """Median seconds of a trivial call: on a warm pool; right after a worker crashed mid-call; and
+    after every worker was SIGKILLed while idle, the call sent at once or a second later."""
+
+    async def timed(session: ClientSession) -> float:
+        start = time.perf_counter()
+        result = await session.call_tool("test_echo", {"text": "x"})
+        assert not result.is_error, result
+        return time.perf_counter() - start
+
+    async def warmed(session: ClientSession, process: psutil.Process) -> list[psutil.Process]:
+        while len(workers_of(process)) < 2:
+            await session.call_tool("test_sleep", {"seconds": 0.1})
+        async with anyio.create_task_group() as group:
+            for _ in range(4):
+                group.start_soon(session.call_tool, "test_sleep", {"seconds": 0.2})
+        return workers_of(process)
+
+    times: dict[str, list[float]] = {"warm": [], "crash": [], "idle-now": [], "idle-later": []}
     async with server(cwd, "--workers", "2", "--tools", "test") as session:
-        for _ in range(10):
-            await session.call_tool("test_echo", {"text": "warm"})
-        warm = []
+        process = server_process()
+        await warmed(session, process)
         for _ in range(20):
-            start = time.perf_counter()
-            await session.call_tool("test_echo", {"text": "x"})
-            warm.append(time.perf_counter() - start)
-        after = []
-        for _ in range(5):
+            times["warm"].append(await timed(session))
+        for _ in range(RECOVERIES):
+            await warmed(session, process)
             await session.call_tool("test_crash", {"how": "segv"})
-            start = time.perf_counter()
-            await session.call_tool("test_echo", {"text": "x"})
-            after.append(time.perf_counter() - start)
-    return statistics.median(warm), statistics.median(after)
+            times["crash"].append(await timed(session))
+        for wait, key in ((0.0, "idle-now"), (1.0, "idle-later")):
+            for _ in range(RECOVERIES):
+                workers = await warmed(session, process)
+                await anyio.sleep(0.5)
+                for worker in workers:
+                    worker.kill()
+                psutil.wait_procs(workers, timeout=5)
+                await anyio.sleep(wait)
+                times[key].append(await timed(session))
+    return {key: statistics.median(values) for key, values in times.items()}
 
 
 def shutdown_seconds(cwd: Path) -> float:
@@ -322,7 +348,8 @@ def main() -> None:
             ),
             f"median of {STARTUPS} spawns of `sf mcp` in a small git repository",
         )
-        warm, recovered = results["recovery"]
+        recovered = results["recovery"]
+        warm = recovered["warm"]
         report(
             "crash recovery",
             table(
@@ -330,14 +357,27 @@ def main() -> None:
                 [
                     ["test_echo on a warm pool", ms(warm), "1.00×", ""],
                     [
-                        "test_echo right after a worker segfaulted",
-                        ms(recovered),
-                        ratio(recovered, warm),
+                        "test_echo right after a worker segfaulted mid-call",
+                        ms(recovered["crash"]),
+                        ratio(recovered["crash"], warm),
                         "< 1 s",
+                    ],
+                    [
+                        "test_echo sent at once after SIGKILL of every idle worker",
+                        ms(recovered["idle-now"]),
+                        ratio(recovered["idle-now"], warm),
+                        "succeeds; < 1 s",
+                    ],
+                    [
+                        "test_echo sent 1 s after SIGKILL of every idle worker",
+                        ms(recovered["idle-later"]),
+                        ratio(recovered["idle-later"], warm),
+                        "succeeds",
                     ],
                 ],
             ),
-            "--workers 2; the first call after a crash waits for a new executor's worker",
+            f"--workers 2, median of {RECOVERIES} each; a call meeting a broken pool waits for new workers, "
+            "which an idle pool starts on its own within 0.5 s of the death",
         )
         soaked = results["soak"]
         rss, fds, procs = soaked["rss"], soaked["fds"], soaked["processes"]

@@ -19,29 +19,33 @@ from contextlib import suppress
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn
 
 import anyio
 import mcp_types as types
 import orjson
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
-from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 from sofia import __version__
+from sofia.errors import quote
 from sofia.output.tokens import estimate
 from sofia.providers.params import call_budget
 from sofia.providers.registry import Provider
+from sofia.server import stderr
+from sofia.server.budget import fit_error
 from sofia.server.confine import Confinement
 from sofia.server.dedup import Dedup
 from sofia.server.options import Options
 from sofia.server.stdio import LineReader, LineWriter, Wire, claim
 from sofia.server.tools import TITLE, ToolSpec, build, instructions
+from sofia.server.transport import stdio_transport
 from sofia.server.validation import validate
 from sofia.workers.pool import WorkerPool
 from sofia.workers.protocol import CallReply, CallRequest
+from sofia.workers.report import describe
 
 log = logging.getLogger("sofia.mcp")
 
@@ -56,11 +60,7 @@ def run(options: Options, providers: list[Provider]) -> int:
             file=sys.stderr,
         )
         return 1
-    logging.basicConfig(
-        level=options.log_level.upper(),
-        stream=sys.stderr,
-        format="%(asctime)s sofia mcp %(levelname)s %(message)s",
-    )
+    stderr.install_logging(options.log_level)
     anyio.run(serve, options, wire, providers)
     return _exit()
 
@@ -91,7 +91,7 @@ async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None
     try:
         async with anyio.create_task_group() as group:
             group.start_soon(_stop_on_signal, group.cancel_scope)
-            async with stdio_server(stdin=cast(Any, reader), stdout=cast(Any, writer)) as (read, write):
+            async with stdio_transport(reader, writer) as (read, write):
                 await server.run(read, write, server.create_initialization_options())
             log.info("stdin closed: stopping")
             group.cancel_scope.cancel()
@@ -117,6 +117,7 @@ def _exit() -> NoReturn:
     multiprocessing.util._run_finalizers(0)  # type: ignore[attr-defined]
     logging.shutdown()
     sys.stderr.flush()
+    stderr.flush(1.0)
     os._exit(0)
 
 
@@ -161,18 +162,20 @@ class Frontend:
     ) -> types.CallToolResult:
         spec = self.specs.get(params.name)
         if spec is None:
-            raise MCPError(types.INVALID_PARAMS, f"unknown tool: {params.name}; tools/list names the tools")
+            raise MCPError(
+                types.INVALID_PARAMS, f"unknown tool: {quote(params.name)}; tools/list names the tools"
+            )
         number = next(self._numbers)
         started = time.monotonic()
         status, size = "cancelled", 0
         try:
             answer = await self._answer(number, spec, params.arguments or {}, ctx)
             status, size = answer.status, answer.size
-            return answer.result
+            return fit_error(answer.result, self.options.budget)
         except Exception as exc:
             log.exception("call #%d %s failed in the server", number, spec.name)
             status = "internal"
-            return _error(f"internal error in {spec.name}: {type(exc).__name__}: {exc}")
+            return _error(f"internal error in {spec.name}: {describe(exc)}")
         finally:
             elapsed = (time.monotonic() - started) * 1000
             log.info("call #%d %s %.0f ms %d B %s", number, spec.name, elapsed, size, status)

@@ -18,8 +18,12 @@ import stat
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from sofia.server import stderr
+
 MAX_LINE = 1 << 28
 """Longest protocol line accepted (256 MiB)."""
+READ_SIZE = 1 << 20
+"""Bytes read from the wire at a time."""
 
 
 @dataclass(frozen=True)
@@ -31,8 +35,10 @@ class Wire:
 
 
 def claim() -> Wire:
-    """Move the protocol to private descriptors; fd 0 becomes /dev/null and fd 1 stderr."""
+    """Move the protocol to private descriptors; fd 0 becomes /dev/null and fd 1 stderr (which,
+    when a reader could stall it, is itself relayed: `sofia.server.stderr`)."""
     wire = Wire(fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3), fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3))
+    stderr.divert()
     null_in = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null_in, 0)
     os.close(null_in)
@@ -45,8 +51,19 @@ def claim() -> Wire:
     return wire
 
 
+@dataclass(frozen=True)
+class Overlong:
+    """A line longer than MAX_LINE: its bytes were skipped, up to its newline."""
+
+    size: int
+
+
 class LineReader:
-    """Protocol lines from the wire's input, as the SDK's stdio transport iterates them."""
+    """Protocol lines from the wire's input, as bytes without their line ending.
+
+    A line longer than MAX_LINE is skipped to its end and reported as `Overlong`, so the next
+    line is read from its start and the server keeps serving.
+    """
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
@@ -58,30 +75,60 @@ class LineReader:
         if not _pollable(self._fd):
             return  # a regular file or /dev/null: read on a thread instead
         loop = asyncio.get_running_loop()
-        reader = asyncio.StreamReader(limit=MAX_LINE, loop=loop)
+        reader = asyncio.StreamReader(limit=READ_SIZE, loop=loop)
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), self._file)
         self._reader = reader
 
-    def __aiter__(self) -> AsyncIterator[str]:
-        return self._lines()
+    async def _read(self) -> bytes:
+        if self._reader is not None:
+            try:
+                return await self._reader.read(READ_SIZE)
+            except ConnectionError:
+                return b""
+        return await asyncio.to_thread(os.read, self._fd, READ_SIZE)
 
-    async def _lines(self) -> AsyncIterator[str]:
+    async def lines(self) -> AsyncIterator[bytes | Overlong]:
+        line = bytearray()
+        skipped = 0
         while True:
-            if self._reader is not None:
-                try:
-                    raw = await self._reader.readline()
-                except (ValueError, ConnectionError):
-                    return
+            chunk = await self._read()
+            if not chunk:
+                break
+            start = 0
+            while (end := chunk.find(b"\n", start)) >= 0:
+                piece = chunk[start:end]
+                start = end + 1
+                if skipped:
+                    yield Overlong(skipped + len(piece))
+                    skipped = 0
+                elif len(line) + len(piece) > MAX_LINE:
+                    yield Overlong(len(line) + len(piece))
+                    line.clear()
+                else:
+                    line += piece
+                    yield _strip_cr(bytes(line))
+                    line.clear()
+            rest = chunk[start:]
+            if skipped:
+                skipped += len(rest)
+            elif len(line) + len(rest) > MAX_LINE:
+                skipped = len(line) + len(rest)
+                line.clear()
             else:
-                raw = await asyncio.to_thread(self._file.readline)
-            if not raw:
-                return
-            yield raw.decode("utf-8", "replace")
+                line += rest
+        if skipped:
+            yield Overlong(skipped)
+        elif line:
+            yield _strip_cr(bytes(line))
 
     def restore(self) -> None:
         """Give the descriptor back its blocking mode: a terminal is shared with the shell."""
         with contextlib.suppress(OSError):
             os.set_blocking(self._fd, self._blocking)
+
+
+def _strip_cr(line: bytes) -> bytes:
+    return line[:-1] if line.endswith(b"\r") else line
 
 
 class LineWriter:
@@ -102,8 +149,8 @@ class LineWriter:
         )
         self._writer = asyncio.StreamWriter(transport, protocol, None, loop)
 
-    async def write(self, text: str) -> None:
-        data = text.encode("utf-8")
+    async def write(self, data: bytes) -> None:
+        """Write `data` (whole lines); the bytes are queued, `flush` waits for the pipe."""
         with contextlib.suppress(OSError, RuntimeError):
             if self._writer is not None:
                 self._writer.write(data)

@@ -6,12 +6,15 @@ whole input.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
 from pydantic import BaseModel, ValidationError
 
 MAX_SHOWN_INPUT = 40
+MAX_PROBLEMS = 20
+"""Problems listed in one answer: a list of 100,000 bad items is not 100,000 lines."""
 
 
 def validate(model: type[BaseModel], arguments: dict[str, Any]) -> tuple[BaseModel | None, list[str]]:
@@ -42,11 +45,21 @@ def _unquote_json(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str
 
 
 def problems(model: type[BaseModel], error: ValidationError) -> list[str]:
+    """One line per distinct problem, at most MAX_PROBLEMS of them and a count of the rest."""
     lines: list[str] = []
+    seen: set[str] = set()
+    more = 0
     for item in error.errors(include_url=False, include_context=False):
         line = _describe(model, item)
-        if line not in lines:
+        if line in seen:
+            continue
+        seen.add(line)
+        if len(lines) < MAX_PROBLEMS:
             lines.append(line)
+        else:
+            more += 1
+    if more:
+        lines.append(f"… and {more:,} more problems")
     return lines
 
 
@@ -61,11 +74,20 @@ def _describe(model: type[BaseModel], item: Any) -> str:
     message = str(item.get("msg", "invalid")).split(", ")[0]
     message = message[:1].lower() + message[1:]
     if "input" in item and not isinstance(item["input"], dict | list):
-        shown = orjson.dumps(item["input"], default=str).decode()
+        shown = _shown(item["input"])
         if len(shown) > MAX_SHOWN_INPUT:
             shown = shown[: MAX_SHOWN_INPUT - 1] + "…"
         message = f"{message} (got {shown})"
     return f"{where}: {message}"
+
+
+def _shown(value: Any) -> str:
+    """`value` as JSON; a string holding a lone surrogate shows it escaped (`"\\ud800"`), the one
+    spelling that neither orjson refuses nor a writer of UTF-8 chokes on."""
+    try:
+        return orjson.dumps(value, default=str).decode()
+    except TypeError:
+        return json.dumps(value, default=str)
 
 
 def _location(loc: tuple[Any, ...] | list[Any]) -> str:

@@ -10,7 +10,11 @@ runs, and one dead worker breaks the whole executor. The pool adds, on the serve
 * cancellation: SIGUSR1 interrupts a running call, a kill follows if it does not stop;
 * recovery: when a worker dies, loky fails every call in flight; the pool finds the culprit
   (the worker loky found dead before it killed the others), answers its call, starts a new
-  executor and resubmits the others once (non-idempotent ones only if they had not started).
+  executor and resubmits the others once (non-idempotent ones only if they had not started);
+* idle deaths: a worker (or all of them) dying while nothing runs leaves loky's executor broken
+  with no call to fail; the pool notices (a periodic look, and a look before every submission),
+  replaces the executor, and a call that meets a broken executor before it started is run on the
+  new one, however often that happens, up to MAX_BOUNCES.
 """
 
 from __future__ import annotations
@@ -31,8 +35,10 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sofia.errors import bounded
 from sofia.workers.channel import Listener
 from sofia.workers.protocol import CallReply, CallRequest, WorkerConfig
+from sofia.workers.report import describe
 from sofia.workers.tree import is_child, kill_tree
 from sofia.workers.worker import initialize, run_call
 
@@ -45,6 +51,10 @@ CANCEL_GRACE_SECONDS = 0.5
 """How long a cancelled call may take to stop on its own before its worker is killed."""
 MAX_ATTEMPTS = 2
 """A call is run at most twice: once, and once more if another call's crash took it down."""
+MAX_BOUNCES = 5
+"""Broken executors a call may meet before it starts; past that the workers cannot be kept up."""
+WATCH_SECONDS = 0.5
+"""How often an idle pool looks for a broken executor (so the next call finds new workers ready)."""
 
 ProgressSink = Callable[[float, float | None, str], None]
 
@@ -67,6 +77,18 @@ class _Generation:
     victims: dict[int, int] = dataclasses.field(default_factory=dict)
     """Workers the pool killed (pid -> the task it meant to stop): another call that had just
     moved onto such a worker is not the culprit."""
+    used: bool = False
+    """Whether a worker of it ever started something: a pool whose workers die as they start
+    is not restarted again and again while idle."""
+
+    def warm(self) -> None:
+        """Start the workers now rather than when the first call arrives."""
+        with contextlib.suppress(Exception):
+            self.executor.submit(os.getpid).add_done_callback(self._warmed)
+
+    def _warmed(self, future: Future[int]) -> None:
+        if not future.cancelled() and future.exception() is None:
+            self.used = True
 
     def pids(self) -> list[int]:
         # loky keeps its workers in `_processes` (pid -> process); nothing public lists them.
@@ -85,6 +107,9 @@ class _Job:
     started: bool = False
     """Whether any attempt reached a worker (decides resubmission of non-idempotent calls)."""
     attempts: int = 0
+    """Attempts that reached a worker: only those can have crashed one."""
+    bounces: int = 0
+    """Times the call met a broken executor before it started (it is innocent of those)."""
     kill_reason: str = ""
     cancelled: bool = False
     timer: asyncio.TimerHandle | None = None
@@ -113,6 +138,9 @@ class WorkerPool:
         self._queue: deque[_Job] = deque()
         self._running: dict[int, _Job] = {}
         self._closed = False
+        self._watch: asyncio.TimerHandle | None = None
+        self._barren = 0
+        """Executors retired in a row without ever having started anything."""
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -123,8 +151,17 @@ class WorkerPool:
         self._loop = asyncio.get_running_loop()
         self._listener = Listener()
         self._listener.attach(self._loop, self._on_message)
-        with contextlib.suppress(Exception):
-            self._current().executor.submit(os.getpid)
+        self._current().warm()
+        self._watch = self._loop.call_later(WATCH_SECONDS, self._look)
+
+    def _look(self) -> None:
+        """Replace an executor that broke while idle, before a call has to find out."""
+        if self._closed or self._loop is None:
+            return
+        generation = self._generation
+        if generation is not None and (reason := _broken_state(generation.executor)) is not None:
+            self._retire(generation, f"found broken while idle: {reason}")
+        self._watch = self._loop.call_later(WATCH_SECONDS, self._look)
 
     def worker_pids(self) -> list[int]:
         return self._generation.pids() if self._generation else []
@@ -134,6 +171,8 @@ class WorkerPool:
         if self._closed:
             return
         self._closed = True
+        if self._watch is not None:
+            self._watch.cancel()
         for job in [*self._queue, *self._running.values()]:
             self._finish(job, CallReply("interrupted"))
         self._queue.clear()
@@ -185,22 +224,26 @@ class WorkerPool:
             self._generation = _Generation(next(self._generations), executor)
         return self._generation
 
+    def _usable(self) -> _Generation:
+        """The current executor, replaced first if it broke since the last look."""
+        generation = self._current()
+        reason = _broken_state(generation.executor)
+        if reason is None:
+            return generation
+        self._retire(generation, f"found broken before a call: {reason}")
+        return self._current()
+
     def _submit(self, job: _Job) -> None:
         assert self._loop is not None
-        generation = self._current()
+        generation = self._usable()
         job.task, job.generation, job.pid = next(self._tasks), generation, None
-        job.attempts += 1
         try:
             future = generation.executor.submit(run_call, dataclasses.replace(job.request, task=job.task))
         except Exception as exc:
-            # Broken (or shut down) under us before loky told us: start afresh, unless it is new.
-            fresh = generation.dead is None and not generation.pids()
-            self._retire(generation, f"submit failed: {exc}")
-            if fresh or job.attempts >= MAX_ATTEMPTS:
-                self._finish(job, CallReply("internal", message=f"{type(exc).__name__}: {exc}"))
-            else:
-                self._queue.appendleft(job)
-                self._loop.call_soon(self._pump)
+            # Broken (or shut down) under us between the look and the submission.
+            self._retire(generation, f"submit failed: {_reason(exc)}")
+            self._bounce(job, exc)
+            self._loop.call_soon(self._pump)
             return
         self._running[job.task] = job
         future.add_done_callback(functools.partial(self._done_in_loky_thread, generation, job.task))
@@ -240,7 +283,7 @@ class WorkerPool:
             self._retire(generation, "a worker died")
             self._after_break(job, generation)
         else:
-            self._finish(job, CallReply("internal", message=f"{type(error).__name__}: {error}"))
+            self._finish(job, CallReply("internal", message=describe(error)))
         self._pump()
 
     def _after_break(self, job: _Job, generation: _Generation) -> None:
@@ -257,8 +300,24 @@ class WorkerPool:
             self._finish(job, CallReply("timeout"))
         elif own_death and job.pid is not None:
             self._finish(job, CallReply("died", message=describe_exit(dead[job.pid])))
+        elif job.pid is None:
+            # This attempt never reached a worker: the break cannot be its doing.
+            self._bounce(job, None)
         else:
             self._rerun_or_fail(job, "killed while the pool recovered from another crash")
+
+    def _bounce(self, job: _Job, error: BaseException | None) -> None:
+        """Queue again a call that met a broken executor before it started; it is innocent."""
+        job.bounces += 1
+        if job.bounces <= MAX_BOUNCES:
+            self._queue.appendleft(job)
+            return
+        cause = f" (last: {_reason(error)})" if error is not None else ""
+        message = (
+            f"RuntimeError: the worker pool broke {job.bounces} times before the call could start"
+            f"{cause}; the workers die as they start: see the server's stderr"
+        )
+        self._finish(job, CallReply("internal", message=message))
 
     def _rerun_or_fail(self, job: _Job, why: str) -> None:
         """Run an innocent call again, once; a call that may have had effects only if it never started."""
@@ -281,10 +340,9 @@ class WorkerPool:
         log.warning("worker pool %d restarted: %s", generation.number, reason)
         with contextlib.suppress(Exception):
             generation.executor.shutdown(wait=False, kill_workers=True)
-        if not self._closed:
-            # Start the new workers now rather than when the next call arrives.
-            with contextlib.suppress(Exception):
-                self._current().executor.submit(os.getpid)
+        self._barren = 0 if generation.used else self._barren + 1
+        if not self._closed and self._barren < MAX_BOUNCES:
+            self._current().warm()
 
     # -- deadlines and cancellation -----------------------------------------------------------
 
@@ -346,12 +404,40 @@ class WorkerPool:
             return
         if kind == "start":
             job.pid, job.started = sender, True
+            job.attempts += 1
+            if job.generation is not None:
+                job.generation.used = True
             if job.cancelled:
                 self._signal(sender, signal.SIGUSR1)
         elif kind == "progress" and job.progress is not None and not job.cancelled and len(fields) >= 5:
             done, total, message = fields[2], fields[3], fields[4]
             if isinstance(done, int | float) and (total is None or isinstance(total, int | float)):
                 job.progress(float(done), None if total is None else float(total), str(message))
+
+
+def _broken_state(executor: ProcessPoolExecutor) -> str | None:
+    """Why `executor` can take no more calls (broken, or shut down), or None while it can."""
+    # loky keeps this state in `_flags` (set by its manager thread the moment a worker dies);
+    # nothing public exposes it, and `submit` raising is the only other way to learn of it.
+    flags = getattr(executor, "_flags", None)
+    if flags is None:
+        return None
+    broken = getattr(flags, "broken", None)
+    if broken is not None:
+        return _reason(broken)
+    if getattr(flags, "shutdown", False):
+        return "shut down"
+    return None
+
+
+def _reason(error: BaseException | None) -> str:
+    """One bounded line for the log: loky's break messages run to five lines."""
+    if error is None:
+        return "unknown"
+    text = str(error)
+    codes = next((line for line in text.splitlines() if "exit codes" in line), "")
+    head = text.splitlines()[0].split(". ")[0] if text else ""
+    return bounded(f"{type(error).__name__}: {head} {codes}".strip(), 300)
 
 
 def _broken(error: BaseException | None) -> bool:

@@ -23,6 +23,7 @@ from sofia.providers.registry import Provider, by_name
 from sofia.runtime.proc import ProgramTimeout
 from sofia.workers.channel import MAX_MESSAGE_CHARS, Sender
 from sofia.workers.protocol import CallReply, CallRequest, WorkerConfig
+from sofia.workers.report import describe, print_traceback
 from sofia.workers.tree import kill_tree
 
 PARENT_CHECK_SECONDS = 0.5
@@ -175,8 +176,8 @@ def _execute(request: CallRequest) -> CallReply:
 
 
 def _internal(exc: Exception) -> CallReply:
-    traceback.print_exc(file=sys.stderr)
-    return CallReply("internal", message=f"{type(exc).__name__}: {exc}")
+    print_traceback(exc)
+    return CallReply("internal", message=describe(exc))
 
 
 def _silent(done: int, total: int | None, message: str) -> None:

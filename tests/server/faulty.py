@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sofia.providers.cc.common import SESSION_PATH, data_roots
 from sofia.providers.composer.params import PACKAGE_PATH
@@ -25,8 +25,8 @@ from sofia.providers.params import Input, PathParam
 from sofia.providers.registry import LOCAL, RUNS_PROJECT_CODE, Annotations, Provider
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Strict(Input):
+    """Every test provider's input is checked as every real provider's is."""
 
 
 class SleepParams(_Strict):
@@ -104,6 +104,35 @@ def boom(params: NoParams, ctx: Context) -> dict[str, Any]:
     raise RuntimeError("boom")
 
 
+class RaiseParams(_Strict):
+    size: Annotated[int, Field(ge=0, description="characters in the exception's message")] = 1_000_000
+
+
+def raise_long(params: RaiseParams, ctx: Context) -> dict[str, Any]:
+    raise RuntimeError("m" * params.size)
+
+
+class StderrParams(_Strict):
+    megabytes: Annotated[float, Field(ge=0, description="how much to write to stderr, four ways")] = 4.0
+
+
+def stderr(params: StderrParams, ctx: Context) -> dict[str, Any]:
+    """Write a lot to stderr: through sys.stderr, fd 2, a child process, and as one long line."""
+    quarter = int(params.megabytes * (1 << 20) / 4)
+    line = "noise " * 15 + "\n"
+    for _ in range(quarter // len(line)):
+        print(line, end="", file=sys.stderr)
+    sys.stderr.flush()
+    chunk = (b"fd2 " * 20 + b"\n") * 100
+    for _ in range(quarter // len(chunk)):
+        os.write(2, chunk)
+    subprocess.run(
+        ["sh", "-c", f"yes child-noise | head -c {quarter} >&2"], stdin=subprocess.DEVNULL, check=True
+    )
+    os.write(2, b"\n" + b"L" * quarter + b"\n")  # `head -c` may have cut the child's last line
+    return {"wrote": 4 * quarter}
+
+
 def fail(params: NoParams, ctx: Context) -> dict[str, Any]:
     raise ProviderError("no such widget: gizmo", "pass an existing widget")
 
@@ -174,6 +203,8 @@ PID = Implementation(params=NoParams, run=pid)
 PROGRESS = Implementation(params=ProgressParams, run=progress)
 ECHO = Implementation(params=EchoParams, run=echo)
 CPU = Implementation(params=CpuParams, run=cpu)
+RAISE = Implementation(params=RaiseParams, run=raise_long)
+STDERR = Implementation(params=StderrParams, run=stderr)
 PATHS = Implementation(params=PathParams, run=paths)
 CC_PATHS = Implementation(params=PathParams, run=paths, extra_roots=data_roots)
 
@@ -197,6 +228,8 @@ PROVIDERS: tuple[Provider, ...] = (
     _tool("big", "BIG"),
     _tool("boom", "BOOM"),
     _tool("fail", "FAIL"),
+    _tool("raise", "RAISE"),
+    _tool("stderr", "STDERR"),
     _tool("pid", "PID"),
     _tool("progress", "PROGRESS"),
     _tool("echo", "ECHO"),

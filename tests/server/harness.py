@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +30,8 @@ from mcp.shared.message import SessionMessage
 
 REPO = Path(__file__).resolve().parents[2]
 TEST_PROVIDERS = "tests.server.faulty"
+RAW_WAIT = 60.0
+"""Seconds a raw client waits for an answer: generous, it only keeps a broken server from hanging."""
 
 
 def server_env(test_providers: bool = True, **extra: str) -> dict[str, str]:
@@ -130,9 +134,12 @@ class Spawned:
 
 
 @asynccontextmanager
-async def spawn(cwd: Path, *args: str, env: dict[str, str] | None = None) -> AsyncIterator[Spawned]:
-    """`sf mcp ARGS` as a plain child process with its own session, driven by the SDK's ClientSession."""
-    log_path = cwd.parent / f"mcp-stderr-{time.monotonic_ns()}.log"
+async def spawn(
+    cwd: Path, *args: str, env: dict[str, str] | None = None, log: Path | None = None
+) -> AsyncIterator[Spawned]:
+    """`sf mcp ARGS` as a plain child process with its own session, driven by the SDK's ClientSession;
+    its stderr goes to `log` (default: a file beside `cwd`)."""
+    log_path = log or cwd.parent / f"mcp-stderr-{time.monotonic_ns()}.log"
     with log_path.open("w") as errlog:
         process = await anyio.open_process(
             command(*args),
@@ -194,6 +201,62 @@ async def spawn(cwd: Path, *args: str, env: dict[str, str] | None = None) -> Asy
                 process.kill()
                 with anyio.CancelScope(shield=True):
                     await process.wait()
+
+
+class RawClient:
+    """`sf mcp` on real pipes, written to byte for byte; every line it prints is kept."""
+
+    def __init__(self, cwd: Path, *args: str, stderr: Any = None) -> None:
+        """`sf mcp ARGS` in `cwd`; its stderr goes to `stderr` (a pipe, say), else to a log file."""
+        self.process = subprocess.Popen(
+            command(*args),
+            cwd=cwd,
+            env=server_env(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=(cwd / "stderr.log").open("wb") if stderr is None else stderr,
+        )
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.process.stdout is not None
+        for raw in self.process.stdout:
+            self.lines.put(raw)
+
+    def initialize(self) -> None:
+        self.send(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}).encode())  # fmt: skip
+        self.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        (answer,) = self.receive(lambda got: len(got) == 1)
+        assert answer["result"]["serverInfo"]["name"] == "sofia", answer
+
+    def call(self, request_id: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Send one tools/call and wait for its answer (other answers are not expected meanwhile)."""
+        self.send(json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                              "params": {"name": tool, "arguments": arguments}}).encode())  # fmt: skip
+        (answer,) = self.receive(lambda got: any(m.get("id") == request_id for m in got))
+        return answer
+
+    def send(self, data: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(data + b"\n")
+        self.process.stdin.flush()
+
+    def receive(self, until: Callable[[list[Any]], bool]) -> list[Any]:
+        """Messages printed until `until(messages so far)` holds; each line must be JSON."""
+        got: list[Any] = []
+        deadline = time.monotonic() + RAW_WAIT
+        while not until(got):
+            left = deadline - time.monotonic()
+            assert left > 0, f"no complete answer after {RAW_WAIT} s; got {got}"
+            try:
+                raw = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            assert len(raw) < 10_000, f"an answer of {len(raw):,} bytes: {raw[:300]!r}"
+            got.append(json.loads(raw))
+        return got
 
 
 def wait_gone(pids: list[int], seconds: float) -> list[int]:

@@ -197,3 +197,11 @@ def test_instructions_stay_short_and_cover_only_served_tools() -> None:
 )
 def test_exit_descriptions(code: int, text: str) -> None:
     assert describe_exit(code) == text
+
+
+def test_a_hundred_thousand_bad_items_are_not_a_hundred_thousand_lines() -> None:
+    params, problems = validate(Sample, {"files": [{"x": 1}] * 100_000})
+    assert params is None
+    assert len(problems) == 21
+    assert problems[0].startswith("files[0]: ")
+    assert problems[-1] == "… and 99,980 more problems"
