@@ -12,8 +12,7 @@ from typing import Any
 
 from sofia.output.tokens import estimate
 from sofia.providers.code.model import SourceFile, Summary
-from sofia.providers.code.php_model import Adaptation, Member, PhpFile, PhpType, read
-from sofia.providers.code.summary_php import file_fields
+from sofia.providers.code.php_model import Adaptation, Member, PhpFile, PhpType, file_fields, read
 
 MAX_CLASSES = 64
 """Traits and parents resolved per call at most."""

@@ -438,3 +438,37 @@ def signature(function: Node) -> str:
     if returns is not None:
         sig += ": " + cells.collapse(text_of(returns))
     return sig
+
+
+def file_fields(php: PhpFile, exported: bool, unresolved: list[str] | None = None) -> dict[str, Any]:
+    """The summary keys of a file model; `exported` keeps public members only. With `unresolved`
+    (the api surface) rows keep their surface order instead of the file's line order."""
+    in_file_order = unresolved is None
+
+    def rows(members: list[Member]) -> list[dict[str, Any]]:
+        return [m.row for m in members if not exported or m.vis == "public"]
+
+    functions = [*php.functions]
+    properties: list[dict[str, Any]] = []
+    constants = [*php.constants]
+    ctor: list[dict[str, Any]] = []
+    cases: list[dict[str, Any]] = []
+    for php_type in php.types:
+        functions.extend(rows(php_type.functions))
+        properties.extend(rows(php_type.properties))
+        constants.extend(m for m in php_type.constants if not exported or m.vis == "public")
+        if php_type.ctor_public or not exported:
+            ctor.extend(php_type.ctor)
+        cases.extend(php_type.cases)
+    fields: dict[str, Any] = {
+        "namespace": php.namespace,
+        "imports": php.imports,
+        "types": [t.row for t in php.types],
+        "functions": sorted(functions, key=lambda r: int(r["line"])) if in_file_order else functions,
+    }
+    constant_rows = [m.row for m in (sorted(constants, key=lambda m: m.line) if in_file_order else constants)]
+    optional = {"properties": properties, "ctor": ctor, "constants": constant_rows, "cases": cases}
+    fields.update({key: value for key, value in optional.items() if value})
+    if unresolved:
+        fields["unresolved"] = unresolved
+    return fields
