@@ -10,20 +10,29 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from sofia.output import budget as budgets
+from sofia.output.notes import Place
 from sofia.output.tables import elide
 from sofia.output.tokens import estimate
 from sofia.providers.contract import Cli, Context, ProviderError
 from sofia.runtime import rg
 
+from .evaluate import MAX_STEPS
+from .globs import MAX_LISTED
 from .modules import Loader
-from .routes import RouteWalker, find_routes_array
+from .routes import RouteWalker, find_routes, place
+from .values import Unknown
 
-ELIDABLE = {"name": "", "component": "", "meta": "", "depth": 0, "redirect": "", "alias": ""}
-ROUTER_NAMES = (
-    "router/index.ts", "router/index.js", "router.ts", "router.js",
-    "router/index.mts", "router/index.mjs", "router.mts", "router.mjs",
-)  # fmt: skip
+ELIDABLE = {"name": "", "component": "", "meta": "", "depth": 0, "redirect": "", "alias": "", "file": 0}
+DIRECTORIES = ("router", "routers", "routes")
+"""Directories a router module is usually in, as `<dir>/index.*`, in tie-break order."""
+MODULE_NAMES = ("router", "routers", "routes")
+"""Router modules named for what they hold, `<name>.*`, after the directory forms."""
+SUFFIXES = ("ts", "js", "mts", "mjs")
+ROUTER_NAMES = tuple(f"{d}/index.{s}" for d in DIRECTORIES for s in SUFFIXES) + tuple(
+    f"{n}.{s}" for n in MODULE_NAMES for s in SUFFIXES
+)
 """Router module names in tie-break order."""
+TRIED = f"{'|'.join(DIRECTORIES)}/index.{{{','.join(SUFFIXES)}}} and {'|'.join(MODULE_NAMES)}.{{{','.join(SUFFIXES)}}}"
 
 
 class Params(BaseModel):
@@ -39,13 +48,16 @@ class Params(BaseModel):
 
 def locate(base: Path, ctx: Context) -> tuple[Path, list[str]]:
     """The router module under `base` (fewest path segments, then name preference) and the others."""
-    found = rg.list_files(["."], cwd=base, globs=["{index,router}.{ts,js,mts,mjs}"], timeout=ctx.timeout(60))
+    names = "{" + ",".join(("index", *MODULE_NAMES)) + "}"
+    found = rg.list_files(
+        ["."], cwd=base, globs=[f"{names}.{{{','.join(SUFFIXES)}}}"], timeout=ctx.timeout(60)
+    )
     candidates = [p for p in found if any(p == n or p.endswith("/" + n) for n in ROUTER_NAMES)]
     if not candidates:
         raise ProviderError(
             f"no router file under {_shown(base, ctx)}",
-            "looked for router/index.ts|js and router.ts|js outside node_modules, dist and ignored directories; "
-            "pass file=path/to/router.ts",
+            f"looked for {TRIED} at any depth (src/ or not) outside node_modules, dist and ignored "
+            "directories; pass file=path/to/router.ts",
         )
 
     def rank(path: str) -> tuple[int, int, bytes]:
@@ -69,14 +81,13 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     if not base.is_dir():
         raise ProviderError(f"root not found: {params.root}", f"paths are relative to {ctx.root}")
     notes: list[str] = []
+    others: list[str] = []
     if params.file:
         router = (ctx.root / params.file).resolve()
         if not router.is_file():
             raise ProviderError(f"router file not found: {params.file}", f"paths are relative to {ctx.root}")
     else:
         router, others = locate(base, ctx)
-        if others:
-            notes.append(f"also found: {', '.join(others)}; pass file= to choose")
     loader = Loader(base)
     if not loader.inside(router):
         loader = Loader(router.parent)
@@ -84,27 +95,44 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     if module is None:
         raise ProviderError(f"cannot read the router module {params.file or router}", "check the file")
     walker = RouteWalker(loader)
-    array = find_routes_array(walker, module)
-    if array is None:
+    table = find_routes(walker, module)
+    if table is None:
         raise ProviderError(
             f"no route array in {module.rel}",
             "expected createRouter({ routes }), export default [...] or const routes = [...]; "
             "pass file= for the module that declares them",
         )
-    walker.walk_array(array, "", 0)
-    notes.extend(loader.notes)
-    notes.extend(walker.notes)
+    if isinstance(table, Unknown):
+        walker.misses.add("route tables", table.why, place(table.origin))
+    else:
+        walker.walk(table, "", 0)
+    walker.note_added_routes()
+    evaluator = walker.evaluator
+    for origin in evaluator.undecided:
+        walker.misses.add("conditions", "decided at run time; routes of every branch listed", place(origin))
+    for origin in evaluator.empty:
+        walker.misses.add("loaders", "they match no file", place(origin))
+    for origin in evaluator.truncated:
+        walker.misses.add("loaders", f"listing stopped at {MAX_LISTED} entries", place(origin))
+    if evaluator.exhausted:
+        walker.misses.add("statements", f"evaluation stopped after {MAX_STEPS} steps", Place(module.rel))
+    if others:
+        loaded = set(loader.order)
+        others = [o for o in others if _shown_rel(base / o, loader) not in loaded]
+        if others:
+            notes.append(f"also found: {', '.join(others)}; pass file= to choose")
+    notes.extend(loader.misses.notes())
+    notes.extend(walker.misses.notes())
     rows = walker.rows
     raw_tok = sum(estimate(m.source) for m in loader.modules.values() if m is not None)
 
     def build(count: int, extra: list[str]) -> dict[str, Any]:
-        return {
-            "files": list(loader.order),
-            "routes": elide(rows[:count], ELIDABLE),
-            "total": len(rows),
-            "notes": notes + extra,
-            "stats": {"raw_tok": raw_tok},
-        }
+        result: dict[str, Any] = {"files": list(loader.order), "routes": elide(rows[:count], ELIDABLE)}
+        if count < len(rows):
+            result["total"] = len(rows)
+        result["notes"] = notes + extra
+        result["stats"] = {"raw_tok": raw_tok}
+        return result
 
     result = build(len(rows), [])
     if budgets.fits(result, ctx.budget):
@@ -116,3 +144,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 
     keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(build(k, note(k)), ctx.budget))
     return build(keep, note(keep))
+
+
+def _shown_rel(path: Path, loader: Loader) -> str:
+    return loader.rel(path.resolve())

@@ -13,7 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-MAX_MODULES = 50
+from sofia.output.notes import Place
+
+from .misses import Misses
+
+MAX_MODULES = 200
 EXTENSIONS = (".ts", ".js", ".mts", ".mjs", ".tsx", ".jsx")
 COMPONENT_EXTENSIONS = (*EXTENSIONS, ".vue")
 """Component specifiers may also leave out `.vue` (vue-cli and Vite apps commonly resolve it)."""
@@ -223,8 +227,7 @@ class Loader:
         self.aliases = load_aliases(root)
         self.modules: dict[Path, Module | None] = {}
         self.order: list[str] = []
-        self.notes: list[str] = []
-        self._limit_noted = False
+        self.misses = Misses()
 
     def rel(self, path: Path) -> str:
         return os.path.relpath(path, self.root).replace(os.sep, "/")
@@ -241,13 +244,11 @@ class Loader:
         if path in self.modules:
             return self.modules[path]
         if not self.inside(path):
-            self.notes.append(f"not followed (outside root): {self.rel(path)}")
+            self.misses.add("modules", "outside the root", Place(self.rel(path)))
             self.modules[path] = None
             return None
         if len(self.order) >= MAX_MODULES:
-            if not self._limit_noted:
-                self.notes.append(f"stopped following imports after {MAX_MODULES} modules")
-                self._limit_noted = True
+            self.misses.add("modules", f"over the limit of {MAX_MODULES} modules", Place(self.rel(path)))
             return None
         from sofia.syntax.grammars import ParseUnavailable, count_errors, parse_bytes
 
@@ -258,7 +259,7 @@ class Loader:
             )
             tree = parse_bytes(source, grammar)
         except (OSError, ParseUnavailable) as exc:
-            self.notes.append(f"could not read {self.rel(path)}: {exc}")
+            self.misses.add("modules", "unreadable", Place(self.rel(path), 0, str(exc)))
             self.modules[path] = None
             return None
         module = Module(path, self.rel(path), source, tree.root_node)
@@ -267,7 +268,7 @@ class Loader:
         self.order.append(module.rel)
         if count_errors(tree.root_node):
             module_errors = first_error_line(tree.root_node)
-            self.notes.append(f"{module.rel}:{module_errors}: syntax error outside the routes (ignored)")
+            self.misses.add("syntax errors", "outside the routes, ignored", Place(module.rel, module_errors))
         return module
 
     def resolve(self, importer: Module, specifier: str, component: bool = False) -> Path | None:
