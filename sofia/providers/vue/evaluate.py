@@ -22,6 +22,7 @@ from .values import (
     NULL,
     UNDEFINED,
     Array,
+    Builtin,
     Context,
     FileRef,
     Func,
@@ -128,7 +129,9 @@ class Evaluator:
             return Unknown(origin, "import cycle")
         if module.path in self.commonjs:
             return self.member(self.commonjs[module.path], name, origin)
-        return Unknown(origin, f"{module.rel} does not export {name}")
+        if any(not isinstance(self.resolve_module(module, s), Module) for s in module.star_reexports):
+            return Unknown(origin, f"{module.rel} re-exports a module that was not read")
+        return UNDEFINED  # the module's exports are all known: it has no such export
 
     def _exports_name(self, module: Module, name: str) -> bool:
         return (
@@ -406,6 +409,8 @@ class Evaluator:
                 else Unknown(origin, "meta property")
             )
         if kind == "member_expression":
+            if text(node).replace(" ", "") == "Object.prototype.toString":
+                return Builtin("toString")
             target = self.eval(node.child_by_field_name("object"), scope)
             optional = node.child_by_field_name("optional_chain") is not None
             if optional and (target is UNDEFINED or target is NULL):
@@ -498,7 +503,12 @@ class Evaluator:
             else:
                 decided = truthy(left)
             if decided is None:
-                return left
+                if operator == "??":
+                    return left
+                # `unknown || x` is truthy when x is; `unknown && x` is falsy when x is
+                right = self.eval(node.child_by_field_name("right"), scope)
+                settled = truthy(right)
+                return right if settled is (operator == "||") else left
             keep_left = decided if operator in ("||", "??") else not decided
             return left if keep_left else self.eval(node.child_by_field_name("right"), scope)
         right = self.eval(node.child_by_field_name("right"), scope)
@@ -826,6 +836,8 @@ class Evaluator:
             return Promise(callback([receiver.value])) if callback is not None else Unknown(origin, "then")
         if isinstance(receiver, str):
             return _string_method(receiver, method, args, origin)
+        if isinstance(receiver, Builtin) and method == "call" and args:
+            return _type_tag(args[0], origin)
         if isinstance(receiver, (Func, Loader, Context)) and method in ("call", "apply"):
             rest = (
                 args[1:]
@@ -1101,6 +1113,29 @@ def _key(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def _type_tag(value: Any, origin: Origin) -> Any:
+    """`Object.prototype.toString.call(value)`, the classic type test."""
+    if isinstance(value, Unknown):
+        return value
+    if isinstance(value, Array):
+        return "[object Array]"
+    if isinstance(value, str):
+        return "[object String]"
+    if isinstance(value, bool):
+        return "[object Boolean]"
+    if isinstance(value, (int, float)):
+        return "[object Number]"
+    if value is UNDEFINED:
+        return "[object Undefined]"
+    if value is NULL:
+        return "[object Null]"
+    if isinstance(value, (Func, Loader, Context)):
+        return "[object Function]"
+    if isinstance(value, (ObjectLit, Obj, Namespace)):
+        return "[object Object]" if not isinstance(value, Namespace) else "[object Module]"
+    return Unknown(origin, "a type test not evaluated")
 
 
 def _flatten(array: Array, depth: float) -> Array:

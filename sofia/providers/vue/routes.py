@@ -71,7 +71,8 @@ class RouteWalker:
         _fail_on_error(route.module, route.node)
         path_field = self.evaluator.property(route, "path")
         path = self.path_text(*path_field) if path_field is not None else ""
-        full = join_path(parent_path, path)
+        computed = path.startswith("<") and parent_path in ("", "/")
+        full = path if computed else join_path(parent_path, path)
         row = {
             "path": full,
             "name": self.plain(self.evaluator.property(route, "name")),

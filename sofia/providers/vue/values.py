@@ -146,6 +146,13 @@ class Regex:
 
 
 @dataclass(frozen=True)
+class Builtin:
+    """A standard function the evaluator knows (`Object.prototype.toString`)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class ImportMeta:
     """`import.meta`, whose `glob`/`globEager` the evaluator resolves."""
 
