@@ -579,3 +579,46 @@ def test_cli_toon_json_md_and_determinism(tmp_path: Path) -> None:
     missing = run_sf("vue", "routes", cwd=tmp_path / "src" / "views")
     assert missing.returncode == 1
     assert missing.stderr.startswith("sf vue routes: error: no router file under .")
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "src/routers/index.ts",
+        "src/routes/index.js",
+        "routers/index.mjs",
+        "src/routes.ts",
+        "routers.js",
+        "src/router/index.mts",
+    ],
+)
+def test_usual_router_locations_are_found(tmp_path: Path, rel: str) -> None:
+    make(tmp_path, {rel: "export default [{ path: '/found' }]\n", "src/views/index.ts": "export const x = 1\n"})
+    result = routes_of(tmp_path)
+    assert result["files"] == [rel]
+    assert [r["path"] for r in result["routes"]] == ["/found"]
+
+
+def test_a_router_directory_wins_over_a_routes_module_at_the_same_depth(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/routes.ts": "export default [{ path: '/routes-module' }]\n",
+            "src/router/index.ts": "export default [{ path: '/router-dir' }]\n",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert [r["path"] for r in result["routes"]] == ["/router-dir"]
+    assert result["notes"] == ["also found: src/routes.ts; pass file= to choose"]
+
+
+def test_no_router_names_every_location_tried(tmp_path: Path) -> None:
+    make(tmp_path, {"src/main.ts": "export const x = 1\n", "src/index.ts": "export {}\n"})
+    with pytest.raises(ProviderError) as caught:
+        routes_of(tmp_path)
+    assert caught.value.message == "no router file under ."
+    assert caught.value.hint == (
+        "looked for router|routers|routes/index.{ts,js,mts,mjs} and router|routers|routes.{ts,js,mts,mjs} "
+        "at any depth (src/ or not) outside node_modules, dist and ignored directories; "
+        "pass file=path/to/router.ts"
+    )

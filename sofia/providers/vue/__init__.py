@@ -61,8 +61,11 @@ def locate(base: Path, ctx: Context) -> tuple[Path, list[str]]:
         )
 
     def rank(path: str) -> tuple[int, int, bytes]:
+        """Shallowest router first (a `router/` directory counts as deep as a `router.ts` beside
+        it), then name preference, then path order."""
         preference = next(i for i, n in enumerate(ROUTER_NAMES) if path == n or path.endswith("/" + n))
-        return (path.count("/"), preference, os.fsencode(path))
+        depth = path.count("/") - ROUTER_NAMES[preference].count("/")
+        return (depth, preference, os.fsencode(path))
 
     ordered = sorted(candidates, key=rank)
     return base / ordered[0], ordered[1:]
