@@ -198,12 +198,14 @@ export default adminRoutes
         ("/shop", "", "src/views/Shop.vue", "", 0, "", ""),
         ("/shop/cart", "cart", "src/views/shop/Cart.vue", "", 1, "", ""),
     ]
+    # modules holding routes first, in the order of their first route, then the others read
     assert result["files"] == [
         "src/router/index.ts",
         "src/router/modules/admin.ts",
-        "src/router/modules/index.ts",
         "src/router/modules/shop.ts",
+        "src/router/modules/index.ts",
     ]
+    assert [r.get("file", 0) for r in result["routes"]] == [0, 1, 1, 0, 2]
 
 
 def test_one_line_route_objects_keep_their_paths(tmp_path: Path) -> None:

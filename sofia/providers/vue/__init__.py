@@ -126,11 +126,11 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             notes.append(f"also found: {', '.join(others)}; pass file= to choose")
     notes.extend(loader.misses.notes())
     notes.extend(walker.misses.notes())
-    rows = walker.rows
+    files, rows = _by_first_route(list(loader.order), walker.rows)
     raw_tok = sum(estimate(m.source) for m in loader.modules.values() if m is not None)
 
     def build(count: int, extra: list[str]) -> dict[str, Any]:
-        result: dict[str, Any] = {"files": list(loader.order), "routes": elide(rows[:count], ELIDABLE)}
+        result: dict[str, Any] = {"files": files, "routes": elide(rows[:count], ELIDABLE)}
         if count < len(rows):
             result["total"] = len(rows)
         result["notes"] = notes + extra
@@ -147,6 +147,19 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 
     keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(build(k, note(k)), ctx.budget))
     return build(keep, note(keep))
+
+
+def _by_first_route(order: list[str], rows: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
+    """`files` with the modules holding routes first, in the order of their first route (so a
+    table from one module needs no `file` column), then the others in the order read; each row's
+    `file` renumbered to match."""
+    first: list[int] = []
+    for row in rows:
+        if row["file"] not in first:
+            first.append(row["file"])
+    ranked = first + [i for i in range(len(order)) if i not in first]
+    position = {old: new for new, old in enumerate(ranked)}
+    return [order[i] for i in ranked], [{**row, "file": position[row["file"]]} for row in rows]
 
 
 def _shown_rel(path: Path, loader: Loader) -> str:
