@@ -624,3 +624,21 @@ def test_no_router_names_every_location_tried(tmp_path: Path) -> None:
         "at any depth (src/ or not) outside node_modules, dist and ignored directories; "
         "pass file=path/to/router.ts"
     )
+
+
+def test_children_nested_past_the_limit_are_named_not_lost(tmp_path: Path) -> None:
+    nested = "{ path: 'a', children: [" * 100 + "{ path: 'x' }" + "] }" * 100
+    make(tmp_path, {"router.ts": f"export default [{nested}]\n"})
+    result = routes_of(tmp_path)
+    assert len(result["routes"]) == 64
+    assert result["routes"][-1]["depth"] == 63
+    assert len(result["notes"]) == 1
+    assert result["notes"][0].startswith("1 children lists not followed (nested deeper than 64 levels): router.ts:1 ")
+
+
+def test_expressions_nested_too_deep_are_named_not_a_crash(tmp_path: Path) -> None:
+    nested = "[" * 400 + "{ path: '/deep' }" + "]" * 400
+    make(tmp_path, {"router.ts": f"export default [{{ path: '/x' }}, ...{nested}]\n"})
+    result = routes_of(tmp_path)
+    assert [r["path"] for r in result["routes"]] == ["/x"]
+    assert result["notes"][0].startswith("1 route entries not followed (an expression nested too deep): router.ts:1 [[[")

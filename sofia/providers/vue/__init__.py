@@ -18,7 +18,7 @@ from sofia.runtime import rg
 
 from .evaluate import MAX_STEPS
 from .globs import MAX_LISTED
-from .modules import Loader
+from .modules import Loader, Module
 from .routes import RouteWalker, find_routes, place
 from .values import Unknown
 
@@ -98,17 +98,18 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     if module is None:
         raise ProviderError(f"cannot read the router module {params.file or router}", "check the file")
     walker = RouteWalker(loader)
-    table = find_routes(walker, module)
-    if table is None:
+    try:
+        found = _walked(walker, module)
+    except RecursionError:
+        raise ProviderError(
+            f"the route table of {module.rel} nests too deep to follow", "pass file= for a route module"
+        ) from None
+    if not found:
         raise ProviderError(
             f"no route array in {module.rel}",
             "expected createRouter({ routes }), export default [...] or const routes = [...]; "
             "pass file= for the module that declares them",
         )
-    if isinstance(table, Unknown):
-        walker.misses.add("route tables", table.why, place(table.origin))
-    else:
-        walker.walk(table, "", 0)
     walker.note_added_routes()
     evaluator = walker.evaluator
     for origin in evaluator.undecided:
@@ -147,6 +148,18 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 
     keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(build(k, note(k)), ctx.budget))
     return build(keep, note(keep))
+
+
+def _walked(walker: RouteWalker, module: Module) -> bool:
+    """Find and walk the table; False when the module has none."""
+    table = find_routes(walker, module)
+    if table is None:
+        return False
+    if isinstance(table, Unknown):
+        walker.misses.add("route tables", table.why, place(table.origin))
+    else:
+        walker.walk(table, "", 0)
+    return True
 
 
 def _by_first_route(order: list[str], rows: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:

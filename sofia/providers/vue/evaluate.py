@@ -41,6 +41,8 @@ from .values import (
 
 MAX_STEPS = 200_000
 MAX_DEPTH = 24
+MAX_NESTING = 150
+"""Expressions nested inside one another (Python's own stack bounds the walk)."""
 WRAPPERS = frozenset(
     {
         "parenthesized_expression",
@@ -81,6 +83,7 @@ class Evaluator:
         self.commonjs: dict[Path, Any] = {}
         self.steps = 0
         self.depth = 0
+        self.nesting = 0
         self.exhausted = False
         self.passed: list[Origin] = []
         self.truncated: list[Origin] = []
@@ -364,8 +367,18 @@ class Evaluator:
 
     # --- expressions -----------------------------------------------------------------------------
     def eval(self, node: Any, scope: Scope) -> Any:
+        """The value of an expression, or an Unknown saying why not (also past MAX_NESTING)."""
         if node is None:
             return UNDEFINED
+        if self.nesting >= MAX_NESTING:
+            return Unknown(Origin(scope.module, node), "an expression nested too deep")
+        self.nesting += 1
+        try:
+            return self._eval(node, scope)
+        finally:
+            self.nesting -= 1
+
+    def _eval(self, node: Any, scope: Scope) -> Any:
         origin = Origin(scope.module, node)
         if not self._step():
             return Unknown(origin, "evaluation limit reached")
@@ -759,7 +772,8 @@ class Evaluator:
                     return value
             return Unknown(origin, "a context key not among its files")
         if isinstance(callee, Loader):
-            return Promise(callee.target)
+            value = self.file_value(callee.path, origin)
+            return Promise(self.member(value, callee.name, origin) if callee.name else value)
         fallback = callee if isinstance(callee, Unknown) else Unknown(origin, "a call not followed")
         return self._pass_through(args, origin) or fallback
 
@@ -998,14 +1012,17 @@ class Evaluator:
             self.empty.append(origin)
         as_text = kind in ("raw", "url") or any(q in str(query) for q in ("raw", "url"))
         result = Obj(modules=eager and not imported and not as_text)
+        name = str(imported) if imported != "*" else ""
         for key, path in listing.entries:
             if as_text:
                 value: Any = Unknown(origin, f"{kind or query} import of {self.loader.rel(path)}")
+            elif not eager:
+                value = Loader(path, name)
             else:
                 value = self.file_value(path, origin)
-                if imported and imported != "*":
-                    value = self.member(value, str(imported), origin)
-            result.props[key] = value if eager else Loader(value, path)
+                if name:
+                    value = self.member(value, name, origin)
+            result.props[key] = value
         return result
 
     def _alias_pattern(self, pattern: str) -> str | None:

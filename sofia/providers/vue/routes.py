@@ -21,6 +21,8 @@ FUNCTIONS = ("arrow_function", "function_expression", "function", "function_decl
 EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:(//|[^/])")
 """A path with a scheme (`https://…`, `mailto:…`): admin menus list external links as routes."""
 ROUTE_METHODS = ("addRoute", "addRoutes")
+MAX_ROUTE_DEPTH = 64
+"""Levels of `children` followed; deeper lists are named in notes."""
 
 
 def join_path(parent: str, child: str) -> str:
@@ -88,6 +90,13 @@ class RouteWalker:
         if children is None:
             return
         scope, node = children
+        if depth + 1 >= MAX_ROUTE_DEPTH:
+            self.misses.add(
+                "children lists",
+                f"nested deeper than {MAX_ROUTE_DEPTH} levels",
+                place(Origin(scope.module, node)),
+            )
+            return
         value = self.evaluator.eval(node, scope)
         if isinstance(value, Array):
             self.walk(value, full, depth + 1)

@@ -120,10 +120,11 @@ class FileRef:
 
 @dataclass(frozen=True)
 class Loader:
-    """`() => import(x)`: a lazy glob entry, called to get a Promise of `target`."""
+    """`() => import(x)`: a lazy glob entry, called to get a Promise of the module at `path` (or
+    of its export `name`); the module is read only when called."""
 
-    target: Any
     path: Path
+    name: str = ""
 
 
 @dataclass(frozen=True)
