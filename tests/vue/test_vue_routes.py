@@ -595,7 +595,9 @@ def test_cli_toon_json_md_and_determinism(tmp_path: Path) -> None:
     ],
 )
 def test_usual_router_locations_are_found(tmp_path: Path, rel: str) -> None:
-    make(tmp_path, {rel: "export default [{ path: '/found' }]\n", "src/views/index.ts": "export const x = 1\n"})
+    make(
+        tmp_path, {rel: "export default [{ path: '/found' }]\n", "src/views/index.ts": "export const x = 1\n"}
+    )
     result = routes_of(tmp_path)
     assert result["files"] == [rel]
     assert [r["path"] for r in result["routes"]] == ["/found"]
@@ -633,7 +635,9 @@ def test_children_nested_past_the_limit_are_named_not_lost(tmp_path: Path) -> No
     assert len(result["routes"]) == 64
     assert result["routes"][-1]["depth"] == 63
     assert len(result["notes"]) == 1
-    assert result["notes"][0].startswith("1 children lists not followed (nested deeper than 64 levels): router.ts:1 ")
+    assert result["notes"][0].startswith(
+        "1 children lists not followed (nested deeper than 64 levels): router.ts:1 "
+    )
 
 
 def test_expressions_nested_too_deep_are_named_not_a_crash(tmp_path: Path) -> None:
@@ -641,4 +645,6 @@ def test_expressions_nested_too_deep_are_named_not_a_crash(tmp_path: Path) -> No
     make(tmp_path, {"router.ts": f"export default [{{ path: '/x' }}, ...{nested}]\n"})
     result = routes_of(tmp_path)
     assert [r["path"] for r in result["routes"]] == ["/x"]
-    assert result["notes"][0].startswith("1 route entries not followed (an expression nested too deep): router.ts:1 [[[")
+    assert result["notes"][0].startswith(
+        "1 route entries not followed (an expression nested too deep): router.ts:1 [[["
+    )
