@@ -401,3 +401,50 @@ def test_webpack_context_recursion_and_regex(tmp_path: Path) -> None:
     assert js_regex(r"(?<name>\w+)\.TS$", "i").search("./a.ts") is not None
     with pytest.raises(GlobError, match="outside the root"):
         webpack_context(root.parent, root, False, js_regex(".", ""))
+
+
+VITE_CONFIG = """import { defineConfig } from 'vite'
+import { fileURLToPath, URL } from 'node:url'
+import { resolve } from 'path'
+
+function pathResolve(dir: string) {
+  return resolve(process.cwd(), '.', dir)
+}
+
+export default defineConfig(({ mode }) => ({
+  resolve: {
+    alias: [
+      { find: /\\/@\\//, replacement: pathResolve('app') + '/' },
+      { find: '#views', replacement: fileURLToPath(new URL('./app/pages', import.meta.url)) },
+      { find: 'vue-i18n', replacement: 'vue-i18n/dist/vue-i18n.cjs.js' },
+    ],
+  },
+}))
+"""
+
+
+def test_vite_config_aliases_resolve_imports_and_globs(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "vite.config.ts": VITE_CONFIG,
+            "app/router/index.ts": """import { home } from '/@/router/home'
+import Shell from '#views/Shell.vue'
+const modules = import.meta.glob('#views/modules/*.ts', { eager: true, import: 'default' })
+export default createRouter({ routes: [home, { path: '/s', component: Shell }, ...Object.values(modules)] })
+""",
+            "app/router/home.ts": "export const home = { path: '/', component: () => import('#views/Home.vue') }\n",
+            "app/pages/Home.vue": "",
+            "app/pages/Shell.vue": "",
+            "app/pages/modules/m.ts": "export default { path: '/m', name: 'm' }\n",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert [
+        (r["path"], r.get("component", ""), result["files"][r.get("file", 0)]) for r in result["routes"]
+    ] == [
+        ("/", "app/pages/Home.vue", "app/router/home.ts"),
+        ("/s", "app/pages/Shell.vue", "app/router/index.ts"),
+        ("/m", "", "app/pages/modules/m.ts"),
+    ]
+    assert result["notes"] == []

@@ -182,8 +182,20 @@ def _index_export(module: Module, statement: Any) -> None:
 
 
 def load_aliases(root: Path) -> list[tuple[str, list[str]]]:
-    """Path aliases as (prefix, [target prefixes]): `compilerOptions.paths` of tsconfig/jsconfig at
-    `root` in the simple `"@/*": ["src/*"]` form, else `@/` and `~/` mapped to `src/`."""
+    """Path aliases as (prefix, [target prefixes]), longest prefix first: `resolve.alias` of the
+    vite config at `root`, then `compilerOptions.paths` of tsconfig/jsconfig in the simple
+    `"@/*": ["src/*"]` form; with neither, `@/` and `~/` mapped to `src/`."""
+    from .aliases import vite_aliases
+
+    declared = dict(vite_aliases(root))
+    for prefix, targets in _tsconfig_aliases(root):
+        declared.setdefault(prefix, targets)
+    if declared:
+        return sorted(declared.items(), key=lambda item: -len(item[0]))
+    return [("@/", ["src/"]), ("~/", ["src/"])]
+
+
+def _tsconfig_aliases(root: Path) -> list[tuple[str, list[str]]]:
     for name in ("tsconfig.json", "jsconfig.json"):
         config = root / name
         if not config.is_file():
@@ -209,8 +221,8 @@ def load_aliases(root: Path) -> list[tuple[str, list[str]]]:
                 if prefixes:
                     aliases.append((key[:-1], prefixes))
         if aliases:
-            return sorted(aliases, key=lambda item: -len(item[0]))
-    return [("@/", ["src/"]), ("~/", ["src/"])]
+            return aliases
+    return []
 
 
 def _strip_json_comments(raw: str) -> str:
