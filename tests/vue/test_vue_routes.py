@@ -648,3 +648,22 @@ def test_expressions_nested_too_deep_are_named_not_a_crash(tmp_path: Path) -> No
     assert result["notes"][0].startswith(
         "1 route entries not followed (an expression nested too deep): router.ts:1 [[["
     )
+
+
+def test_enum_paths_and_names_are_resolved(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/names.ts": "export enum RouteName { Home = 'home', Login = 'login' }\n"
+            "export const enum RoutePath { Home = '/', Login = `/login` }\n",
+            "src/router/index.ts": """import { RouteName, RoutePath } from './names'
+export default createRouter({ routes: [
+  { path: RoutePath.Home, name: RouteName.Home },
+  { path: RoutePath.Login, name: RouteName.Login, redirect: RoutePath.Home },
+] })
+""",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert table(result) == [("/", "home", "", "", 0, "", ""), ("/login", "login", "", "", 0, "/", "")]
+    assert result["notes"] == []

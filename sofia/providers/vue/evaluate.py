@@ -252,6 +252,8 @@ class Evaluator:
             body = node.child_by_field_name("body")
             if body is not None:
                 self.run(body, scope)
+        elif kind == "enum_declaration":
+            self._run_enum(node, scope)
         elif kind in (
             "for_statement",
             "while_statement",
@@ -260,6 +262,30 @@ class Evaluator:
             "labeled_statement",
         ):
             self._taint(node, scope)
+
+    def _run_enum(self, node: Any, scope: Scope) -> None:
+        """A TypeScript enum as an object of its members (`RoutePath.Login` is a string)."""
+        name = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name is None or body is None:
+            return
+        members = Obj()
+        following: Any = 0
+        for member in body.named_children:
+            if member.type == "enum_assignment":
+                key = member.child_by_field_name("name")
+                value = self.eval(member.child_by_field_name("value"), scope)
+            elif member.type == "property_identifier":
+                key, value = member, following
+            else:
+                continue
+            if key is not None:
+                members.props[text(key).strip("'\"")] = value
+            if isinstance(value, int) and not isinstance(value, bool):
+                following = value + 1
+            else:
+                following = Unknown(Origin(scope.module, member), "an enum member after a computed one")
+        scope.names[text(name)] = members
 
     def _run_export(self, node: Any, scope: Scope) -> None:
         declaration = node.child_by_field_name("declaration")
