@@ -667,3 +667,25 @@ export default createRouter({ routes: [
     result = routes_of(tmp_path)
     assert table(result) == [("/", "home", "", "", 0, "", ""), ("/login", "login", "", "", 0, "/", "")]
     assert result["notes"] == []
+
+
+def test_a_server_routes_module_is_passed_over_for_the_vue_router(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "server/routes/index.js": "const express = require('express')\nconst router = express.Router()\n"
+            "router.get('/api/users', list)\nmodule.exports = router\n",
+            "client/src/router/index.ts": "export default createRouter({ routes: [{ path: '/app' }] })\n",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert [r["path"] for r in result["routes"]] == ["/app"]
+    assert result["files"] == ["client/src/router/index.ts"]
+    assert result["notes"] == ["not a router (no route table): server/routes/index.js"]
+
+
+def test_no_candidate_with_a_table_names_each(tmp_path: Path) -> None:
+    make(tmp_path, {"routes/index.js": "module.exports = 1\n", "src/router.ts": "export const x = 1\n"})
+    with pytest.raises(ProviderError) as caught:
+        routes_of(tmp_path)
+    assert caught.value.message == "no route array in routes/index.js (nor in src/router.ts)"

@@ -46,8 +46,9 @@ class Params(BaseModel):
     root: Annotated[str, Field(description="tree to search; base for output paths and @/ aliases")] = "."
 
 
-def locate(base: Path, ctx: Context) -> tuple[Path, list[str]]:
-    """The router module under `base` (fewest path segments, then name preference) and the others."""
+def locate(base: Path, ctx: Context) -> list[str]:
+    """Candidate router modules under `base`, best first: the shallowest (a `router/` directory
+    counts as deep as a `router.ts` beside it), then name preference, then path order."""
     names = "{" + ",".join(("index", *MODULE_NAMES)) + "}"
     found = rg.list_files(
         ["."], cwd=base, globs=[f"{names}.{{{','.join(SUFFIXES)}}}"], timeout=ctx.timeout(60)
@@ -61,14 +62,11 @@ def locate(base: Path, ctx: Context) -> tuple[Path, list[str]]:
         )
 
     def rank(path: str) -> tuple[int, int, bytes]:
-        """Shallowest router first (a `router/` directory counts as deep as a `router.ts` beside
-        it), then name preference, then path order."""
         preference = next(i for i, n in enumerate(ROUTER_NAMES) if path == n or path.endswith("/" + n))
         depth = path.count("/") - ROUTER_NAMES[preference].count("/")
         return (depth, preference, os.fsencode(path))
 
-    ordered = sorted(candidates, key=rank)
-    return base / ordered[0], ordered[1:]
+    return sorted(candidates, key=rank)
 
 
 def _shown(path: Path, ctx: Context) -> str:
@@ -89,27 +87,31 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         router = (ctx.root / params.file).resolve()
         if not router.is_file():
             raise ProviderError(f"router file not found: {params.file}", f"paths are relative to {ctx.root}")
+        candidates = [router]
     else:
-        router, others = locate(base, ctx)
-    loader = Loader(base)
-    if not loader.inside(router):
-        loader = Loader(router.parent)
-    module = loader.load(router)
-    if module is None:
-        raise ProviderError(f"cannot read the router module {params.file or router}", "check the file")
-    walker = RouteWalker(loader)
-    try:
-        found = _walked(walker, module)
-    except RecursionError:
+        ordered = locate(base, ctx)
+        candidates = [base / rel for rel in ordered]
+    skipped: list[str] = []
+    for router in candidates:
+        loader, walker, module, found = _attempt(base, router, params.file)
+        if found:
+            break
+        skipped.append(module.rel)
+    else:
+        first = skipped[0]
+        tried = "" if len(skipped) == 1 else f" (nor in {', '.join(skipped[1:])})"
         raise ProviderError(
-            f"the route table of {module.rel} nests too deep to follow", "pass file= for a route module"
-        ) from None
-    if not found:
-        raise ProviderError(
-            f"no route array in {module.rel}",
+            f"no route array in {first}{tried}",
             "expected createRouter({ routes }), export default [...] or const routes = [...]; "
             "pass file= for the module that declares them",
         )
+    if not params.file:
+        chosen = candidates.index(router)
+        others = [_rel(c, base) for c in candidates[chosen + 1 :]]
+        if skipped:
+            notes.append(
+                f"not a router (no route table): {', '.join(_rel(c, base) for c in candidates[:chosen])}"
+            )
     walker.note_added_routes()
     evaluator = walker.evaluator
     for origin in evaluator.undecided:
@@ -148,6 +150,28 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 
     keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(build(k, note(k)), ctx.budget))
     return build(keep, note(keep))
+
+
+def _attempt(base: Path, router: Path, file: str) -> tuple[Loader, RouteWalker, Module, bool]:
+    """Read one candidate router module and walk its table (found: False when it has none)."""
+    loader = Loader(base)
+    if not loader.inside(router):
+        loader = Loader(router.parent)
+    module = loader.load(router)
+    if module is None:
+        raise ProviderError(f"cannot read the router module {file or loader.rel(router)}", "check the file")
+    walker = RouteWalker(loader)
+    try:
+        found = _walked(walker, module)
+    except RecursionError:
+        raise ProviderError(
+            f"the route table of {module.rel} nests too deep to follow", "pass file= for a route module"
+        ) from None
+    return loader, walker, module, found
+
+
+def _rel(path: Path, base: Path) -> str:
+    return os.path.relpath(path, base).replace(os.sep, "/")
 
 
 def _walked(walker: RouteWalker, module: Module) -> bool:
