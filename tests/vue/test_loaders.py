@@ -448,3 +448,33 @@ export default createRouter({ routes: [home, { path: '/s', component: Shell }, .
         ("/m", "", "app/pages/modules/m.ts"),
     ]
     assert result["notes"] == []
+
+
+def test_reassigned_concat_and_an_exported_route_function(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/index.ts": """import { RouteRecordRaw } from 'vue-router'
+const modules = import.meta.glob('./modules/*.router.ts', { import: 'default', eager: true })
+let modulesRoutes: Array<RouteRecordRaw> = []
+Object.keys(modules).forEach((item) => {
+  modulesRoutes = modulesRoutes.concat(modules[item] as RouteRecordRaw)
+})
+const features = import.meta.glob('/src/features/*/init.ts', { eager: true })
+const featureRoutes = Object.values(features).flatMap((m: any) => m.routes())
+export default createRouter({ routes: [...modulesRoutes, ...featureRoutes] })
+""",
+            "src/router/modules/a.router.ts": "export default { path: '/a' }\n",
+            "src/router/modules/b.router.ts": "export default [{ path: '/b' }, { path: '/c' }]\n",
+            "src/router/modules/helpers.ts": "export default [{ path: '/not-a-router-module' }]\n",
+            "src/features/shop/init.ts": "export function routes() {\n  return [{ path: '/shop', name: 'shop' }]\n}\n",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert [(r["path"], result["files"][r.get("file", 0)]) for r in result["routes"]] == [
+        ("/a", "src/router/modules/a.router.ts"),
+        ("/b", "src/router/modules/b.router.ts"),
+        ("/c", "src/router/modules/b.router.ts"),
+        ("/shop", "src/features/shop/init.ts"),
+    ]
+    assert result["notes"] == []
