@@ -112,6 +112,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             notes.append(
                 f"not a router (no route table): {', '.join(_rel(c, base) for c in candidates[:chosen])}"
             )
+    walker.note_other_tables()
     walker.note_added_routes()
     evaluator = walker.evaluator
     for origin in evaluator.undecided:

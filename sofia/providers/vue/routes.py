@@ -48,6 +48,8 @@ class RouteWalker:
         self.evaluator = Evaluator(loader)
         self.rows: list[dict[str, Any]] = []
         self.misses = Misses()
+        self.walked: set[tuple[str, int]] = set()
+        """Route objects in the table, by module and position."""
 
     # --- the table ---------------------------------------------------------------------------------
     def walk(self, table: Array, parent_path: str, depth: int) -> None:
@@ -71,6 +73,7 @@ class RouteWalker:
 
     def route(self, route: ObjectLit, parent_path: str, depth: int) -> None:
         _fail_on_error(route.module, route.node)
+        self.walked.add((route.module.rel, route.node.start_byte))
         path_field = self.evaluator.property(route, "path")
         path = self.path_text(*path_field) if path_field is not None else ""
         computed = path.startswith("<") and parent_path in ("", "/")
@@ -219,6 +222,30 @@ class RouteWalker:
         return cut(collapse(text(node)), 40)
 
     # --- routes added at run time ------------------------------------------------------------------
+    def note_other_tables(self) -> None:
+        """Exported route arrays of the modules read that the table does not hold (`asyncRoutes`,
+        added at run time by a permission guard): named, so their routes are not taken as absent."""
+        evaluator = self.evaluator
+        for module in list(self.loader.modules.values()):
+            if module is None or module.path not in evaluator.scopes:
+                continue
+            for name in sorted(module.exports):
+                origin = Origin(module, module.root_node)
+                value = evaluator.export(module, name, origin)
+                if not isinstance(value, Array):
+                    continue
+                routes = [
+                    i for i in value.items if isinstance(i, ObjectLit) and evaluator.property(i, "path")
+                ]
+                if routes and not any((r.module.rel, r.node.start_byte) in self.walked for r in routes):
+                    declared = module.bindings.get(name)
+                    line = module.line(declared) if declared is not None else 0
+                    self.misses.add(
+                        "route arrays",
+                        "exported, not in the table",
+                        Place(module.rel, line, f"{name} ({len(routes)} routes)"),
+                    )
+
     def note_added_routes(self) -> None:
         """`router.addRoute(...)` calls in every module read: routes the table cannot show."""
         for module in list(self.loader.modules.values()):
