@@ -478,3 +478,26 @@ export default createRouter({ routes: [...modulesRoutes, ...featureRoutes] })
         ("/shop", "src/features/shop/init.ts"),
     ]
     assert result["notes"] == []
+
+
+def test_code_that_cannot_change_the_table_is_not_evaluated(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/index.ts": """import { heavy } from '@/heavy'
+import { collect } from './collect'
+const unused = heavy()
+NProgress.configure({ showSpinner: false })
+const routes = [{ path: '/' }]
+collect(routes)
+export default createRouter({ routes })
+""",
+            "src/heavy.ts": "import { more } from './more'\nexport function heavy() { return more() }\n",
+            "src/more.ts": "export function more() { return 1 }\n",
+            "src/router/collect.ts": "export function collect(list) { list.push({ path: '/collected' }) }\n",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert [r["path"] for r in result["routes"]] == ["/", "/collected"]
+    # `unused` is never read, so neither heavy.ts nor more.ts is
+    assert result["files"] == ["src/router/index.ts", "src/router/collect.ts"]

@@ -500,7 +500,7 @@ def test_import_cycle_terminates(tmp_path: Path) -> None:
     result = routes_of(tmp_path)
     assert result["routes"] == []
     assert result["notes"] == [
-        "1 route tables not followed (a is used before its declaration runs (import cycle?)): b.ts:2 a"
+        "1 route tables not followed (a is defined through itself (an import cycle?)): b.ts:2 a"
     ]
 
 

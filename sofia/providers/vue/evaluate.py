@@ -3,9 +3,12 @@ tree-sitter syntax tree: module top levels run in source order (so `push` in a l
 modules fills the array a later spread reads), functions are applied when called (`formatModules(
 modules, [])`), and `import.meta.glob`, `globEager` and `require.context` resolve to the files they
 name. Nothing is executed: calls it does not know, run-time conditions and APIs become `Unknown`
-values that remember their place, so the caller can say what it did not follow.
+values that remember their place, so the caller can say what it did not follow. Demand-driven at
+the top level: a declaration is evaluated when first read, and an expression statement only when
+it can change a value (see `_may_change_tables`), so importing half an app costs nothing.
 
-Bounded: at most MAX_STEPS evaluation steps and MAX_DEPTH nested calls per run.
+Bounded: at most MAX_STEPS evaluation steps, MAX_DEPTH nested calls and MAX_NESTING nested
+expressions per run.
 """
 
 from __future__ import annotations
@@ -57,6 +60,14 @@ MUTATORS = frozenset({"push", "unshift", "splice", "concat"})
 DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 SCRIPT_SUFFIXES = frozenset(EXTENSIONS) | {".cjs", ".cts"}
 GLOB_NAMES = {"glob": False, "globEager": True, "globEagerDefault": True}
+
+
+class _Thunk:
+    """A top-level declaration not yet evaluated: only what the table reads is evaluated."""
+
+    def __init__(self, node: Any) -> None:
+        self.node = node
+        self.running = False
 
 
 class _Return(Exception):
@@ -188,7 +199,14 @@ class Evaluator:
     def lookup(self, name: str, scope: Scope, origin: Origin) -> Any:
         found = scope.find(name)
         if found is not None:
-            return found.names[name]
+            value = found.names[name]
+            if isinstance(value, _Thunk):
+                if value.running:
+                    return Unknown(origin, f"{name} is defined through itself (an import cycle?)")
+                value.running = True
+                found.names[name] = result = self.eval(value.node, found)
+                return result
+            return value
         module = scope.module
         if name in module.imports:
             spec = module.imports[name]
@@ -224,14 +242,19 @@ class Evaluator:
             self._taint(node, scope)
             return
         kind = node.type
+        top = scope.parent is None
         if kind in DECLARATIONS:
             for declarator in node.named_children:
                 if declarator.type == "variable_declarator":
+                    name = declarator.child_by_field_name("name")
                     value_node = declarator.child_by_field_name("value")
+                    if top and name is not None and name.type == "identifier" and value_node is not None:
+                        scope.names[text(name)] = _Thunk(value_node)  # evaluated when first read
+                        continue
                     value = self.eval(value_node, scope) if value_node is not None else UNDEFINED
-                    self.bind(declarator.child_by_field_name("name"), value, scope)
+                    self.bind(name, value, scope)
         elif kind == "expression_statement":
-            if node.named_children:
+            if node.named_children and (not top or _may_change_tables(node, scope.module)):
                 self.eval(node.named_children[0], scope)
         elif kind == "export_statement":
             self._run_export(node, scope)
@@ -387,7 +410,7 @@ class Evaluator:
         origin = Origin(scope.module, node)
         for target in _mutated_names(node):
             found = scope.find(target)
-            value = found.names[target] if found is not None else None
+            value = self.lookup(target, scope, origin) if found is not None else None
             if isinstance(value, Array) and origin not in value.gaps:
                 value.gaps.append(origin)
 
@@ -1105,6 +1128,28 @@ def _else_body(node: Any) -> Any:
     if node.type == "else_clause":
         return node.named_children[0] if node.named_children else node
     return node
+
+
+def _may_change_tables(statement: Any, module: Module) -> bool:
+    """Whether a top-level expression statement can change a value a table reads: it mutates
+    something (`push`, an assignment), calls a function of this module, or hands a call a name.
+    Others (`Vue.use(Router)`, `NProgress.configure({...})`) are not evaluated."""
+    if next(_mutated_names(statement), None) is not None:
+        return True
+    stack = [statement]
+    while stack:
+        current = stack.pop()
+        if current.type == "assignment_expression":
+            return True
+        if current.type == "call_expression":
+            function = current.child_by_field_name("function")
+            if function is not None and function.type == "identifier" and text(function) in module.bindings:
+                return True
+            arguments = current.child_by_field_name("arguments")
+            if arguments is not None and any(a.type == "identifier" for a in arguments.named_children):
+                return True
+        stack.extend(current.named_children)
+    return False
 
 
 def _mutated_names(node: Any) -> Iterator[str]:
