@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from . import globs
+from . import library, loaders
 from .modules import EXTENSIONS, Module, string_value, text
 from .modules import Loader as ModuleLoader
 from .values import (
@@ -59,7 +59,6 @@ FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "gen
 MUTATORS = frozenset({"push", "unshift", "splice", "concat"})
 DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 SCRIPT_SUFFIXES = frozenset(EXTENSIONS) | {".cjs", ".cts"}
-GLOB_NAMES = {"glob": False, "globEager": True, "globEagerDefault": True}
 
 
 class _Thunk:
@@ -759,16 +758,16 @@ class Evaluator:
             method = text(prop) if prop is not None else ""
             head = text(object_node).replace(" ", "") if object_node is not None else ""
             if head == "require" and method == "context":
-                return self._require_context(argument_nodes, scope, origin)
+                return loaders.require_context(self, argument_nodes, scope, origin)
             if head in ("Object", "Array", "Promise"):
-                return self._static_call(head, method, argument_nodes, scope, origin)
+                return library.static_call(self, head, method, argument_nodes, scope, origin)
             receiver = self.eval(object_node, scope)
-            if isinstance(receiver, ImportMeta) and method in GLOB_NAMES:
-                return self._vite_glob(method, argument_nodes, scope, origin)
+            if isinstance(receiver, ImportMeta) and method in loaders.GLOB_NAMES:
+                return loaders.vite_glob(self, method, argument_nodes, scope, origin)
             if function.child_by_field_name("optional_chain") is not None and receiver in (UNDEFINED, NULL):
                 return UNDEFINED
             spread = Array()
-            args = self._arguments(argument_nodes, scope, spread)
+            args = self.arguments_of(argument_nodes, scope, spread)
             if isinstance(receiver, Array) and method in ("push", "unshift"):
                 receiver.absorb(spread)
                 if method == "push":
@@ -778,10 +777,10 @@ class Evaluator:
                 return len(receiver.items)
             return self._method(receiver, method, args, scope, origin)
         callee = self.eval(function, scope)
-        args = self._arguments(argument_nodes, scope)
+        args = self.arguments_of(argument_nodes, scope)
         return self.apply(callee, args, origin)
 
-    def _arguments(self, nodes: list[Any], scope: Scope, spread: Array | None = None) -> list[Any]:
+    def arguments_of(self, nodes: list[Any], scope: Scope, spread: Array | None = None) -> list[Any]:
         """Evaluated arguments, spreads expanded (their provenance goes to `spread` when given)."""
         args: list[Any] = []
         for node in nodes:
@@ -884,23 +883,23 @@ class Evaluator:
             pass
         return UNDEFINED
 
-    def _callback(self, fn: Any, origin: Origin) -> Callable[[list[Any]], Any] | None:
+    def callback(self, fn: Any, origin: Origin) -> Callable[[list[Any]], Any] | None:
         if isinstance(fn, (Func, Context, Loader)):
             return lambda args: self.apply(fn, args, origin)
         return None
 
     def _method(self, receiver: Any, method: str, args: list[Any], scope: Scope, origin: Origin) -> Any:
         if isinstance(receiver, Array):
-            return self._array_method(receiver, method, args, origin)
+            return library.array_method(self, receiver, method, args, origin)
         if isinstance(receiver, Context) and method == "keys":
             return Array([key for key, _ in receiver.entries])
         if isinstance(receiver, Promise) and method == "then" and args:
-            callback = self._callback(args[0], origin)
+            callback = self.callback(args[0], origin)
             return Promise(callback([receiver.value])) if callback is not None else Unknown(origin, "then")
         if isinstance(receiver, str):
-            return _string_method(receiver, method, args, origin)
+            return library.string_method(receiver, method, args, origin)
         if isinstance(receiver, Builtin) and method == "call" and args:
-            return _type_tag(args[0], origin)
+            return library.type_tag(args[0], origin)
         if isinstance(receiver, (Func, Loader, Context)) and method in ("call", "apply"):
             rest = (
                 args[1:]
@@ -915,206 +914,6 @@ class Evaluator:
         if isinstance(receiver, Unknown):
             return self._pass_through(args, origin) or receiver
         return self._pass_through(args, origin) or Unknown(origin, f"a call of {method} not followed")
-
-    def _array_method(self, array: Array, method: str, args: list[Any], origin: Origin) -> Any:
-        if method == "concat":
-            result = Array(list(array.items))
-            result.absorb(array)
-            for arg in args:
-                if isinstance(arg, Array):
-                    result.items.extend(arg.items)
-                    result.absorb(arg)
-                else:
-                    result.items.append(arg)
-            return result
-        if method in ("slice", "reverse", "sort", "toSorted", "toReversed") and (
-            method != "slice" or not args
-        ):
-            result = Array(list(array.items))
-            result.absorb(array)
-            if method in ("reverse", "toReversed"):
-                result.items.reverse()
-            if method in ("reverse", "sort"):
-                array.items[:] = result.items
-                return array
-            return result
-        if method == "flat":
-            depth = args[0] if args and isinstance(args[0], (int, float)) else 1
-            return _flatten(array, float(depth))
-        callback = self._callback(args[0], origin) if args else None
-        if callback is None:
-            return Unknown(origin, f"array {method} not followed")
-        items = list(array.items)
-        if method == "forEach":
-            for index, item in enumerate(items):
-                callback([item, index, array])
-            return UNDEFINED
-        if method in ("map", "flatMap"):
-            mapped = Array()
-            mapped.absorb(array)
-            for index, item in enumerate(items):
-                value = callback([item, index, array])
-                if method == "flatMap" and isinstance(value, Array):
-                    mapped.items.extend(value.items)
-                    mapped.absorb(value)
-                else:
-                    mapped.items.append(value)
-            return mapped
-        if method == "filter":
-            kept = Array()
-            kept.absorb(array)
-            for index, item in enumerate(items):
-                decided = truthy(callback([item, index, array]))
-                if decided is None:
-                    self.undecided.append(origin)
-                if decided is not False:
-                    kept.items.append(item)
-            return kept
-        if method == "reduce":
-            accumulator = args[1] if len(args) > 1 else (items.pop(0) if items else UNDEFINED)
-            for index, item in enumerate(items):
-                accumulator = callback([accumulator, item, index, array])
-            return accumulator
-        return Unknown(origin, f"array {method} not followed")
-
-    def _static_call(self, head: str, method: str, nodes: list[Any], scope: Scope, origin: Origin) -> Any:
-        args = self._arguments(nodes, scope)
-        first = args[0] if args else UNDEFINED
-        if head == "Object" and method in ("keys", "values", "entries"):
-            keys = self.keys(first)
-            if keys is None:
-                return (
-                    first
-                    if isinstance(first, Unknown)
-                    else Unknown(origin, f"Object.{method} of an unknown value")
-                )
-            if method == "keys":
-                return Array(list(keys))
-            values = self.values_of(first, origin) or []
-            if method == "values":
-                return Array(values)
-            return Array([Array([k, v]) for k, v in zip(keys, values, strict=True)])
-        if head == "Object" and method == "assign":
-            return first
-        if head == "Object" and method == "freeze":
-            return first
-        if head == "Array" and method == "isArray":
-            if isinstance(first, Unknown):
-                return Unknown(origin, "a run-time condition")
-            return isinstance(first, Array)
-        if head == "Array" and method == "from":
-            items = self.iterate(first)
-            return Array(items) if items is not None else Unknown(origin, "Array.from not followed")
-        if head == "Array" and method == "of":
-            return Array(list(args))
-        if head == "Promise" and method in ("all", "allSettled") and isinstance(first, Array):
-            settled = Array([item.value if isinstance(item, Promise) else item for item in first.items])
-            settled.absorb(first)
-            return Promise(settled)
-        if head == "Promise" and method == "resolve":
-            return Promise(first)
-        return Unknown(origin, f"{head}.{method} not followed")
-
-    # --- loaders ---------------------------------------------------------------------------------
-    def _vite_glob(self, method: str, nodes: list[Any], scope: Scope, origin: Origin) -> Any:
-        patterns_value = self.eval(nodes[0], scope) if nodes else UNDEFINED
-        if isinstance(patterns_value, str):
-            patterns = [patterns_value]
-        elif isinstance(patterns_value, Array) and all(isinstance(p, str) for p in patterns_value.items):
-            patterns = list(patterns_value.items)
-        else:
-            return Unknown(origin, "glob patterns that are not string literals")
-        options: dict[str, Any] = {}
-        if len(nodes) > 1:
-            raw = self.eval(nodes[1], scope)
-            if not isinstance(raw, ObjectLit):
-                return Unknown(origin, "glob options that are not an object literal")
-            for name in ("eager", "import", "as", "query", "exhaustive", "base"):
-                found = self.property(raw, name)
-                if found is not None:
-                    options[name] = self.eval(found[1], found[0])
-        eager = GLOB_NAMES[method] or options.get("eager") is True
-        imported = options.get("import", "default" if method == "globEagerDefault" else "")
-        query = options.get("query", "")
-        kind = options.get("as", "")
-        if isinstance(query, ObjectLit):
-            query = "?" + "&".join(self.keys(query) or ["?"])
-        if not all(isinstance(v, str) for v in (imported, kind, query)) or not isinstance(
-            options.get("base", ""), str
-        ):
-            return Unknown(origin, "glob options computed at run time")
-        module = scope.module
-        try:
-            listing = globs.vite_glob(
-                patterns,
-                module.path,
-                self.loader.root,
-                lambda p: self._alias_pattern(p),
-                exhaustive=options.get("exhaustive") is True,
-                base=str(options.get("base", "")),
-            )
-        except globs.GlobError as error:
-            return Unknown(origin, f"glob not resolved: {error}")
-        if listing.truncated:
-            self.truncated.append(origin)
-        if not listing.entries:
-            self.empty.append(origin)
-        as_text = kind in ("raw", "url") or any(q in str(query) for q in ("raw", "url"))
-        result = Obj(modules=eager and not imported and not as_text)
-        name = str(imported) if imported != "*" else ""
-        for key, path in listing.entries:
-            if as_text:
-                value: Any = Unknown(origin, f"{kind or query} import of {self.loader.rel(path)}")
-            elif not eager:
-                value = Loader(path, name)
-            else:
-                value = self.file_value(path, origin)
-                if name:
-                    value = self.member(value, name, origin)
-            result.props[key] = value
-        return result
-
-    def _alias_pattern(self, pattern: str) -> str | None:
-        for prefix, targets in self.loader.aliases:
-            if pattern.startswith(prefix) and targets:
-                return (self.loader.root / targets[0]).resolve().as_posix() + "/" + pattern[len(prefix) :]
-        return None
-
-    def _require_context(self, nodes: list[Any], scope: Scope, origin: Origin) -> Any:
-        args = self._arguments(nodes, scope)
-        directory = args[0] if args else UNDEFINED
-        recursive = args[1] if len(args) > 1 else True
-        regex = args[2] if len(args) > 2 else Regex(r"^\.\/.*$", "")
-        if not isinstance(directory, str) or not isinstance(recursive, bool) or not isinstance(regex, Regex):
-            return Unknown(origin, "require.context arguments that are not literals")
-        module = scope.module
-        if directory.startswith("."):
-            base = module.path.parent / directory
-        else:
-            alias = self._alias_pattern(directory.rstrip("/") + "/")
-            if alias is None:
-                return Unknown(origin, f"require.context directory not resolved: {directory}")
-            base = Path(alias)
-        try:
-            compiled = globs.js_regex(regex.pattern, regex.flags)
-            listing = globs.webpack_context(base, self.loader.root, recursive, compiled)
-        except globs.GlobError as error:
-            return Unknown(origin, f"require.context not resolved: {error}")
-        if listing.truncated:
-            self.truncated.append(origin)
-        if not listing.entries:
-            self.empty.append(origin)
-        entries = []
-        for key, path in listing.entries:
-            target = self.file_value_module(path)
-            if isinstance(target, Module):
-                value: Any = self.namespace(target)
-            elif isinstance(target, Path):
-                value = FileRef(target)
-            else:
-                value = Unknown(origin, f"not read: {self.loader.rel(path)}")
-            entries.append((key, value))
-        return Context(tuple(entries), origin)
 
     def _step(self) -> bool:
         self.steps += 1
@@ -1201,56 +1000,3 @@ def _key(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
-
-
-def _type_tag(value: Any, origin: Origin) -> Any:
-    """`Object.prototype.toString.call(value)`, the classic type test."""
-    if isinstance(value, Unknown):
-        return value
-    if isinstance(value, Array):
-        return "[object Array]"
-    if isinstance(value, str):
-        return "[object String]"
-    if isinstance(value, bool):
-        return "[object Boolean]"
-    if isinstance(value, (int, float)):
-        return "[object Number]"
-    if value is UNDEFINED:
-        return "[object Undefined]"
-    if value is NULL:
-        return "[object Null]"
-    if isinstance(value, (Func, Loader, Context)):
-        return "[object Function]"
-    if isinstance(value, (ObjectLit, Obj, Namespace)):
-        return "[object Object]" if not isinstance(value, Namespace) else "[object Module]"
-    return Unknown(origin, "a type test not evaluated")
-
-
-def _flatten(array: Array, depth: float) -> Array:
-    result = Array()
-    result.absorb(array)
-    for item in array.items:
-        if isinstance(item, Array) and depth >= 1:
-            inner = _flatten(item, depth - 1)
-            result.items.extend(inner.items)
-            result.absorb(inner)
-        else:
-            result.items.append(item)
-    return result
-
-
-def _string_method(value: str, method: str, args: list[Any], origin: Origin) -> Any:
-    first = args[0] if args else UNDEFINED
-    if method in ("includes", "startsWith", "endsWith") and isinstance(first, str):
-        return {
-            "includes": first in value,
-            "startsWith": value.startswith(first),
-            "endsWith": value.endswith(first),
-        }[method]
-    if method in ("toLowerCase", "toUpperCase", "trim"):
-        return {"toLowerCase": value.lower(), "toUpperCase": value.upper(), "trim": value.strip()}[method]
-    if method == "replace" and isinstance(first, str) and len(args) > 1 and isinstance(args[1], str):
-        return value.replace(first, args[1], 1)
-    if method == "split" and isinstance(first, str) and first:
-        return Array(list(value.split(first)))
-    return Unknown(origin, f"string {method} not evaluated")
