@@ -501,3 +501,29 @@ export default createRouter({ routes })
     assert [r["path"] for r in result["routes"]] == ["/", "/collected"]
     # `unused` is never read, so neither heavy.ts nor more.ts is
     assert result["files"] == ["src/router/index.ts", "src/router/collect.ts"]
+
+
+@pytest.mark.parametrize(
+    ("config", "aliases"),
+    [
+        (
+            "export default { resolve: { alias: { '@': path.resolve(__dirname, 'src') } } }",
+            [("@/", ["src/"])],
+        ),
+        (
+            "export default defineConfig({ resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)),"
+            " '~': '/src', 'shared': resolve(__dirname, '..', 'shared') } } })",
+            [("@/", ["src/"]), ("~/", ["src/"])],
+        ),
+        (
+            "export default { resolve: { alias: [{ find: /^@\\//, replacement: '/src/' }] } }",
+            [("@/", ["src/"])],
+        ),
+        ("export default { resolve: { alias: [{ find: /^(.*)\\.js$/, replacement: '$1' }] } }", []),
+    ],
+)
+def test_vite_alias_forms(tmp_path: Path, config: str, aliases: list[tuple[str, list[str]]]) -> None:
+    from sofia.providers.vue.aliases import vite_aliases
+
+    make(tmp_path, {"vite.config.ts": config})
+    assert vite_aliases(tmp_path) == aliases

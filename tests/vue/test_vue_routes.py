@@ -695,3 +695,23 @@ def test_no_candidate_with_a_table_names_each(tmp_path: Path) -> None:
     with pytest.raises(ProviderError) as caught:
         routes_of(tmp_path)
     assert caught.value.message == "no route array in routes/index.js (nor in src/router.ts)"
+
+
+def test_routes_made_by_a_helper_function(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/index.ts": """import Home from '@/views/Home.vue'
+const page = (path: string, name: string, component = Home) => ({ path, name, component })
+const prefix = '/docs'
+export default createRouter({ routes: [page('/', 'home'), page(`${prefix}/intro`, 'intro')] })
+""",
+            "src/views/Home.vue": "",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert table(result) == [
+        ("/", "home", "src/views/Home.vue", "", 0, "", ""),
+        ("/docs/intro", "intro", "src/views/Home.vue", "", 0, "", ""),
+    ]
+    assert result["notes"] == []

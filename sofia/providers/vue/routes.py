@@ -21,6 +21,9 @@ FUNCTIONS = ("arrow_function", "function_expression", "function", "function_decl
 EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:(//|[^/])")
 """A path with a scheme (`https://…`, `mailto:…`): admin menus list external links as routes."""
 ROUTE_METHODS = ("addRoute", "addRoutes")
+NAMES = ("identifier", "shorthand_property_identifier")
+EVALUATED = (*NAMES, "member_expression", "subscript_expression", "call_expression", "template_string")
+"""Field values worth evaluating (a name, `RouteName.Home`, `views['./A.vue']`, a template)."""
 MAX_ROUTE_DEPTH = 64
 """Levels of `children` followed; deeper lists are named in notes."""
 
@@ -125,7 +128,7 @@ class RouteWalker:
         scope, node = field
         node = unwrap(node)
         value = string_value(node)
-        if value is None and node.type in ("identifier", "member_expression", "template_string"):
+        if value is None and node.type in EVALUATED:
             evaluated = self.evaluator.eval(node, scope)
             value = evaluated if isinstance(evaluated, str) else None
         return value if value is not None else cut(collapse(text(node)), 40)
@@ -148,14 +151,14 @@ class RouteWalker:
         specifier = _dynamic_import(node)
         if specifier is not None:
             return self._file(module, specifier)
-        if node.type in ("identifier", "member_expression", "subscript_expression", "call_expression"):
+        if node.type in EVALUATED:
             value = self.evaluator.eval(node, scope)
             shown = self._component_value(value)
             if shown:
                 return shown
-            if node.type == "identifier" and text(node) in module.imports:
+            if node.type in NAMES and text(node) in module.imports:
                 return self._file(module, module.imports[text(node)].specifier)
-            if node.type == "identifier":
+            if node.type in NAMES:
                 return text(node)
         return cut(collapse(text(node)), 40)
 
