@@ -112,17 +112,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             notes.append(
                 f"not a router (no route table): {', '.join(_rel(c, base) for c in candidates[:chosen])}"
             )
-    walker.note_other_tables()
-    walker.note_added_routes()
-    evaluator = walker.evaluator
-    for origin in evaluator.undecided:
-        walker.misses.add("conditions", "decided at run time; routes of every branch listed", place(origin))
-    for origin in evaluator.empty:
-        walker.misses.add("loaders", "they match no file", place(origin))
-    for origin in evaluator.truncated:
-        walker.misses.add("loaders", f"listing stopped at {MAX_LISTED} entries", place(origin))
-    if evaluator.exhausted:
-        walker.misses.add("statements", f"evaluation stopped after {MAX_STEPS} steps", Place(module.rel))
+    _note_run_time(walker, module)
     if others:
         loaded = set(loader.order)
         others = [o for o in others if _shown_rel(base / o, loader) not in loaded]
@@ -151,6 +141,21 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 
     keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(build(k, note(k)), ctx.budget))
     return build(keep, note(keep))
+
+
+def _note_run_time(walker: RouteWalker, module: Module) -> None:
+    """What the table depends on at run time, and the limits the evaluation reached."""
+    walker.note_other_tables()
+    walker.note_added_routes()
+    evaluator = walker.evaluator
+    for origin in evaluator.undecided:
+        walker.misses.add("conditions", "decided at run time; routes of every branch listed", place(origin))
+    for origin in evaluator.empty:
+        walker.misses.add("loaders", "they match no file", place(origin))
+    for origin in evaluator.truncated:
+        walker.misses.add("loaders", f"listing stopped at {MAX_LISTED} entries", place(origin))
+    if evaluator.exhausted:
+        walker.misses.add("statements", f"evaluation stopped after {MAX_STEPS} steps", Place(module.rel))
 
 
 def _attempt(base: Path, router: Path, file: str) -> tuple[Loader, RouteWalker, Module, bool]:
