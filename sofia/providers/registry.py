@@ -250,8 +250,10 @@ PROVIDERS: tuple[Provider, ...] = (
         cli=("vue", "routes"),
         module="sofia.providers.vue",
         description=(
-            "The vue-router route table flattened: full path, name, component file, meta, depth, redirect and "
-            "alias, resolved across imported route modules. Use instead of reading router files."
+            "The vue-router route table flattened: full path, name, component file, meta, depth, redirect, "
+            "alias and the module each route is written in (`file`: index into `files`, absent = 0), resolved "
+            "across imported and glob-loaded route modules; what it cannot follow is named in notes. Use "
+            "instead of reading router files."
         ),
         guide="`vue_routes`: which view serves which URL",
         examples=("sf vue routes", "sf vue routes src/router/index.ts", "sf vue routes --root apps/admin"),

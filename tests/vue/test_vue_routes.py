@@ -90,13 +90,13 @@ def test_reference_four_route_sample(tmp_path: Path) -> None:
     make(tmp_path, with_views({"src/router/index.ts": REFERENCE_SAMPLE}))
     result = routes_of(tmp_path)
     assert table(result) == [
-        ("/login", "login", "src/views/LoginView.vue", "public: true", 0, "", ""),
+        ("/login", "login", "src/views/LoginView.vue", "public=true", 0, "", ""),
         ("/", "", "src/layouts/AppLayout.vue", "", 0, "", ""),
         ("/", "dashboard", "src/views/DashboardView.vue", "", 1, "", ""),
-        ("/tasks", "my-tasks", "src/views/MyTasksView.vue", "requiresRole: agent", 1, "", ""),
+        ("/tasks", "my-tasks", "src/views/MyTasksView.vue", "requiresRole=agent", 1, "", ""),
     ]
     assert result["files"] == ["src/router/index.ts"]
-    assert result["total"] == 4
+    assert "total" not in result  # every row is shown: routes[4] says how many
     assert result["notes"] == []
     assert result["stats"]["raw_tok"] > 0
 
@@ -198,12 +198,14 @@ export default adminRoutes
         ("/shop", "", "src/views/Shop.vue", "", 0, "", ""),
         ("/shop/cart", "cart", "src/views/shop/Cart.vue", "", 1, "", ""),
     ]
+    # modules holding routes first, in the order of their first route, then the others read
     assert result["files"] == [
         "src/router/index.ts",
         "src/router/modules/admin.ts",
-        "src/router/modules/index.ts",
         "src/router/modules/shop.ts",
+        "src/router/modules/index.ts",
     ]
+    assert [r.get("file", 0) for r in result["routes"]] == [0, 1, 1, 0, 2]
 
 
 def test_one_line_route_objects_keep_their_paths(tmp_path: Path) -> None:
@@ -265,14 +267,13 @@ export const routes = [
         },
     )
     rows = {r["path"]: r for r in routes_of(tmp_path)["routes"]}
-    assert rows["/"]["redirect"] == "HOME"
-    assert rows["/old"]["redirect"] == "name: home, query: {from: old}"
+    assert rows["/"]["redirect"] == "/home"
+    assert rows["/old"]["redirect"] == "name=home;query={from=old}"
     assert rows["/fn"]["redirect"] == "(function)"
     assert rows["/home"]["alias"] == "/start"
-    assert rows["/users"]["alias"] == "/people, /members"
+    assert rows["/users"]["alias"] == "/people;/members"
     assert rows["/users"]["meta"] == (
-        "title: Users, order: 3, hidden: false, roles: [admin, editor], nav: {icon: user, pinned: true}, "
-        "guard: canSee(), nothing: null"
+        "title=Users;order=3;hidden=false;roles=[admin,editor];nav={icon=user;pinned=true};guard=canSee();nothing=null"
     )
 
 
@@ -315,7 +316,7 @@ export default createRouter({ routes: [
         "/d": "app/views/D.vue",
         "/e": "app/Shell.vue",
         "/f": "Local",
-        "/g": "default=app/views/G.vue; sidebar=app/parts/index.ts",
+        "/g": "default=app/views/G.vue; sidebar=app/parts/Sidebar.vue",
         "/h": "some-package/View.vue",
         "/i": "app/views/I.vue",
     }
@@ -376,7 +377,13 @@ export default router
             "src/views/dashboard/index.vue": "",
         },
     )
-    rows = table(routes_of(tmp_path))
+    result = routes_of(tmp_path)
+    # asyncRoutes is added at run time by the permission guard: named, not taken as absent
+    assert result["notes"] == [
+        "1 route arrays not followed (exported, not in the table): "
+        "src/router/index.js:20 asyncRoutes (2 routes)"
+    ]
+    rows = table(result)
     assert rows == [
         ("/login", "", "src/views/login/index.vue", "", 0, "", ""),
         ("/", "", "src/layout/index.vue", "", 0, "/dashboard", ""),
@@ -384,7 +391,7 @@ export default router
             "/dashboard",
             "Dashboard",
             "src/views/dashboard/index.vue",
-            "title: Dashboard, icon: dashboard, affix: true",
+            "title=Dashboard;icon=dashboard;affix=true",
             1,
             "",
             "",
@@ -392,7 +399,7 @@ export default router
     ]
 
 
-def test_import_meta_glob_loader_is_noted_not_fatal(tmp_path: Path) -> None:
+def test_a_glob_matching_nothing_is_named(tmp_path: Path) -> None:
     make(
         tmp_path,
         {
@@ -408,7 +415,10 @@ export const router = createRouter({ routes: basicRoutes })
     )
     result = routes_of(tmp_path)
     assert table(result) == [("/", "Root", "", "", 0, "/dashboard", "")]
-    assert any("skipped src/router/index.ts:5: ...routeModuleList" in note for note in result["notes"])
+    assert result["notes"] == [
+        "1 loaders not followed (they match no file): src/router/index.ts:1 "
+        "import.meta.glob('./modules/**/*.ts', { eager: true })"
+    ]
 
 
 def test_monorepo_fewest_segments_wins_and_the_other_is_noted(tmp_path: Path) -> None:
@@ -473,7 +483,9 @@ export default router
     )
     result = routes_of(tmp_path)
     assert [r["path"] for r in result["routes"]] == ["/"]
-    assert any("syntax error outside the routes" in note for note in result["notes"])
+    assert result["notes"] == [
+        "1 syntax errors not followed (outside the routes, ignored): src/router/index.ts:3"
+    ]
 
 
 def test_import_cycle_terminates(tmp_path: Path) -> None:
@@ -485,8 +497,11 @@ def test_import_cycle_terminates(tmp_path: Path) -> None:
             "b.ts": "import { a } from './a'\nexport const b = a\n",
         },
     )
-    with pytest.raises(ProviderError, match="no route array in router.ts"):
-        routes_of(tmp_path)
+    result = routes_of(tmp_path)
+    assert result["routes"] == []
+    assert result["notes"] == [
+        "1 route tables not followed (a is defined through itself (an import cycle?)): b.ts:2 a"
+    ]
 
 
 def test_no_route_array_and_empty_routes(tmp_path: Path) -> None:
@@ -498,7 +513,7 @@ def test_no_route_array_and_empty_routes(tmp_path: Path) -> None:
     make(tmp_path / "empty", {"router.ts": "export default createRouter({ routes: [] })\n"})
     result = routes_of(tmp_path / "empty")
     assert result["routes"] == []
-    assert result["total"] == 0
+    assert result["notes"] == []
 
 
 def test_no_router_in_a_large_tree_is_a_named_error(tmp_path: Path) -> None:
@@ -533,7 +548,10 @@ def test_imports_outside_root_are_not_followed(tmp_path: Path) -> None:
     )
     result = routes_of(tmp_path, root="app")
     assert result["routes"] == []
-    assert any("outside root" in note for note in result["notes"])
+    assert result["notes"] == [
+        "1 modules not followed (outside the root): ../shared/routes.ts",
+        "1 route entries not followed (../shared/routes.ts not read): router.ts:2 shared",
+    ]
 
 
 def test_budget_cuts_rows_from_the_end(tmp_path: Path) -> None:
@@ -562,10 +580,138 @@ def test_cli_toon_json_md_and_determinism(tmp_path: Path) -> None:
     ]
     assert "stats" not in toon.stdout
     as_json = run_sf("vue", "routes", "--json", cwd=tmp_path)
-    assert json.loads(as_json.stdout)["total"] == 4
+    assert len(json.loads(as_json.stdout)["routes"]) == 4
     assert as_json.stdout == run_sf("vue", "routes", "--json", cwd=tmp_path).stdout
     markdown = run_sf("vue", "routes", "--md", cwd=tmp_path)
     assert "| path | name | component | meta | depth |" in markdown.stdout
     missing = run_sf("vue", "routes", cwd=tmp_path / "src" / "views")
     assert missing.returncode == 1
     assert missing.stderr.startswith("sf vue routes: error: no router file under .")
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "src/routers/index.ts",
+        "src/routes/index.js",
+        "routers/index.mjs",
+        "src/routes.ts",
+        "routers.js",
+        "src/router/index.mts",
+    ],
+)
+def test_usual_router_locations_are_found(tmp_path: Path, rel: str) -> None:
+    make(
+        tmp_path, {rel: "export default [{ path: '/found' }]\n", "src/views/index.ts": "export const x = 1\n"}
+    )
+    result = routes_of(tmp_path)
+    assert result["files"] == [rel]
+    assert [r["path"] for r in result["routes"]] == ["/found"]
+
+
+def test_a_router_directory_wins_over_a_routes_module_at_the_same_depth(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/routes.ts": "export default [{ path: '/routes-module' }]\n",
+            "src/router/index.ts": "export default [{ path: '/router-dir' }]\n",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert [r["path"] for r in result["routes"]] == ["/router-dir"]
+    assert result["notes"] == ["also found: src/routes.ts; pass file= to choose"]
+
+
+def test_no_router_names_every_location_tried(tmp_path: Path) -> None:
+    make(tmp_path, {"src/main.ts": "export const x = 1\n", "src/index.ts": "export {}\n"})
+    with pytest.raises(ProviderError) as caught:
+        routes_of(tmp_path)
+    assert caught.value.message == "no router file under ."
+    assert caught.value.hint == (
+        "looked for router|routers|routes/index.{ts,js,mts,mjs} and router|routers|routes.{ts,js,mts,mjs} "
+        "at any depth (src/ or not) outside node_modules, dist and ignored directories; "
+        "pass file=path/to/router.ts"
+    )
+
+
+def test_children_nested_past_the_limit_are_named_not_lost(tmp_path: Path) -> None:
+    nested = "{ path: 'a', children: [" * 100 + "{ path: 'x' }" + "] }" * 100
+    make(tmp_path, {"router.ts": f"export default [{nested}]\n"})
+    result = routes_of(tmp_path)
+    assert len(result["routes"]) == 64
+    assert result["routes"][-1]["depth"] == 63
+    assert len(result["notes"]) == 1
+    assert result["notes"][0].startswith(
+        "1 children lists not followed (nested deeper than 64 levels): router.ts:1 "
+    )
+
+
+def test_expressions_nested_too_deep_are_named_not_a_crash(tmp_path: Path) -> None:
+    nested = "[" * 400 + "{ path: '/deep' }" + "]" * 400
+    make(tmp_path, {"router.ts": f"export default [{{ path: '/x' }}, ...{nested}]\n"})
+    result = routes_of(tmp_path)
+    assert [r["path"] for r in result["routes"]] == ["/x"]
+    assert result["notes"][0].startswith(
+        "1 route entries not followed (an expression nested too deep): router.ts:1 [[["
+    )
+
+
+def test_enum_paths_and_names_are_resolved(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/names.ts": "export enum RouteName { Home = 'home', Login = 'login' }\n"
+            "export const enum RoutePath { Home = '/', Login = `/login` }\n",
+            "src/router/index.ts": """import { RouteName, RoutePath } from './names'
+export default createRouter({ routes: [
+  { path: RoutePath.Home, name: RouteName.Home },
+  { path: RoutePath.Login, name: RouteName.Login, redirect: RoutePath.Home },
+] })
+""",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert table(result) == [("/", "home", "", "", 0, "", ""), ("/login", "login", "", "", 0, "/", "")]
+    assert result["notes"] == []
+
+
+def test_a_server_routes_module_is_passed_over_for_the_vue_router(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "server/routes/index.js": "const express = require('express')\nconst router = express.Router()\n"
+            "router.get('/api/users', list)\nmodule.exports = router\n",
+            "client/src/router/index.ts": "export default createRouter({ routes: [{ path: '/app' }] })\n",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert [r["path"] for r in result["routes"]] == ["/app"]
+    assert result["files"] == ["client/src/router/index.ts"]
+    assert result["notes"] == ["not a router (no route table): server/routes/index.js"]
+
+
+def test_no_candidate_with_a_table_names_each(tmp_path: Path) -> None:
+    make(tmp_path, {"routes/index.js": "module.exports = 1\n", "src/router.ts": "export const x = 1\n"})
+    with pytest.raises(ProviderError) as caught:
+        routes_of(tmp_path)
+    assert caught.value.message == "no route array in routes/index.js (nor in src/router.ts)"
+
+
+def test_routes_made_by_a_helper_function(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        {
+            "src/router/index.ts": """import Home from '@/views/Home.vue'
+const page = (path: string, name: string, component = Home) => ({ path, name, component })
+const prefix = '/docs'
+export default createRouter({ routes: [page('/', 'home'), page(`${prefix}/intro`, 'intro')] })
+""",
+            "src/views/Home.vue": "",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert table(result) == [
+        ("/", "home", "src/views/Home.vue", "", 0, "", ""),
+        ("/docs/intro", "intro", "src/views/Home.vue", "", 0, "", ""),
+    ]
+    assert result["notes"] == []

@@ -13,7 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-MAX_MODULES = 50
+from sofia.output.notes import Place
+
+from .misses import Misses
+
+MAX_MODULES = 200
 EXTENSIONS = (".ts", ".js", ".mts", ".mjs", ".tsx", ".jsx")
 COMPONENT_EXTENSIONS = (*EXTENSIONS, ".vue")
 """Component specifiers may also leave out `.vue` (vue-cli and Vite apps commonly resolve it)."""
@@ -178,8 +182,20 @@ def _index_export(module: Module, statement: Any) -> None:
 
 
 def load_aliases(root: Path) -> list[tuple[str, list[str]]]:
-    """Path aliases as (prefix, [target prefixes]): `compilerOptions.paths` of tsconfig/jsconfig at
-    `root` in the simple `"@/*": ["src/*"]` form, else `@/` and `~/` mapped to `src/`."""
+    """Path aliases as (prefix, [target prefixes]), longest prefix first: `resolve.alias` of the
+    vite config at `root`, then `compilerOptions.paths` of tsconfig/jsconfig in the simple
+    `"@/*": ["src/*"]` form; with neither, `@/` and `~/` mapped to `src/`."""
+    from .aliases import vite_aliases
+
+    declared = dict(vite_aliases(root))
+    for prefix, targets in _tsconfig_aliases(root):
+        declared.setdefault(prefix, targets)
+    if declared:
+        return sorted(declared.items(), key=lambda item: -len(item[0]))
+    return [("@/", ["src/"]), ("~/", ["src/"])]
+
+
+def _tsconfig_aliases(root: Path) -> list[tuple[str, list[str]]]:
     for name in ("tsconfig.json", "jsconfig.json"):
         config = root / name
         if not config.is_file():
@@ -205,8 +221,8 @@ def load_aliases(root: Path) -> list[tuple[str, list[str]]]:
                 if prefixes:
                     aliases.append((key[:-1], prefixes))
         if aliases:
-            return sorted(aliases, key=lambda item: -len(item[0]))
-    return [("@/", ["src/"]), ("~/", ["src/"])]
+            return aliases
+    return []
 
 
 def _strip_json_comments(raw: str) -> str:
@@ -223,8 +239,7 @@ class Loader:
         self.aliases = load_aliases(root)
         self.modules: dict[Path, Module | None] = {}
         self.order: list[str] = []
-        self.notes: list[str] = []
-        self._limit_noted = False
+        self.misses = Misses()
 
     def rel(self, path: Path) -> str:
         return os.path.relpath(path, self.root).replace(os.sep, "/")
@@ -241,13 +256,11 @@ class Loader:
         if path in self.modules:
             return self.modules[path]
         if not self.inside(path):
-            self.notes.append(f"not followed (outside root): {self.rel(path)}")
+            self.misses.add("modules", "outside the root", Place(self.rel(path)))
             self.modules[path] = None
             return None
         if len(self.order) >= MAX_MODULES:
-            if not self._limit_noted:
-                self.notes.append(f"stopped following imports after {MAX_MODULES} modules")
-                self._limit_noted = True
+            self.misses.add("modules", f"over the limit of {MAX_MODULES} modules", Place(self.rel(path)))
             return None
         from sofia.syntax.grammars import ParseUnavailable, count_errors, parse_bytes
 
@@ -258,7 +271,7 @@ class Loader:
             )
             tree = parse_bytes(source, grammar)
         except (OSError, ParseUnavailable) as exc:
-            self.notes.append(f"could not read {self.rel(path)}: {exc}")
+            self.misses.add("modules", "unreadable", Place(self.rel(path), 0, str(exc)))
             self.modules[path] = None
             return None
         module = Module(path, self.rel(path), source, tree.root_node)
@@ -267,7 +280,7 @@ class Loader:
         self.order.append(module.rel)
         if count_errors(tree.root_node):
             module_errors = first_error_line(tree.root_node)
-            self.notes.append(f"{module.rel}:{module_errors}: syntax error outside the routes (ignored)")
+            self.misses.add("syntax errors", "outside the routes, ignored", Place(module.rel, module_errors))
         return module
 
     def resolve(self, importer: Module, specifier: str, component: bool = False) -> Path | None:

@@ -1,30 +1,36 @@
-"""Walking a vue-router routes array: spreads across modules, nested children, and each route's
-path, name, component, meta, redirect and alias rendered as flat strings (spec tools-code §4.4)."""
+"""Walking a vue-router route table: the values the evaluator computed (spreads across modules,
+modules loaded by glob, nested children) flattened into rows of path, name, component, meta,
+redirect and alias, each row keeping the module its route is written in (spec tools-code §4.4)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
 from typing import Any
 
+from sofia.output.notes import Place
 from sofia.output.tables import cut
 from sofia.providers.contract import ProviderError
 
+from .evaluate import Evaluator
+from .misses import Misses
 from .modules import Loader, Module, collapse, first_error_line, string_value, text, unwrap
+from .values import NULL, UNDEFINED, Array, FileRef, Func, Namespace, ObjectLit, Origin, Scope, Unknown
+from .values import Loader as LazyModule
 
 FUNCTIONS = ("arrow_function", "function_expression", "function", "function_declaration")
-
-
-@dataclass(frozen=True)
-class Value:
-    """An expression and the module it belongs to (imports resolve relative to that module)."""
-
-    module: Module
-    node: Any
+EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:(//|[^/])")
+"""A path with a scheme (`https://…`, `mailto:…`): admin menus list external links as routes."""
+ROUTE_METHODS = ("addRoute", "addRoutes")
+NAMES = ("identifier", "shorthand_property_identifier")
+EVALUATED = (*NAMES, "member_expression", "subscript_expression", "call_expression", "template_string")
+"""Field values worth evaluating (a name, `RouteName.Home`, `views['./A.vue']`, a template)."""
+MAX_ROUTE_DEPTH = 64
+"""Levels of `children` followed; deeper lists are named in notes."""
 
 
 def join_path(parent: str, child: str) -> str:
     """The full path of a child route under `parent` (vue-router's rules)."""
-    if child.startswith("/"):
+    if child.startswith("/") or EXTERNAL.match(child):
         return child
     if child == "":
         return parent or "/"
@@ -33,170 +39,141 @@ def join_path(parent: str, child: str) -> str:
     return parent.rstrip("/") + "/" + child
 
 
+def place(origin: Origin) -> Place:
+    return Place(origin.module.rel, origin.line, text(origin.node))
+
+
 class RouteWalker:
-    """Flattens route arrays into rows, following identifiers and imports through the loader."""
+    """Flattens route tables into rows; what it cannot follow goes to `misses`."""
 
     def __init__(self, loader: Loader) -> None:
         self.loader = loader
+        self.evaluator = Evaluator(loader)
         self.rows: list[dict[str, Any]] = []
-        self.notes: list[str] = []
-        self._resolving: set[tuple[str, str]] = set()
+        self.misses = Misses()
+        self.walked: set[tuple[str, int]] = set()
+        """Route objects in the table, by module and position."""
 
-    # --- resolving names to values -------------------------------------------------------------
-    def identifier(self, module: Module, name: str) -> Value | None:
-        """The value a top-level name stands for, following imports and re-exports."""
-        key = (str(module.path), name)
-        if key in self._resolving:
-            self.notes.append(f"import cycle cut at {module.rel}: {name}")
-            return None
-        self._resolving.add(key)
-        try:
-            if name in module.bindings:
-                value = module.bindings[name]
-                return Value(module, unwrap(value)) if value is not None else None
-            if name in module.imports:
-                spec = module.imports[name]
-                return self.exported(module, spec.specifier, spec.name)
-            return None
-        finally:
-            self._resolving.discard(key)
-
-    def exported(self, importer: Module, specifier: str, name: str) -> Value | None:
-        path = self.loader.resolve(importer, specifier)
-        if path is None:
-            return None
-        target = self.loader.load(path)
-        if target is None:
-            return None
-        return self.export_of(target, name)
-
-    def export_of(self, module: Module, name: str) -> Value | None:
-        if name == "default":
-            node = unwrap(module.default_export)
-            if node is None:
-                return None
-            if node.type == "identifier":
-                return self.identifier(module, text(node))
-            return Value(module, node)
-        if name in module.exports:
-            local = module.exports[name]
-            return self.identifier(module, local)
-        if name in module.reexports:
-            spec = module.reexports[name]
-            return self.exported(module, spec.specifier, spec.name)
-        for specifier in module.star_reexports:
-            found = self.exported(module, specifier, name)
-            if found is not None:
-                return found
-        return None
-
-    def resolve(self, value: Value) -> Value | None:
-        """Follow an identifier to its value; other expressions are their own value."""
-        node = unwrap(value.node)
-        if node is not None and node.type in ("identifier", "shorthand_property_identifier"):
-            return self.identifier(value.module, text(node))
-        return Value(value.module, node) if node is not None else None
-
-    # --- the routes array -------------------------------------------------------------------------
-    def walk_array(self, array: Value, parent_path: str, depth: int) -> None:
-        self._fail_on_error(array)
-        for element in array.node.named_children:
-            if element.type == "comment":
-                continue
-            if element.type == "object":
-                self.route(Value(array.module, element), parent_path, depth)
-            elif element.type == "spread_element":
-                inner = element.named_children[0] if element.named_children else None
-                target = self.resolve(Value(array.module, inner)) if inner is not None else None
-                if target is not None and target.node.type == "array":
-                    self.walk_array(target, parent_path, depth)
-                else:
-                    self._skipped(array.module, element)
+    # --- the table ---------------------------------------------------------------------------------
+    def walk(self, table: Array, parent_path: str, depth: int) -> None:
+        for origin in table.gaps:
+            self.misses.add("statements", "they change a route table at run time", place(origin))
+        for origin in table.via:
+            self.misses.add("calls", "routes listed as passed in", place(origin))
+        for item in table.items:
+            if isinstance(item, ObjectLit):
+                self.route(item, parent_path, depth)
+            elif isinstance(item, Unknown):
+                self.misses.add("route entries", item.why, place(item.origin))
+            elif isinstance(item, Array):
+                self.walk(item, parent_path, depth)
+            elif isinstance(item, Namespace):
+                self.misses.add("route entries", "a module where a route belongs", Place(item.module.rel))
             else:
-                target = self.resolve(Value(array.module, element)) if element.type == "identifier" else None
-                if target is not None and target.node.type == "object":
-                    self.route(target, parent_path, depth)
-                else:
-                    self._skipped(array.module, element)
+                self.misses.add(
+                    "route entries", f"not a route object: {item!r}", Place(self.loader.rel(self.loader.root))
+                )
 
-    def _skipped(self, module: Module, node: Any) -> None:
-        self.notes.append(f"skipped {module.rel}:{module.line(node)}: {cut(collapse(text(node)), 60)}")
-
-    def _fail_on_error(self, value: Value) -> None:
-        if value.node.has_error:
-            line = first_error_line(value.node)
-            raise ProviderError(
-                f"{value.module.rel}:{line}: cannot parse the route definition",
-                "fix the syntax, or pass file= for another router module",
-            )
-
-    def route(self, route: Value, parent_path: str, depth: int) -> None:
-        self._fail_on_error(route)
-        fields = _pairs(route.node)
-        path_source = fields.get("path")
-        path = self.path_text(route.module, path_source) if path_source is not None else ""
-        full = join_path(parent_path, path)
+    def route(self, route: ObjectLit, parent_path: str, depth: int) -> None:
+        _fail_on_error(route.module, route.node)
+        self.walked.add((route.module.rel, route.node.start_byte))
+        path_field = self.evaluator.property(route, "path")
+        path = self.path_text(*path_field) if path_field is not None else ""
+        computed = path.startswith("<") and parent_path in ("", "/")
+        full = path if computed else join_path(parent_path, path)
         row = {
             "path": full,
-            "name": self.plain(route.module, fields.get("name")),
-            "component": self.component(route.module, fields.get("component"), fields.get("components")),
-            "meta": self.meta(route.module, fields.get("meta")),
+            "name": self.plain(self.evaluator.property(route, "name")),
+            "component": self.component(route),
+            "meta": self.meta(self.evaluator.property(route, "meta")),
             "depth": depth,
-            "redirect": self.redirect(route.module, fields.get("redirect")),
-            "alias": self.alias(route.module, fields.get("alias")),
+            "redirect": self.redirect(self.evaluator.property(route, "redirect")),
+            "alias": self.alias(self.evaluator.property(route, "alias")),
+            "file": self.loader.order.index(route.module.rel),
         }
         self.rows.append(row)
-        children = fields.get("children")
-        if children is not None:
-            target = self.resolve(Value(route.module, children))
-            if target is not None and target.node.type == "array":
-                self.walk_array(target, full, depth + 1)
-            else:
-                self._skipped(route.module, children)
+        children = self.evaluator.property(route, "children")
+        if children is None:
+            return
+        scope, node = children
+        if depth + 1 >= MAX_ROUTE_DEPTH:
+            self.misses.add(
+                "children lists",
+                f"nested deeper than {MAX_ROUTE_DEPTH} levels",
+                place(Origin(scope.module, node)),
+            )
+            return
+        value = self.evaluator.eval(node, scope)
+        if isinstance(value, Array):
+            self.walk(value, full, depth + 1)
+        elif value is not UNDEFINED and value is not NULL:
+            origin = value.origin if isinstance(value, Unknown) else Origin(scope.module, node)
+            why = value.why if isinstance(value, Unknown) else "not an array"
+            self.misses.add("children lists", why, place(origin))
 
     # --- field renderings --------------------------------------------------------------------------
-    def path_text(self, module: Module, node: Any) -> str:
-        node = unwrap(node)
-        value = string_value(node)
-        if value is not None:
+    def path_text(self, scope: Scope, node: Any) -> str:
+        value = self.evaluator.eval(node, scope)
+        if isinstance(value, str):
             return value
-        if node.type == "identifier":
-            bound = module.bindings.get(text(node))
-            resolved = string_value(unwrap(bound)) if bound is not None else None
-            if resolved is not None:
-                return resolved
-        source = f"<{collapse(text(node))}>"
-        self.notes.append(f"{module.rel}:{module.line(node)}: path is not a literal: {source}")
+        source = f"<{collapse(text(unwrap(node)))}>"
+        self.misses.add(
+            "route paths", "computed at run time", Place(scope.module.rel, scope.module.line(node), source)
+        )
         return source
 
-    def plain(self, module: Module, node: Any) -> str:
-        if node is None:
+    def plain(self, field: tuple[Scope, Any] | None) -> str:
+        if field is None:
             return ""
+        scope, node = field
         node = unwrap(node)
         value = string_value(node)
+        if value is None and node.type in EVALUATED:
+            evaluated = self.evaluator.eval(node, scope)
+            value = evaluated if isinstance(evaluated, str) else None
         return value if value is not None else cut(collapse(text(node)), 40)
 
-    def component(self, module: Module, node: Any, named_views: Any) -> str:
-        if node is not None:
-            return self.component_of(module, node)
-        if named_views is not None and unwrap(named_views).type == "object":
+    def component(self, route: ObjectLit) -> str:
+        single = self.evaluator.property(route, "component")
+        if single is not None:
+            return self.component_of(*single)
+        views = self.evaluator.property(route, "components")
+        if views is not None and unwrap(views[1]).type == "object":
             parts = []
-            for key, value in _pairs(unwrap(named_views)).items():
-                parts.append(f"{key}={self.component_of(module, value)}")
+            for key, value in _pairs(unwrap(views[1])).items():
+                parts.append(f"{key}={self.component_of(views[0], value)}")
             return "; ".join(parts)
         return ""
 
-    def component_of(self, module: Module, node: Any) -> str:
+    def component_of(self, scope: Scope, node: Any) -> str:
         node = unwrap(node)
+        module = scope.module
         specifier = _dynamic_import(node)
         if specifier is not None:
             return self._file(module, specifier)
-        if node.type == "identifier":
-            name = text(node)
-            if name in module.imports:
-                return self._file(module, module.imports[name].specifier)
-            return name
+        if node.type in EVALUATED:
+            value = self.evaluator.eval(node, scope)
+            shown = self._component_value(value)
+            if shown:
+                return shown
+            if node.type in NAMES and text(node) in module.imports:
+                return self._file(module, module.imports[text(node)].specifier)
+            if node.type in NAMES:
+                return text(node)
         return cut(collapse(text(node)), 40)
+
+    def _component_value(self, value: Any) -> str:
+        if isinstance(value, FileRef):
+            return self.loader.rel(value.path)
+        if isinstance(value, LazyModule):
+            return self.loader.rel(value.path)
+        if isinstance(value, Func):
+            specifier = _dynamic_import(value.node)
+            if specifier is not None:
+                return self._file(value.scope.module, specifier)
+        if isinstance(value, Namespace):
+            return value.module.rel
+        return ""
 
     def _file(self, module: Module, specifier: str) -> str:
         path = self.loader.resolve(module, specifier, component=True)
@@ -204,36 +181,34 @@ class RouteWalker:
             return specifier
         return self.loader.rel(path)
 
-    def redirect(self, module: Module, node: Any) -> str:
-        if node is None:
+    def redirect(self, field: tuple[Scope, Any] | None) -> str:
+        if field is None:
             return ""
-        node = unwrap(node)
-        value = string_value(node)
-        if value is not None:
-            return value
+        node = unwrap(field[1])
         if node.type in FUNCTIONS:
             return "(function)"
         if node.type == "object":
-            return ", ".join(f"{k}: {self.literal(v)}" for k, v in _pairs(node).items())
-        return cut(collapse(text(node)), 40)
+            return ";".join(f"{k}={self.literal(v)}" for k, v in _pairs(node).items())
+        return self.plain(field)
 
-    def alias(self, module: Module, node: Any) -> str:
-        if node is None:
+    def alias(self, field: tuple[Scope, Any] | None) -> str:
+        if field is None:
             return ""
+        scope, node = field
         node = unwrap(node)
         if node.type == "array":
-            return ", ".join(
-                self.plain(module, item) for item in node.named_children if item.type != "comment"
+            return ";".join(
+                self.plain((scope, item)) for item in node.named_children if item.type != "comment"
             )
-        return self.plain(module, node)
+        return self.plain(field)
 
-    def meta(self, module: Module, node: Any) -> str:
-        if node is None:
+    def meta(self, field: tuple[Scope, Any] | None) -> str:
+        if field is None:
             return ""
-        node = unwrap(node)
+        node = unwrap(field[1])
         if node.type != "object":
             return cut(collapse(text(node)), 40)
-        return ", ".join(f"{k}: {self.literal(v)}" for k, v in _pairs(node).items())
+        return ";".join(f"{k}={self.literal(v)}" for k, v in _pairs(node).items())
 
     def literal(self, node: Any) -> str:
         """A meta value: strings bare, literals as written, arrays and objects recursively."""
@@ -244,10 +219,61 @@ class RouteWalker:
         if node.type in ("number", "true", "false", "null", "undefined"):
             return text(node)
         if node.type == "array":
-            return "[" + ", ".join(self.literal(c) for c in node.named_children if c.type != "comment") + "]"
+            return "[" + ",".join(self.literal(c) for c in node.named_children if c.type != "comment") + "]"
         if node.type == "object":
-            return "{" + ", ".join(f"{k}: {self.literal(v)}" for k, v in _pairs(node).items()) + "}"
+            return "{" + ";".join(f"{k}={self.literal(v)}" for k, v in _pairs(node).items()) + "}"
         return cut(collapse(text(node)), 40)
+
+    # --- routes added at run time ------------------------------------------------------------------
+    def note_other_tables(self) -> None:
+        """Exported route arrays of the modules read that the table does not hold (`asyncRoutes`,
+        added at run time by a permission guard): named, so their routes are not taken as absent."""
+        evaluator = self.evaluator
+        for module in list(self.loader.modules.values()):
+            if module is None or module.path not in evaluator.scopes:
+                continue
+            for name in sorted(module.exports):
+                origin = Origin(module, module.root_node)
+                value = evaluator.export(module, name, origin)
+                if not isinstance(value, Array):
+                    continue
+                routes = [
+                    i for i in value.items if isinstance(i, ObjectLit) and evaluator.property(i, "path")
+                ]
+                if routes and not any((r.module.rel, r.node.start_byte) in self.walked for r in routes):
+                    declared = module.bindings.get(name)
+                    line = module.line(declared) if declared is not None else 0
+                    self.misses.add(
+                        "route arrays",
+                        "exported, not in the table",
+                        Place(module.rel, line, f"{name} ({len(routes)} routes)"),
+                    )
+
+    def note_added_routes(self) -> None:
+        """`router.addRoute(...)` calls in every module read: routes the table cannot show."""
+        for module in list(self.loader.modules.values()):
+            if module is None:
+                continue
+            stack = [module.root_node]
+            while stack:
+                node = stack.pop()
+                if node.type == "call_expression":
+                    function = node.child_by_field_name("function")
+                    prop = function.child_by_field_name("property") if function is not None else None
+                    member = function is not None and function.type == "member_expression"
+                    if member and prop is not None and text(prop) in ROUTE_METHODS:
+                        what = f"{text(prop)} calls"
+                        self.misses.add(what, "routes added at run time", place(Origin(module, node)))
+                stack.extend(reversed(node.named_children))
+
+
+def _fail_on_error(module: Module, node: Any) -> None:
+    if node.has_error:
+        line = first_error_line(node)
+        raise ProviderError(
+            f"{module.rel}:{line}: cannot parse the route definition",
+            "fix the syntax, or pass file= for another router module",
+        )
 
 
 def _pairs(obj: Any) -> dict[str, Any]:
@@ -310,27 +336,36 @@ def _dynamic_import(node: Any) -> str | None:
     return None
 
 
-def find_routes_array(walker: RouteWalker, module: Module) -> Value | None:
-    """The routes array of a router module: createRouter({routes}), export default [...], or `routes`."""
+def find_routes(walker: RouteWalker, module: Module) -> Array | Unknown | None:
+    """The route table of a router module: createRouter({routes}), export default [...], or `routes`.
+
+    None when the module has none of them; an Unknown when the table is built at run time.
+    """
+    evaluator = walker.evaluator
+    scope = evaluator.module_scope(module)
     call = _find_create_router(module.root_node)
     if call is not None:
         arguments = call.child_by_field_name("arguments")
         options = arguments.named_children[0] if arguments is not None and arguments.named_children else None
-        options_value = walker.resolve(Value(module, options)) if options is not None else None
-        if options_value is not None and options_value.node.type == "object":
-            routes = _pairs(options_value.node).get("routes")
-            if routes is not None:
-                target = walker.resolve(Value(options_value.module, routes))
-                if target is not None and target.node.type == "array":
-                    return target
+        value = evaluator.eval(options, scope) if options is not None else None
+        if isinstance(value, ObjectLit):
+            found = evaluator.property(value, "routes")
+            if found is not None:
+                _fail_on_error(found[0].module, found[1])
+                routes = evaluator.eval(found[1], found[0])
+                if isinstance(routes, (Array, Unknown)):
+                    return routes
+                return Unknown(Origin(found[0].module, found[1]), "not an array")
     if module.default_export is not None:
-        target = walker.export_of(module, "default")
-        if target is not None and target.node.type == "array":
-            return target
+        _fail_on_error(module, module.default_export)
+        default = evaluator.export(module, "default", Origin(module, module.default_export))
+        if isinstance(default, Array):
+            return default
     if "routes" in module.bindings and module.bindings["routes"] is not None:
-        target = walker.resolve(Value(module, module.bindings["routes"]))
-        if target is not None and target.node.type == "array":
-            return target
+        _fail_on_error(module, module.bindings["routes"])
+        routes = evaluator.lookup("routes", scope, Origin(module, module.bindings["routes"]))
+        if isinstance(routes, (Array, Unknown)):
+            return routes
     return None
 
 

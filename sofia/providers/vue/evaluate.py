@@ -1,0 +1,1002 @@
+"""A small, bounded evaluator of the JS/TS a router module builds its table with, on the
+tree-sitter syntax tree: module top levels run in source order (so `push` in a loop over a glob's
+modules fills the array a later spread reads), functions are applied when called (`formatModules(
+modules, [])`), and `import.meta.glob`, `globEager` and `require.context` resolve to the files they
+name. Nothing is executed: calls it does not know, run-time conditions and APIs become `Unknown`
+values that remember their place, so the caller can say what it did not follow. Demand-driven at
+the top level: a declaration is evaluated when first read, and an expression statement only when
+it can change a value (see `_may_change_tables`), so importing half an app costs nothing.
+
+Bounded: at most MAX_STEPS evaluation steps, MAX_DEPTH nested calls and MAX_NESTING nested
+expressions per run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from . import library, loaders
+from .modules import EXTENSIONS, Module, string_value, text
+from .modules import Loader as ModuleLoader
+from .values import (
+    NULL,
+    UNDEFINED,
+    Array,
+    Builtin,
+    Context,
+    FileRef,
+    Func,
+    ImportMeta,
+    Loader,
+    Namespace,
+    Obj,
+    ObjectLit,
+    Origin,
+    Promise,
+    Regex,
+    Scope,
+    Unknown,
+    truthy,
+)
+
+MAX_STEPS = 200_000
+MAX_DEPTH = 24
+MAX_NESTING = 150
+"""Expressions nested inside one another (Python's own stack bounds the walk)."""
+WRAPPERS = frozenset(
+    {
+        "parenthesized_expression",
+        "as_expression",
+        "satisfies_expression",
+        "non_null_expression",
+        "type_assertion",
+    }
+)
+FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+MUTATORS = frozenset({"push", "unshift", "splice", "concat"})
+DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
+SCRIPT_SUFFIXES = frozenset(EXTENSIONS) | {".cjs", ".cts"}
+
+
+class _Thunk:
+    """A top-level declaration not yet evaluated: only what the table reads is evaluated."""
+
+    def __init__(self, node: Any) -> None:
+        self.node = node
+        self.running = False
+
+
+class _Return(Exception):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+class Evaluator:
+    """Evaluates expressions of the modules a `ModuleLoader` parses; one instance per call."""
+
+    def __init__(self, loader: ModuleLoader) -> None:
+        self.loader = loader
+        self.scopes: dict[Path, Scope] = {}
+        self.running: set[Path] = set()
+        self.defaults: dict[Path, Any] = {}
+        self.commonjs: dict[Path, Any] = {}
+        self.steps = 0
+        self.depth = 0
+        self.nesting = 0
+        self.exhausted = False
+        self.passed: list[Origin] = []
+        self.truncated: list[Origin] = []
+        """Loaders whose listing stopped at the entry limit."""
+        self.empty: list[Origin] = []
+        """Loaders that matched no file."""
+        self.undecided: list[Origin] = []
+        """Conditions decided at run time whose every branch was followed."""
+
+    # --- modules ---------------------------------------------------------------------------------
+    def module_scope(self, module: Module) -> Scope:
+        """The module's top-level scope, running its top level once (in source order)."""
+        scope = self.scopes.get(module.path)
+        if scope is not None:
+            return scope
+        scope = Scope(module)
+        self.scopes[module.path] = scope
+        self.running.add(module.path)
+        try:
+            self.run_block(module.root_node.named_children, scope)
+        except (_Return, _Break, _Continue):
+            pass
+        finally:
+            self.running.discard(module.path)
+        return scope
+
+    def export(self, module: Module, name: str, origin: Origin) -> Any:
+        """The value `module` exports as `name` (`default` included), following re-exports."""
+        scope = self.module_scope(module)
+        if name == "default":
+            if module.path in self.defaults:
+                return self.defaults[module.path]
+            if module.path in self.commonjs:
+                return self.commonjs[module.path]
+        local = module.exports.get(name)
+        if isinstance(local, str):
+            return self.lookup(local, scope, origin)
+        if name in module.reexports:
+            spec = module.reexports[name]
+            return self.imported(module, spec.specifier, spec.name, origin)
+        for specifier in module.star_reexports:
+            target = self.resolve_module(module, specifier)
+            if isinstance(target, Module) and self._exports_name(target, name):
+                return self.export(target, name, origin)
+        if module.path in self.running:
+            return Unknown(origin, "import cycle")
+        if module.path in self.commonjs:
+            return self.member(self.commonjs[module.path], name, origin)
+        if any(not isinstance(self.resolve_module(module, s), Module) for s in module.star_reexports):
+            return Unknown(origin, f"{module.rel} re-exports a module that was not read")
+        return UNDEFINED  # the module's exports are all known: it has no such export
+
+    def _exports_name(self, module: Module, name: str) -> bool:
+        return (
+            name in module.exports
+            or name in module.reexports
+            or (name == "default" and module.default_export is not None)
+        )
+
+    def namespace(self, module: Module) -> Any:
+        """What `require()` or a webpack context gives for a module: its CommonJS exports or namespace."""
+        self.module_scope(module)
+        return self.commonjs.get(module.path, Namespace(module))
+
+    def resolve_module(self, importer: Module, specifier: str) -> Module | Path | None:
+        """The module a specifier names (parsed), a non-script file's path, or None."""
+        path = self.loader.resolve(importer, specifier, component=True)
+        if path is None:
+            return None
+        return self.file_value_module(path)
+
+    def file_value_module(self, path: Path) -> Module | Path | None:
+        if path.suffix.lower() not in SCRIPT_SUFFIXES:
+            return path
+        return self.loader.load(path)
+
+    def imported(self, importer: Module, specifier: str, name: str, origin: Origin) -> Any:
+        path = self.loader.resolve(importer, specifier, component=True)
+        if path is None:
+            if specifier.startswith(".") or any(specifier.startswith(p) for p, _ in self.loader.aliases):
+                return Unknown(origin, f"no file for {specifier}")
+            return Unknown(origin, f"imported from the package {specifier}")
+        target = self.file_value_module(path)
+        if target is None:
+            return Unknown(origin, f"{self.loader.rel(path)} not read")
+        if isinstance(target, Path):
+            return FileRef(target)
+        if name == "*":
+            return Namespace(target)
+        return self.export(target, name, origin)
+
+    def file_value(self, path: Path, origin: Origin) -> Any:
+        """A module loaded by a glob or context: its namespace, or the file for non-scripts."""
+        target = self.file_value_module(path)
+        if isinstance(target, Module):
+            return Namespace(target)
+        if isinstance(target, Path):
+            return FileRef(target)
+        return Unknown(origin, f"not read: {self.loader.rel(path)}")
+
+    # --- names -----------------------------------------------------------------------------------
+    def lookup(self, name: str, scope: Scope, origin: Origin) -> Any:
+        found = scope.find(name)
+        if found is not None:
+            value = found.names[name]
+            if isinstance(value, _Thunk):
+                if value.running:
+                    return Unknown(origin, f"{name} is defined through itself (an import cycle?)")
+                value.running = True
+                found.names[name] = result = self.eval(value.node, found)
+                return result
+            return value
+        module = scope.module
+        if name in module.imports:
+            spec = module.imports[name]
+            return self.imported(module, spec.specifier, spec.name, origin)
+        if name == "undefined":
+            return UNDEFINED
+        if name in module.bindings:
+            if module.path in self.running:
+                return Unknown(origin, f"{name} is used before its declaration runs (import cycle?)")
+            return Unknown(origin, f"{name} was not evaluated")
+        return Unknown(origin, f"{name} is not declared in {module.rel}")
+
+    # --- statements ------------------------------------------------------------------------------
+    def run_block(self, statements: list[Any], scope: Scope) -> None:
+        for statement in statements:
+            declaration = (
+                statement.child_by_field_name("declaration")
+                if statement.type == "export_statement"
+                else statement
+            )
+            if declaration is not None and declaration.type in (
+                "function_declaration",
+                "generator_function_declaration",
+            ):
+                name = declaration.child_by_field_name("name")
+                if name is not None:
+                    scope.names[text(name)] = Func(scope, declaration)
+        for statement in statements:
+            self.run(statement, scope)
+
+    def run(self, node: Any, scope: Scope) -> None:
+        if not self._step():
+            self._taint(node, scope)
+            return
+        kind = node.type
+        top = scope.parent is None
+        if kind in DECLARATIONS:
+            for declarator in node.named_children:
+                if declarator.type == "variable_declarator":
+                    name = declarator.child_by_field_name("name")
+                    value_node = declarator.child_by_field_name("value")
+                    if top and name is not None and name.type == "identifier" and value_node is not None:
+                        scope.names[text(name)] = _Thunk(value_node)  # evaluated when first read
+                        continue
+                    value = self.eval(value_node, scope) if value_node is not None else UNDEFINED
+                    self.bind(name, value, scope)
+        elif kind == "expression_statement":
+            if node.named_children and (not top or _may_change_tables(node, scope.module)):
+                self.eval(node.named_children[0], scope)
+        elif kind == "export_statement":
+            self._run_export(node, scope)
+        elif kind == "statement_block":
+            self.run_block(node.named_children, Scope(scope.module, scope))
+        elif kind == "if_statement":
+            self._run_if(node, scope)
+        elif kind == "for_in_statement":
+            self._run_for_in(node, scope)
+        elif kind == "return_statement":
+            value = self.eval(node.named_children[0], scope) if node.named_children else UNDEFINED
+            raise _Return(value)
+        elif kind == "break_statement":
+            raise _Break
+        elif kind == "continue_statement":
+            raise _Continue
+        elif kind == "try_statement":
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self.run(body, scope)
+        elif kind == "enum_declaration":
+            self._run_enum(node, scope)
+        elif kind in (
+            "for_statement",
+            "while_statement",
+            "do_statement",
+            "switch_statement",
+            "labeled_statement",
+        ):
+            self._taint(node, scope)
+
+    def _run_enum(self, node: Any, scope: Scope) -> None:
+        """A TypeScript enum as an object of its members (`RoutePath.Login` is a string)."""
+        name = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name is None or body is None:
+            return
+        members = Obj()
+        following: Any = 0
+        for member in body.named_children:
+            if member.type == "enum_assignment":
+                key = member.child_by_field_name("name")
+                value = self.eval(member.child_by_field_name("value"), scope)
+            elif member.type == "property_identifier":
+                key, value = member, following
+            else:
+                continue
+            if key is not None:
+                members.props[text(key).strip("'\"")] = value
+            if isinstance(value, int) and not isinstance(value, bool):
+                following = value + 1
+            else:
+                following = Unknown(Origin(scope.module, member), "an enum member after a computed one")
+        scope.names[text(name)] = members
+
+    def _run_export(self, node: Any, scope: Scope) -> None:
+        declaration = node.child_by_field_name("declaration")
+        is_default = any(child.type == "default" for child in node.children)
+        if declaration is not None:
+            self.run(declaration, scope)
+            if is_default and declaration.type in FUNCTIONS | {"function_declaration"}:
+                name = declaration.child_by_field_name("name")
+                found = scope.names.get(text(name)) if name is not None else None
+                self.defaults[scope.module.path] = found if found is not None else Func(scope, declaration)
+            return
+        value = node.child_by_field_name("value")
+        if value is not None and is_default:
+            self.defaults[scope.module.path] = self.eval(value, scope)
+
+    def _run_if(self, node: Any, scope: Scope) -> None:
+        condition = self.eval(node.child_by_field_name("condition"), scope)
+        consequence = node.child_by_field_name("consequence")
+        alternative = node.child_by_field_name("alternative")
+        branches = [b for b in (consequence, alternative) if b is not None]
+        decided = truthy(condition)
+        if decided is None:
+            self.undecided.append(Origin(scope.module, node.child_by_field_name("condition")))
+            for branch in branches:
+                with contextlib.suppress(_Return):  # a run-time return does not stop the other branch
+                    self.run(_else_body(branch), scope)
+            return
+        chosen = consequence if decided else alternative
+        if chosen is not None:
+            self.run(_else_body(chosen), scope)
+
+    def _run_for_in(self, node: Any, scope: Scope) -> None:
+        right = self.eval(node.child_by_field_name("right"), scope)
+        operator = node.child_by_field_name("operator")
+        of = operator is not None and text(operator) == "of"
+        items = self.iterate(right) if of else self.keys(right)
+        if items is None:
+            self._taint(node, scope)
+            return
+        left = node.child_by_field_name("left")
+        body = node.child_by_field_name("body")
+        for item in items:
+            inner = Scope(scope.module, scope)
+            self.bind(left, item, inner)
+            try:
+                if body is not None:
+                    self.run(body, inner)
+            except _Break:
+                break
+            except _Continue:
+                continue
+
+    def bind(self, pattern: Any, value: Any, scope: Scope) -> None:
+        """Bind a declaration's name or destructuring pattern."""
+        if pattern is None:
+            return
+        kind = pattern.type
+        if kind in ("identifier", "shorthand_property_identifier_pattern"):
+            scope.names[text(pattern)] = value
+        elif kind == "array_pattern":
+            items = value.items if isinstance(value, Array) else None
+            index = 0
+            for element in pattern.children:
+                if element.type == ",":
+                    index += 1
+                    continue
+                if not element.is_named or element.type == "comment":
+                    continue
+                if element.type == "rest_pattern":
+                    rest = items[index:] if items is not None else None
+                    self.bind(element.named_children[0], Array(rest) if rest is not None else value, scope)
+                    break
+                item = items[index] if items is not None and index < len(items) else UNDEFINED
+                self.bind(element, item if items is not None else value, scope)
+        elif kind == "object_pattern":
+            for part in pattern.named_children:
+                if part.type == "shorthand_property_identifier_pattern":
+                    self.bind(part, self.member(value, text(part), Origin(scope.module, part)), scope)
+                elif part.type == "pair_pattern":
+                    key = part.child_by_field_name("key")
+                    name = string_value(key) if key is not None and key.type == "string" else text(key)
+                    origin = Origin(scope.module, part)
+                    item = self.member(value, name, origin) if name is not None else Unknown(origin, "a key")
+                    self.bind(part.child_by_field_name("value"), item, scope)
+                elif part.type == "object_assignment_pattern":
+                    self.bind(part.child_by_field_name("left"), value, scope)
+        elif kind == "assignment_pattern":
+            if value is UNDEFINED:
+                value = self.eval(pattern.child_by_field_name("right"), scope)
+            self.bind(pattern.child_by_field_name("left"), value, scope)
+        elif kind in ("required_parameter", "optional_parameter"):
+            default = pattern.child_by_field_name("value")
+            if value is UNDEFINED and default is not None:
+                value = self.eval(default, scope)
+            self.bind(pattern.child_by_field_name("pattern"), value, scope)
+
+    def _taint(self, node: Any, scope: Scope) -> None:
+        """A statement not followed: every array it would change says so."""
+        origin = Origin(scope.module, node)
+        for target in _mutated_names(node):
+            found = scope.find(target)
+            value = self.lookup(target, scope, origin) if found is not None else None
+            if isinstance(value, Array) and origin not in value.gaps:
+                value.gaps.append(origin)
+
+    # --- expressions -----------------------------------------------------------------------------
+    def eval(self, node: Any, scope: Scope) -> Any:
+        """The value of an expression, or an Unknown saying why not (also past MAX_NESTING)."""
+        if node is None:
+            return UNDEFINED
+        if self.nesting >= MAX_NESTING:
+            return Unknown(Origin(scope.module, node), "an expression nested too deep")
+        self.nesting += 1
+        try:
+            return self._eval(node, scope)
+        finally:
+            self.nesting -= 1
+
+    def _eval(self, node: Any, scope: Scope) -> Any:
+        origin = Origin(scope.module, node)
+        if not self._step():
+            return Unknown(origin, "evaluation limit reached")
+        kind = node.type
+        while kind in WRAPPERS:
+            inner = node.child_by_field_name("expression") or (
+                node.named_children[0] if node.named_children else None
+            )
+            if inner is None:
+                return UNDEFINED
+            node, kind = inner, inner.type
+            origin = Origin(scope.module, node)
+        if kind in ("identifier", "shorthand_property_identifier"):
+            return self.lookup(text(node), scope, origin)
+        if kind in ("string", "template_string"):
+            return self._string(node, scope, origin)
+        if kind == "number":
+            return _number(text(node))
+        if kind in ("true", "false"):
+            return kind == "true"
+        if kind == "null":
+            return NULL
+        if kind == "undefined":
+            return UNDEFINED
+        if kind == "array":
+            return self._array(node, scope)
+        if kind == "object":
+            return ObjectLit(scope, node)
+        if kind in FUNCTIONS:
+            return Func(scope, node)
+        if kind == "regex":
+            pattern = node.child_by_field_name("pattern")
+            flags = node.child_by_field_name("flags")
+            return Regex(
+                text(pattern) if pattern is not None else "", text(flags) if flags is not None else ""
+            )
+        if kind == "meta_property":
+            return (
+                ImportMeta()
+                if text(node).replace(" ", "") == "import.meta"
+                else Unknown(origin, "meta property")
+            )
+        if kind == "member_expression":
+            if text(node).replace(" ", "") == "Object.prototype.toString":
+                return Builtin("toString")
+            target = self.eval(node.child_by_field_name("object"), scope)
+            optional = node.child_by_field_name("optional_chain") is not None
+            if optional and (target is UNDEFINED or target is NULL):
+                return UNDEFINED
+            prop = node.child_by_field_name("property")
+            return self.member(target, text(prop) if prop is not None else "", origin)
+        if kind == "subscript_expression":
+            target = self.eval(node.child_by_field_name("object"), scope)
+            key = self.eval(node.child_by_field_name("index"), scope)
+            if isinstance(key, Unknown):
+                return key
+            return self.member(target, _key(key), origin)
+        if kind == "call_expression":
+            return self._call(node, scope, origin)
+        if kind == "await_expression":
+            value = self.eval(node.named_children[0] if node.named_children else None, scope)
+            return value.value if isinstance(value, Promise) else value
+        if kind == "binary_expression":
+            return self._binary(node, scope, origin)
+        if kind == "unary_expression":
+            operator = node.child_by_field_name("operator")
+            value = self.eval(node.child_by_field_name("argument"), scope)
+            if operator is not None and text(operator) == "!":
+                decided = truthy(value)
+                return Unknown(origin, "a run-time condition") if decided is None else not decided
+            return Unknown(origin, "an operator not evaluated")
+        if kind == "ternary_expression":
+            return self._ternary(node, scope, origin)
+        if kind == "assignment_expression":
+            return self._assign(node, scope, origin)
+        if kind == "sequence_expression":
+            last: Any = UNDEFINED
+            for child in node.named_children:
+                last = self.eval(child, scope)
+            return last
+        if kind == "new_expression":
+            return Unknown(origin, "an object built at run time")
+        return Unknown(origin, "an expression not evaluated")
+
+    def _string(self, node: Any, scope: Scope, origin: Origin) -> Any:
+        literal = string_value(node)
+        if literal is not None:
+            return literal
+        parts: list[str] = []
+        for child in node.children:
+            if child.type == "template_substitution":
+                value = self.eval(child.named_children[0] if child.named_children else None, scope)
+                if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+                    return Unknown(origin, "a string computed at run time")
+                parts.append(_key(value))
+            elif child.type == "string_fragment":
+                parts.append(text(child))
+            elif child.type == "escape_sequence":
+                parts.append(text(child)[1:])
+        return "".join(parts)
+
+    def _array(self, node: Any, scope: Scope) -> Array:
+        result = Array()
+        for element in node.named_children:
+            if element.type == "comment":
+                continue
+            if element.type == "spread_element":
+                inner = element.named_children[0] if element.named_children else None
+                value = self.eval(inner, scope)
+                self.spread_into(result, value, Origin(scope.module, element))
+            else:
+                result.items.append(self.eval(element, scope))
+        return result
+
+    def spread_into(self, target: Array, value: Any, origin: Origin) -> None:
+        if isinstance(value, Array):
+            target.items.extend(value.items)
+            target.absorb(value)
+        elif isinstance(value, Unknown):
+            target.items.append(value)
+        elif isinstance(value, str):
+            target.items.extend(value)
+        else:
+            target.items.append(Unknown(origin, "a spread of something that is not an array"))
+
+    def _binary(self, node: Any, scope: Scope, origin: Origin) -> Any:
+        operator_node = node.child_by_field_name("operator")
+        operator = text(operator_node) if operator_node is not None else ""
+        left = self.eval(node.child_by_field_name("left"), scope)
+        if operator in ("||", "&&", "??"):
+            if operator == "??":
+                if isinstance(left, Unknown):
+                    return left
+                decided: bool | None = not (left is UNDEFINED or left is NULL)
+            else:
+                decided = truthy(left)
+            if decided is None:
+                if operator == "??":
+                    return left
+                # `unknown || x` is truthy when x is; `unknown && x` is falsy when x is
+                right = self.eval(node.child_by_field_name("right"), scope)
+                settled = truthy(right)
+                return right if settled is (operator == "||") else left
+            keep_left = decided if operator in ("||", "??") else not decided
+            return left if keep_left else self.eval(node.child_by_field_name("right"), scope)
+        right = self.eval(node.child_by_field_name("right"), scope)
+        if isinstance(left, Unknown):
+            return left
+        if isinstance(right, Unknown):
+            return right
+        simple = (str, int, float, bool)
+        if operator in ("===", "==", "!==", "!="):
+            if (isinstance(left, simple) or left in (UNDEFINED, NULL)) and (
+                isinstance(right, simple) or right in (UNDEFINED, NULL)
+            ):
+                same = left == right and type(left) is type(right)
+                return same if operator in ("===", "==") else not same
+            return Unknown(origin, "a comparison decided at run time")
+        if operator == "+" and isinstance(left, (str, int, float)) and isinstance(right, (str, int, float)):
+            if isinstance(left, str) or isinstance(right, str):
+                return _key(left) + _key(right)
+            return left + right
+        return Unknown(origin, "an operator not evaluated")
+
+    def _ternary(self, node: Any, scope: Scope, origin: Origin) -> Any:
+        condition = self.eval(node.child_by_field_name("condition"), scope)
+        decided = truthy(condition)
+        if decided is not None:
+            return self.eval(node.child_by_field_name("consequence" if decided else "alternative"), scope)
+        first = self.eval(node.child_by_field_name("consequence"), scope)
+        second = self.eval(node.child_by_field_name("alternative"), scope)
+        if isinstance(first, Array) and isinstance(second, Array):
+            self.undecided.append(Origin(scope.module, node.child_by_field_name("condition")))
+            both = Array(first.items + second.items)
+            both.absorb(first)
+            both.absorb(second)
+            return both
+        return Unknown(origin, "a run-time condition")
+
+    def _assign(self, node: Any, scope: Scope, origin: Origin) -> Any:
+        left = node.child_by_field_name("left")
+        value = self.eval(node.child_by_field_name("right"), scope)
+        if left is None:
+            return value
+        if left.type == "identifier":
+            found = scope.find(text(left)) or scope
+            found.names[text(left)] = value
+        elif left.type in ("member_expression", "subscript_expression"):
+            if text(left).replace(" ", "") == "module.exports":
+                self.commonjs[scope.module.path] = value
+                return value
+            target = self.eval(left.child_by_field_name("object"), scope)
+            if left.type == "member_expression":
+                prop = left.child_by_field_name("property")
+                key: Any = text(prop) if prop is not None else ""
+            else:
+                key = self.eval(left.child_by_field_name("index"), scope)
+            if isinstance(target, Obj) and not isinstance(key, Unknown):
+                target.props[_key(key)] = value
+                target.modules = False
+        return value
+
+    # --- members ---------------------------------------------------------------------------------
+    def member(self, target: Any, name: str, origin: Origin) -> Any:
+        if isinstance(target, Unknown):
+            return target
+        if isinstance(target, Namespace):
+            return self.export(target.module, name, origin)
+        if isinstance(target, Obj):
+            return target.props.get(name, UNDEFINED)
+        if isinstance(target, ObjectLit):
+            found = self.property(target, name)
+            return UNDEFINED if found is None else self.eval(found[1], found[0])
+        if isinstance(target, Array):
+            if name == "length":
+                return len(target.items)
+            if name.isdigit():
+                index = int(name)
+                return target.items[index] if index < len(target.items) else UNDEFINED
+            return Unknown(origin, f"array property {name}")
+        if isinstance(target, str) and name == "length":
+            return len(target)
+        if isinstance(target, FileRef):
+            return Unknown(origin, f"a member of {self.loader.rel(target.path)}")
+        if target is UNDEFINED or target is NULL:
+            return Unknown(origin, f"reading {name} of {target!r}")
+        return Unknown(origin, f"property {name} not evaluated")
+
+    def property(self, obj: ObjectLit, name: str) -> tuple[Scope, Any] | None:
+        """The (scope, value node) of an object literal's property, later entries and spreads winning."""
+        for child in reversed(obj.node.named_children):
+            if child.type == "pair":
+                key = child.child_by_field_name("key")
+                if key is not None and _property_name(key, obj.scope, self) == name:
+                    return obj.scope, child.child_by_field_name("value")
+            elif child.type == "shorthand_property_identifier" and text(child) == name:
+                return obj.scope, child
+            elif child.type == "method_definition":
+                key = child.child_by_field_name("name")
+                if key is not None and text(key) == name:
+                    return obj.scope, child
+            elif child.type == "spread_element" and child.named_children:
+                spread = self.eval(child.named_children[0], obj.scope)
+                if isinstance(spread, ObjectLit):
+                    found = self.property(spread, name)
+                    if found is not None:
+                        return found
+        return None
+
+    def keys(self, value: Any) -> list[Any] | None:
+        """`Object.keys(value)` / `for (k in value)`, or None when unknown."""
+        if isinstance(value, Obj):
+            return list(value.props)
+        if isinstance(value, Array):
+            return [str(i) for i in range(len(value.items))]
+        if isinstance(value, Namespace):
+            return self.export_names(value.module)
+        if isinstance(value, ObjectLit):
+            names = []
+            for child in value.node.named_children:
+                if child.type == "pair":
+                    key = child.child_by_field_name("key")
+                    name = _property_name(key, value.scope, self) if key is not None else None
+                    if name is None:
+                        return None
+                    names.append(name)
+                elif child.type in ("shorthand_property_identifier", "method_definition"):
+                    key = child.child_by_field_name("name") if child.type == "method_definition" else child
+                    names.append(text(key))
+                elif child.type != "comment":
+                    return None
+            return names
+        return None
+
+    def export_names(self, module: Module) -> list[str]:
+        """A namespace's keys: its export names in code-unit order, as JS orders them."""
+        self.module_scope(module)
+        names = set(module.exports) | set(module.reexports)
+        if module.default_export is not None or module.path in self.defaults:
+            names.add("default")
+        for specifier in module.star_reexports:
+            target = self.resolve_module(module, specifier)
+            if isinstance(target, Module):
+                names.update(n for n in self.export_names(target) if n != "default")
+        return sorted(names, key=lambda n: n.encode("utf-16-be"))
+
+    def values_of(self, value: Any, origin: Origin) -> list[Any] | None:
+        keys = self.keys(value)
+        if keys is None:
+            return None
+        if isinstance(value, Array):
+            return list(value.items)
+        return [self.member(value, k, origin) for k in keys]
+
+    def iterate(self, value: Any) -> list[Any] | None:
+        if isinstance(value, Array):
+            return list(value.items)
+        if isinstance(value, str):
+            return list(value)
+        return None
+
+    # --- calls -----------------------------------------------------------------------------------
+    def _call(self, node: Any, scope: Scope, origin: Origin) -> Any:
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        argument_nodes = (
+            [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        )
+        if function is None:
+            return Unknown(origin, "a call not followed")
+        if function.type == "import":
+            specifier = self.eval(argument_nodes[0], scope) if argument_nodes else UNDEFINED
+            if not isinstance(specifier, str):
+                return Unknown(origin, "an import of a computed specifier")
+            return Promise(self.imported(scope.module, specifier, "*", origin))
+        if function.type == "identifier" and text(function) == "require":
+            specifier = self.eval(argument_nodes[0], scope) if argument_nodes else UNDEFINED
+            if not isinstance(specifier, str):
+                return Unknown(origin, "a require of a computed specifier")
+            target = self.resolve_module(scope.module, specifier)
+            if isinstance(target, Module):
+                return self.namespace(target)
+            if isinstance(target, Path):
+                return FileRef(target)
+            return Unknown(origin, f"cannot resolve {specifier}")
+        if function.type == "member_expression":
+            object_node = function.child_by_field_name("object")
+            prop = function.child_by_field_name("property")
+            method = text(prop) if prop is not None else ""
+            head = text(object_node).replace(" ", "") if object_node is not None else ""
+            if head == "require" and method == "context":
+                return loaders.require_context(self, argument_nodes, scope, origin)
+            if head in ("Object", "Array", "Promise"):
+                return library.static_call(self, head, method, argument_nodes, scope, origin)
+            receiver = self.eval(object_node, scope)
+            if isinstance(receiver, ImportMeta) and method in loaders.GLOB_NAMES:
+                return loaders.vite_glob(self, method, argument_nodes, scope, origin)
+            if function.child_by_field_name("optional_chain") is not None and receiver in (UNDEFINED, NULL):
+                return UNDEFINED
+            spread = Array()
+            args = self.arguments_of(argument_nodes, scope, spread)
+            if isinstance(receiver, Array) and method in ("push", "unshift"):
+                receiver.absorb(spread)
+                if method == "push":
+                    receiver.items.extend(args)
+                else:
+                    receiver.items[:0] = args
+                return len(receiver.items)
+            return self._method(receiver, method, args, scope, origin)
+        callee = self.eval(function, scope)
+        args = self.arguments_of(argument_nodes, scope)
+        return self.apply(callee, args, origin)
+
+    def arguments_of(self, nodes: list[Any], scope: Scope, spread: Array | None = None) -> list[Any]:
+        """Evaluated arguments, spreads expanded (their provenance goes to `spread` when given)."""
+        args: list[Any] = []
+        for node in nodes:
+            if node.type == "spread_element":
+                value = self.eval(node.named_children[0] if node.named_children else None, scope)
+                if isinstance(value, Array):
+                    args.extend(value.items)
+                    if spread is not None:
+                        spread.absorb(value)
+                elif isinstance(value, Unknown):
+                    args.append(value)
+                else:
+                    args.append(
+                        Unknown(Origin(scope.module, node), "a spread of something that is not an array")
+                    )
+            else:
+                args.append(self.eval(node, scope))
+        return args
+
+    def apply(self, callee: Any, args: list[Any], origin: Origin) -> Any:
+        """Call a function value; an unknown call that was handed routes passes them through."""
+        if isinstance(callee, Func):
+            if self.depth >= MAX_DEPTH:
+                return Unknown(origin, "calls nested too deep")
+            self.depth += 1
+            try:
+                result = self._invoke(callee, args)
+            finally:
+                self.depth -= 1
+            if not isinstance(result, Unknown):
+                return result
+            return self._pass_through(args, origin) or result
+        if isinstance(callee, Context):
+            key = args[0] if args else UNDEFINED
+            for entry_key, value in callee.entries:
+                if entry_key == key:
+                    return value
+            return Unknown(origin, "a context key not among its files")
+        if isinstance(callee, Loader):
+            value = self.file_value(callee.path, origin)
+            return Promise(self.member(value, callee.name, origin) if callee.name else value)
+        fallback = callee if isinstance(callee, Unknown) else Unknown(origin, "a call not followed")
+        return self._pass_through(args, origin) or fallback
+
+    def _pass_through(self, args: list[Any], origin: Origin) -> Array | None:
+        """Routes handed to a call that cannot be followed (`ascending(routes)`), listed as declared."""
+        for arg in args:
+            routes: Array | None = None
+            if isinstance(arg, Array) and any(isinstance(i, (ObjectLit, Array)) for i in arg.items):
+                routes = Array(list(arg.items))
+                routes.absorb(arg)
+            elif isinstance(arg, Obj) and arg.modules:
+                routes = Array()
+                for value in arg.props.values():
+                    default = self.member(value, "default", origin)
+                    if isinstance(default, Array):
+                        routes.items.extend(default.items)
+                        routes.absorb(default)
+                    else:
+                        routes.items.append(default)
+            if routes is not None:
+                routes.via.append(origin)
+                return routes
+        return None
+
+    def _invoke(self, func: Func, args: list[Any]) -> Any:
+        node = func.node
+        scope = Scope(func.scope.module, func.scope)
+        single = node.child_by_field_name("parameter")
+        if single is not None:
+            self.bind(single, args[0] if args else UNDEFINED, scope)
+        parameters = node.child_by_field_name("parameters")
+        if parameters is not None:
+            index = 0
+            for parameter in parameters.named_children:
+                if parameter.type == "comment":
+                    continue
+                pattern = (
+                    parameter.child_by_field_name("pattern")
+                    if parameter.type.endswith("_parameter")
+                    else parameter
+                )
+                if pattern is not None and pattern.type == "rest_pattern":
+                    self.bind(pattern.named_children[0], Array(list(args[index:])), scope)
+                    break
+                self.bind(parameter, args[index] if index < len(args) else UNDEFINED, scope)
+                index += 1
+        body = node.child_by_field_name("body")
+        if body is None:
+            return UNDEFINED
+        if body.type != "statement_block":
+            return self.eval(body, scope)
+        try:
+            self.run_block(body.named_children, scope)
+        except _Return as returned:
+            value = returned.value
+            is_async = any(child.type == "async" for child in node.children)
+            return Promise(value) if is_async and not isinstance(value, Promise) else value
+        except (_Break, _Continue):
+            pass
+        return UNDEFINED
+
+    def callback(self, fn: Any, origin: Origin) -> Callable[[list[Any]], Any] | None:
+        if isinstance(fn, (Func, Context, Loader)):
+            return lambda args: self.apply(fn, args, origin)
+        return None
+
+    def _method(self, receiver: Any, method: str, args: list[Any], scope: Scope, origin: Origin) -> Any:
+        if isinstance(receiver, Array):
+            return library.array_method(self, receiver, method, args, origin)
+        if isinstance(receiver, Context) and method == "keys":
+            return Array([key for key, _ in receiver.entries])
+        if isinstance(receiver, Promise) and method == "then" and args:
+            callback = self.callback(args[0], origin)
+            return Promise(callback([receiver.value])) if callback is not None else Unknown(origin, "then")
+        if isinstance(receiver, str):
+            return library.string_method(receiver, method, args, origin)
+        if isinstance(receiver, Builtin) and method == "call" and args:
+            return library.type_tag(args[0], origin)
+        if isinstance(receiver, (Func, Loader, Context)) and method in ("call", "apply"):
+            rest = (
+                args[1:]
+                if method == "call"
+                else (args[1].items if len(args) > 1 and isinstance(args[1], Array) else [])
+            )
+            return self.apply(receiver, rest, origin)
+        if isinstance(receiver, (Namespace, Obj, ObjectLit)):
+            member = self.member(receiver, method, origin)
+            if isinstance(member, (Func, Loader, Context)):
+                return self.apply(member, args, origin)
+        if isinstance(receiver, Unknown):
+            return self._pass_through(args, origin) or receiver
+        return self._pass_through(args, origin) or Unknown(origin, f"a call of {method} not followed")
+
+    def _step(self) -> bool:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            self.exhausted = True
+            return False
+        return True
+
+
+def _else_body(node: Any) -> Any:
+    if node.type == "else_clause":
+        return node.named_children[0] if node.named_children else node
+    return node
+
+
+def _may_change_tables(statement: Any, module: Module) -> bool:
+    """Whether a top-level expression statement can change a value a table reads: it mutates
+    something (`push`, an assignment), calls a function of this module, or hands a call a name.
+    Others (`Vue.use(Router)`, `NProgress.configure({...})`) are not evaluated."""
+    if next(_mutated_names(statement), None) is not None:
+        return True
+    stack = [statement]
+    while stack:
+        current = stack.pop()
+        if current.type == "assignment_expression":
+            return True
+        if current.type == "call_expression":
+            function = current.child_by_field_name("function")
+            if function is not None and function.type == "identifier" and text(function) in module.bindings:
+                return True
+            arguments = current.child_by_field_name("arguments")
+            if arguments is not None and any(a.type == "identifier" for a in arguments.named_children):
+                return True
+        stack.extend(current.named_children)
+    return False
+
+
+def _mutated_names(node: Any) -> Iterator[str]:
+    """Identifiers `x` in `x.push(...)`, `x.unshift(...)`, `x.splice(...)` or `x = x.concat(...)`."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "call_expression":
+            function = current.child_by_field_name("function")
+            if function is not None and function.type == "member_expression":
+                target = function.child_by_field_name("object")
+                prop = function.child_by_field_name("property")
+                if (
+                    target is not None
+                    and target.type == "identifier"
+                    and prop is not None
+                    and text(prop) in MUTATORS
+                ):
+                    yield text(target)
+        elif current.type == "assignment_expression":
+            left = current.child_by_field_name("left")
+            if left is not None and left.type == "identifier":
+                yield text(left)
+        stack.extend(current.named_children)
+
+
+def _property_name(key: Any, scope: Scope, evaluator: Evaluator) -> str | None:
+    if key.type in ("string", "template_string"):
+        return string_value(key)
+    if key.type == "computed_property_name":
+        value = evaluator.eval(key.named_children[0] if key.named_children else None, scope)
+        return _key(value) if isinstance(value, (str, int, float)) else None
+    return text(key)
+
+
+def _number(raw: str) -> int | float:
+    try:
+        return int(raw.replace("_", ""), 0)
+    except ValueError:
+        try:
+            return float(raw.replace("_", ""))
+        except ValueError:
+            return 0
+
+
+def _key(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
