@@ -47,12 +47,16 @@ class Client:
     program_places: Callable[[Path, Path], dict[Scope, Place]] | None = None
 
 
+PLATFORM = sys.platform
+"""The platform whose paths are given (the docs generator pins it)."""
+
+
 def _platform_config(home: Path, *parts: str) -> Path:
     """The per-user application folder: ~/Library/Application Support on macOS, %APPDATA% on
     Windows, $XDG_CONFIG_HOME or ~/.config elsewhere."""
-    if sys.platform == "darwin":
+    if PLATFORM == "darwin":
         return home.joinpath("Library", "Application Support", *parts)
-    if sys.platform == "win32":
+    if PLATFORM == "win32":
         return Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming").joinpath(*parts)
     return Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config").joinpath(*parts)
 

@@ -454,6 +454,7 @@ PROVIDERS: tuple[Provider, ...] = (
         mode_flag="delete",
         examples=("sf github branches --delete --merged-only",),
     ),
+    # New records go above this line; scripts/new_tool.py inserts them here.
 )
 
 
