@@ -181,7 +181,15 @@ def _parse_and_run(args: list[str], selected: tuple[str, ...], entries: list[Pro
         if arguments.has_after_dashdash(specs) and "--" in args:
             cut = args.index("--")
             args, after = args[:cut], args[cut + 1 :]
-    namespace = parser.parse_args(args)
+    unknown = _unknown_command(args)
+    if unknown:
+        print(unknown, file=sys.stderr)
+        return EXIT_USAGE
+    namespace, extras = parser.parse_known_args(args)
+    if extras:
+        leaf = leaves.get(selected, parser)
+        print(f"{leaf.prog}: error: {_unrecognized(extras, leaf)}\n(see {leaf.prog} --help)", file=sys.stderr)
+        return EXIT_USAGE
     if getattr(namespace, "command", None) is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
@@ -195,6 +203,45 @@ def _parse_and_run(args: list[str], selected: tuple[str, ...], entries: list[Pro
     if selected == ("init",):
         return _run_init(namespace)
     return _run_provider(entries, namespace, specs, after)
+
+
+def _unknown_command(args: list[str]) -> str:
+    """The error for a mistyped command or subcommand, with the closest names; "" when it is known."""
+    import difflib
+
+    words = [word for word in args[:2]]
+    if not words or words[0].startswith("-"):
+        return ""
+    paths = _command_paths()
+    heads = list(dict.fromkeys([path[0] for path in paths] + list(BUILTINS)))
+    if words[0] not in heads:
+        close = difflib.get_close_matches(words[0], heads, n=3, cutoff=0.5)
+        hint = f"; did you mean {' or '.join(close)}?" if close else f"; commands: {', '.join(heads)}"
+        return f"sf: error: unknown command {words[0]!r}{hint}\n(see sf --help)"
+    subcommands = [path[1] for path in paths if path[0] == words[0] and len(path) == 2]
+    if subcommands and len(words) > 1 and not words[1].startswith("-") and words[1] not in subcommands:
+        close = difflib.get_close_matches(words[1], subcommands, n=3, cutoff=0.5)
+        hint = (
+            f"; did you mean {' or '.join(close)}?" if close else f"; subcommands: {', '.join(subcommands)}"
+        )
+        return f"sf {words[0]}: error: unknown subcommand {words[1]!r}{hint}\n(see sf {words[0]} --help)"
+    return ""
+
+
+def _unrecognized(extras: list[str], leaf: argparse.ArgumentParser) -> str:
+    """`unrecognized arguments: --max-per-patern (did you mean --max-per-pattern?)`."""
+    import difflib
+
+    options = [option for action in leaf._actions for option in action.option_strings]
+    named = []
+    for extra in extras:
+        close = (
+            difflib.get_close_matches(extra.split("=")[0], options, n=1, cutoff=0.6)
+            if extra.startswith("-")
+            else []
+        )
+        named.append(f"{extra} (did you mean {close[0]}?)" if close else extra)
+    return "unrecognized arguments: " + " ".join(named)
 
 
 def _run_init(namespace: argparse.Namespace) -> int:

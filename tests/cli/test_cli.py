@@ -228,3 +228,32 @@ def test_validation_error_names_the_option(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "sf test sleep: error: --seconds: Input should be greater than or equal to 0" in done.stderr
     assert "https://" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["grpe", "x"], "sf: error: unknown command 'grpe'; did you mean grep?"),
+        (["cc", "shwo"], "sf cc: error: unknown subcommand 'shwo'; did you mean show"),
+        (["grep", "x", "--max-per-patern", "3"], "--max-per-patern (did you mean --max-per-pattern?)"),
+        (["github", "ci", "--wacth"], "--wacth (did you mean --watch?)"),
+    ],
+)
+def test_a_mistyped_command_or_option_suggests_the_right_one(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    done = run_sf(*args, cwd=tmp_path)
+    assert done.returncode == 2
+    assert said in done.stderr
+
+
+def test_a_bad_setting_is_a_usage_error_in_the_cli_too(tmp_path: Path) -> None:
+    done = run_sf("grep", "x", env={"SOFIA_MAX_OUTPUT_TOKENS": "abc"}, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "SOFIA_MAX_OUTPUT_TOKENS must be a whole number, not 'abc'" in done.stderr
+
+
+def test_a_tilde_path_means_the_home_directory_as_in_a_shell(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("needle\n")
+    done = run_sf("grep", "needle", "--root", "~", "--json", env={"HOME": str(tmp_path)}, cwd="/")
+    assert done.returncode == 0, done.stderr
