@@ -8,7 +8,8 @@ leniency would mislead, while the schema it advertises stays exactly as written:
 * a boolean where a number is wanted is refused (`max_per_pattern: true` is not 1);
 * no string may hold a NUL character or an unpaired surrogate (no path, pattern or argument can);
 * a path parameter (marked `PathParam`) is refused when a component or the whole path is longer
-  than any file system allows, before anything touches the disk.
+  than any file system allows, before anything touches the disk, and a leading `~` is expanded as a
+  shell would.
 
 `PathParam` is also what the MCP server's confinement reads: every field carrying it is resolved
 and must lie inside the allowed roots, whatever the field is called.
@@ -16,6 +17,7 @@ and must lie inside the allowed roots, whatever the field is called.
 
 from __future__ import annotations
 
+import os
 import types
 import typing
 from collections.abc import Callable
@@ -101,6 +103,7 @@ class Input(BaseModel):
         if path_param(field) is not None:
             for text in _strings(value):
                 _check_path(text)
+            value = _home(value)
         return value
 
 
@@ -151,6 +154,16 @@ def _check_text(text: str) -> None:
         raise PydanticCustomError(
             "unpaired_surrogate", "holds an unpaired UTF-16 surrogate; send valid Unicode text"
         ) from None
+
+
+def _home(value: Any) -> Any:
+    """`~` and `~user` expanded, as a shell would before the CLI sees a path: an agent's `~/src`
+    means the same directory, and the provider and the server's confinement read it alike."""
+    if isinstance(value, str) and value.startswith("~"):
+        return os.path.expanduser(value)
+    if isinstance(value, list):
+        return [_home(item) for item in value]
+    return value
 
 
 def _check_path(text: str) -> None:

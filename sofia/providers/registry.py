@@ -225,7 +225,7 @@ PROVIDERS: tuple[Provider, ...] = (
             "sf grep deleteUser",
             "sf grep deleteUser UserService --ext php --word",
             'sf grep "fn\\w+\\(" --regex --root src --ignore-dir generated',
-            "sf grep -- -foo --no-case --max-per-pattern 5",
+            "sf grep --no-case --max-per-pattern 5 -- -foo",
         ),
     ),
     Provider(

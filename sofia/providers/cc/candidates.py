@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from sofia.providers.contract import Context, Implementation
+from sofia.providers.contract import Cli, Context, Implementation
 from sofia.providers.params import Input
 
 from .categories import category
@@ -54,6 +54,7 @@ class Params(Input):
         Field(
             description="one session (with its subagents) by id prefix, project, 'last' or path; empty = all"
         ),
+        Cli(positional=True, metavar="SESSION"),
         SESSION_PATH,
     ] = ""
     project: ProjectFilter = ""
