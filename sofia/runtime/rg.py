@@ -42,10 +42,12 @@ DEFAULT_IGNORE_DIRS = (
 """Directory names skipped at any depth below the starting point; a root named explicitly is searched."""
 
 MIN_VERSION = (14, 1)
-NOT_FOUND = ProviderError(
-    "ripgrep (rg) not found",
-    "reinstall sofia (it depends on the ripgrep wheel) or put rg >= 14.1 on PATH",
-)
+REINSTALL = "reinstall sofia (it depends on the ripgrep wheel) or put rg >= 14.1 on PATH"
+
+
+def not_found() -> ProviderError:
+    """A fresh error each time: a shared instance would collect every raise's traceback."""
+    return ProviderError("ripgrep (rg) not found", REINSTALL)
 
 
 def candidates() -> list[str]:
@@ -81,7 +83,7 @@ def locate() -> tuple[str, str]:
                 "reinstall sofia (it depends on the ripgrep wheel) or put rg >= 14.1 on PATH",
             )
         return path, ".".join(map(str, version))
-    raise NOT_FOUND
+    raise not_found()
 
 
 def executable() -> str:

@@ -134,7 +134,7 @@ class Ripgrep:
         try:
             return proc.run(command, cwd=self.request.cwd, timeout=timeout)
         except proc.ProgramNotFound:
-            raise rg.NOT_FOUND from None
+            raise rg.not_found() from None
         except proc.ProgramTimeout:
             raise self._timed_out(timeout) from None
 
