@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from sofia.output.tokens import estimate
 from sofia.providers.code.cells import ELIDABLE
 from sofia.providers.code.inputs import Input
 from sofia.providers.code.model import SourceFile, Summary, SummaryOptions
+from sofia.runtime import files
 from sofia.syntax import (
     MAX_PARSE_BYTES,
     ParseUnavailable,
@@ -79,10 +79,9 @@ def read(path: Path) -> Read:
     """Read a regular file whole; special files and OS errors become `error` (never raised)."""
     lang = language_for(path) or ""
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            return Read(lang=lang, error="not a regular file")
-        source = path.read_bytes()
+        source = files.read_regular(path)
+    except files.NotRegular:
+        return Read(lang=lang, error="not a regular file")
     except OSError as error:
         return Read(lang=lang, error=error.strerror or str(error))
     return Read(source=source, text=decode(source), lang=lang, invalid_utf8=not is_utf8(source))

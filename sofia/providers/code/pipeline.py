@@ -25,14 +25,15 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     if symbols:
         target = inputs.slice_target(params.files, root)
         return fit.fit_slices(slices.run_slices(target, symbols, below), ctx.budget)
-    items = inputs.expand(params.files, root, timeout=ctx.timeout(60.0))
+    walk_notes: list[str] = []
+    items = inputs.expand(params.files, root, timeout=ctx.timeout(60.0), notes=walk_notes)
     options = SummaryOptions(exported=params.exported or params.api, brief=params.brief, api=params.api)
     results: list[documents.FileResult] = []
     for index, item in enumerate(items):
         ctx.check_deadline()
         results.append(documents.process(item, root, options, below))
         ctx.progress(index + 1, len(items), item.rel)
-    notes = [n for r in results for n in r.notes]
+    notes = [*walk_notes, *(n for r in results for n in r.notes)]
     if params.api and any(r.document["lang"] not in ("php", "") for r in results):
         notes.append("api applies to PHP classes; other files are summarised as with exported=true")
     raw_tok = sum(r.raw_tok for r in results)

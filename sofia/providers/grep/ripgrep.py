@@ -30,8 +30,6 @@ MAX_ARGS_BYTES = 100_000
 """Command-line bytes of explicit paths per detail run (well under every platform's limit)."""
 
 _COUNT_LINE = re.compile(rb"([^\x00]*)\x00(\d+)\n")
-_OS_ERROR = re.compile(r"\s*\(os error (\d+)\)$")
-_NO_SUCH_FILE = "2"
 
 
 @dataclass(frozen=True)
@@ -107,12 +105,7 @@ class Ripgrep:
         early = head_start.claim(command, self.request.cwd)
         done = self._collect(early, RG_TIMEOUT) if early else self._execute(command, RG_TIMEOUT)
         counts = {m.group(1): int(m.group(2)) for m in _COUNT_LINE.finditer(done.stdout)}
-        problems = _problems(done.err)
-        if done.returncode == 2 and not counts and not problems:
-            raise ProviderError(
-                f"ripgrep failed: {done.last_error_line()}", "check the root and its permissions"
-            )
-        return Counted(counts, problems)
+        return Counted(counts, self._problems(done, bool(counts)))
 
     def details(self, pattern: str, files: Sequence[bytes], max_lines: int) -> Detailed:
         """The matches of `files` (at most `max_lines` matching lines each), from `rg --json`."""
@@ -123,8 +116,13 @@ class Ripgrep:
                 args.append(f"--max-count={max_lines}")
             done = self._run([*args, "--", *(os.fsdecode(p) for p in batch)], RG_TIMEOUT)
             _parse_json(done.stdout, result)
-            result.problems.update(_problems(done.err))
+            result.problems.update(self._problems(done, bool(done.stdout)))
         return result
+
+    def _problems(self, done: proc.Completed, results: bool) -> dict[str, str]:
+        """Display path -> skip reason; a ProviderError when rg failed as a whole."""
+        skipped = rg.outcome(done, f"searching {self.request.root_display}", results=results)
+        return {entry.path: entry.reason for entry in skipped}
 
     def _run(self, args: list[str], wanted: float) -> proc.Completed:
         return self._execute([self.executable, "--no-config", *args], wanted)
@@ -170,22 +168,6 @@ def _regex_error(stderr: str) -> str:
         if line.startswith("error: "):
             return line.removeprefix("error: ")
     return lines[0].removeprefix("rg: ") if lines else "rejected by ripgrep"
-
-
-def _problems(stderr: str) -> dict[str, str]:
-    """`rg: <path>: <error>` lines as display path -> `vanished` or `unreadable: <error>`."""
-    found: dict[str, str] = {}
-    for line in stderr.splitlines():
-        if not line.startswith("rg: ") or ": " not in line[4:]:
-            continue
-        path, message = line[4:].rsplit(": ", 1)
-        os_error = _OS_ERROR.search(message)
-        if os_error and os_error.group(1) == _NO_SUCH_FILE:
-            reason = "vanished"
-        else:
-            reason = "unreadable: " + (_OS_ERROR.sub("", message) or message)
-        found[path[2:] if path.startswith("./") else path] = reason
-    return found
 
 
 def _batches(files: Sequence[bytes]) -> list[list[bytes]]:

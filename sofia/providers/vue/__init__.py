@@ -13,7 +13,7 @@ from sofia.output import budget as budgets
 from sofia.output.tables import elide
 from sofia.output.tokens import estimate
 from sofia.providers.contract import Cli, Context, ProviderError
-from sofia.runtime import rg
+from sofia.runtime import files, rg
 
 from .modules import Loader
 from .routes import RouteWalker, find_routes_array
@@ -37,9 +37,13 @@ class Params(BaseModel):
     root: Annotated[str, Field(description="tree to search; base for output paths and @/ aliases")] = "."
 
 
-def locate(base: Path, ctx: Context) -> tuple[Path, list[str]]:
-    """The router module under `base` (fewest path segments, then name preference) and the others."""
-    found = rg.list_files(["."], cwd=base, globs=["{index,router}.{ts,js,mts,mjs}"], timeout=ctx.timeout(60))
+def locate(base: Path, ctx: Context, notes: list[str] | None = None) -> tuple[Path, list[str]]:
+    """The router module under `base` (fewest path segments, then name preference) and the others;
+    entries the search could not read are named in `notes`."""
+    listing = rg.walk(["."], cwd=base, globs=["{index,router}.{ts,js,mts,mjs}"], timeout=ctx.timeout(60))
+    if listing.skipped and notes is not None:
+        notes.append(rg.skipped_note(listing.skipped, "were not searched for a router"))
+    found = listing.files
     candidates = [p for p in found if any(p == n or p.endswith("/" + n) for n in ROUTER_NAMES)]
     if not candidates:
         raise ProviderError(
@@ -71,10 +75,11 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     notes: list[str] = []
     if params.file:
         router = (ctx.root / params.file).resolve()
+        files.require(router, params.file, what="router file", directory=False)
         if not router.is_file():
             raise ProviderError(f"router file not found: {params.file}", f"paths are relative to {ctx.root}")
     else:
-        router, others = locate(base, ctx)
+        router, others = locate(base, ctx, notes)
         if others:
             notes.append(f"also found: {', '.join(others)}; pass file= to choose")
     loader = Loader(base)
