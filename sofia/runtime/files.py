@@ -57,7 +57,7 @@ def refuse(shown: str, found: str, what: str, wanted: str) -> ProviderError:
     """The error for `what` (root, file, session…) `shown` being a `found` instead of `wanted`."""
     return ProviderError(
         f"{what} is a {found}, not a {wanted}: {quote(shown)}",
-        f"pass a {wanted}; sofia never reads FIFOs, devices or sockets (they can block or never end)",
+        f"pass a {wanted}; sofia never reads FIFOs, devices or sockets, which can block or never end",
     )
 
 

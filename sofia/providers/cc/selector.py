@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from sofia.providers.contract import Context, ProviderError
+from sofia.runtime import files
 
 from . import timefmt
 from .discovery import SUFFIX, Listing, Session, list_sessions, peek, resolve_root, session_from_path
@@ -35,6 +36,7 @@ def select(selector: str, projects_dir: str | None, ctx: Context) -> tuple[Sessi
         path = Path(os.path.expanduser(text))
         if not path.is_absolute():
             path = ctx.root / path
+        files.require(path, text, what="session file", directory=False)
         if not path.is_file():
             raise ProviderError(f"session file not found: {path}", "pass an existing .jsonl transcript")
         return session_from_path(path), None

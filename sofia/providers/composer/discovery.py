@@ -32,6 +32,7 @@ from typing import Any
 from sofia.providers.composer import manifest as manifests
 from sofia.providers.composer import versions
 from sofia.providers.contract import Context, ProviderError
+from sofia.runtime import files as filekinds
 from sofia.runtime import git, proc, rg
 
 MANIFEST = "composer.json"
@@ -103,7 +104,7 @@ def resolve_root(root: str, ctx: Context) -> Path:
     if root.startswith("-"):
         raise ProviderError(f"invalid root: {root}", "pass a directory path, e.g. ./packages")
     path = (ctx.root / root) if root else ctx.root
-    if not path.exists():
+    if filekinds.require(path, root, what="root") == filekinds.MISSING:
         raise ProviderError(
             f"root not found: {root}", "pass an existing directory (or a composer.json) as root"
         )

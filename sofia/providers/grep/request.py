@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sofia.providers.contract import ProviderError
+from sofia.runtime import files
 
 MAX_PATTERNS = 32
 MAX_PATTERN_CHARS = 4096
@@ -116,12 +117,19 @@ def _normalise_dir(name: str) -> str:
 def _resolve_root(root: str, workspace: Path) -> tuple[str, Path, str]:
     """The root as shown in the result, the directory rg runs in, and the path it searches."""
     path = Path(workspace, root or ".")
-    if "\0" in root or not path.exists():
+    if "\0" in root or files.require(path, root, what="root") == files.MISSING:
         raise ProviderError(
             f"root not found: {root}", f"give a directory or file that exists under {workspace}"
         )
     relative = os.path.relpath(path, workspace)
     display = Path(relative).as_posix() if not relative.startswith("..") else path.as_posix()
-    if path.is_dir():
-        return display, path, "."
-    return display, path.parent, path.name
+    # rg gets the resolved path: `/dev/stdout` or `/proc/self/...` would name rg's own streams.
+    real = Path(os.path.realpath(path))
+    if files.kind(real) != files.kind(path):
+        raise ProviderError(
+            f"root names a different thing in every process: {root}",
+            "give the file or directory it points to instead",
+        )
+    if real.is_dir():
+        return display, real, "."
+    return display, real.parent, real.name

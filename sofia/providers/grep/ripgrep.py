@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sofia.providers.contract import Context, DeadlineExceeded, ProviderError
 from sofia.providers.grep import head_start
+from sofia.runtime import files as filekinds
 from sofia.runtime import proc, rg
 
 if TYPE_CHECKING:
@@ -110,6 +111,12 @@ class Ripgrep:
     def details(self, pattern: str, files: Sequence[bytes], max_lines: int) -> Detailed:
         """The matches of `files` (at most `max_lines` matching lines each), from `rg --json`."""
         result = Detailed()
+        for path in files:
+            found = filekinds.kind(self.request.cwd / os.fsdecode(path))
+            if found != filekinds.FILE:
+                reason = rg.VANISHED if found == filekinds.MISSING else f"not a regular file ({found})"
+                result.problems[display_path(path)] = reason
+        files = [path for path in files if display_path(path) not in result.problems]
         for batch in _batches(files):
             args = [*self.matching, *self.walk, "--json", f"--regexp={pattern}"]
             if max_lines:

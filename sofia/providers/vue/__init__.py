@@ -70,6 +70,7 @@ def _shown(path: Path, ctx: Context) -> str:
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:
     base = (ctx.root / params.root).resolve()
+    files.require(base, params.root, what="root", file=False)
     if not base.is_dir():
         raise ProviderError(f"root not found: {params.root}", f"paths are relative to {ctx.root}")
     notes: list[str] = []

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sofia.runtime import files
+
 MAX_MODULES = 50
 EXTENSIONS = (".ts", ".js", ".mts", ".mjs", ".tsx", ".jsx")
 COMPONENT_EXTENSIONS = (*EXTENSIONS, ".vue")
@@ -252,7 +254,7 @@ class Loader:
         from sofia.syntax.grammars import ParseUnavailable, count_errors, parse_bytes
 
         try:
-            source = path.read_bytes()
+            source = files.read_regular(path)
             grammar = GRAMMAR_BY_SUFFIX.get(
                 path.suffix.lower(), "tsx" if path.suffix == ".tsx" else "typescript"
             )
