@@ -49,3 +49,11 @@ def test_errors_go_to_stderr_with_exit_one(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stdout == ""
     assert "root not found: missing" in done.stderr
+
+
+def test_thousands_of_ignore_dirs_get_a_clear_limit_not_an_argument_list_error(tmp_path: Path) -> None:
+    names = ",".join(f"d{i}" for i in range(15_000))
+    done = run_sf("grep", "NEEDLE", "--ignore-dir", names, cwd=tmp_path)
+    assert done.returncode != 0 and done.stdout == ""
+    assert "too many ignore_dirs: 15,000 (at most 256)" in done.stderr
+    assert "Traceback" not in done.stderr and "Argument list too long" not in done.stderr

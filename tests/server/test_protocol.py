@@ -55,7 +55,7 @@ async def test_unknown_tool_is_a_protocol_error(server: Connection) -> None:
 @pytest.mark.parametrize(
     ("tool", "arguments", "expected"),
     [
-        ("grep", {"patterns": "deleteUser", "max_per_pattern": "many"}, ["patterns: ", "max_per_pattern: "]),
+        ("grep", {"patterns": {"p": 1}, "max_per_pattern": "many"}, ["patterns: ", "max_per_pattern: "]),
         ("grep", {"patterns": ["x"], "colour": True}, ["colour: unknown parameter (known: patterns, root"]),
         ("grep", {}, ["patterns: required"]),
         ("test_sleep", {"seconds": -1}, ["seconds: input should be greater than or equal to 0 (got -1)"]),

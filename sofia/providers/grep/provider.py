@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sofia.providers.contract import Cli, Context
 from sofia.providers.grep.request import Request, build
+from sofia.providers.params import Input
 
 
-class Params(BaseModel):
+class Params(Input):
     """Search the workspace for patterns; every hit comes with its enclosing symbol."""
-
-    model_config = ConfigDict(extra="forbid")
 
     patterns: Annotated[
         list[str],
@@ -49,7 +48,7 @@ class Params(BaseModel):
         list[str],
         Field(
             default_factory=list,
-            description="More directory names to skip (vendor, node_modules... and .gitignore apply anyway).",
+            description="More directory names to skip at any depth, not paths or globs (vendor, node_modules... and .gitignore apply anyway).",
         ),
         Cli(flag="--ignore-dir", split=True, metavar="NAME"),
     ]

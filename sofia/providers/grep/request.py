@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sofia.errors import quote
 from sofia.providers.contract import ProviderError
 from sofia.runtime import files
 
@@ -19,6 +20,11 @@ MAX_PATTERNS = 32
 MAX_PATTERN_CHARS = 4096
 """Longer patterns are refused: they cannot be a line of code and would strain the argument list."""
 EXT_RE = re.compile(r"[A-Za-z0-9_+-]+")
+MAX_IGNORE_DIRS = 256
+"""More names than any tree needs; the bound keeps rg's command line far below the system limit."""
+NAME_MAX = 255
+NOT_A_NAME = re.compile(r"[/\\*?\[\]{}!]")
+"""A separator or a glob character: what no directory name given to skip may hold."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,11 @@ def build(
     unique = tuple(dict.fromkeys(patterns))
     duplicates = tuple(dict.fromkeys(p for i, p in enumerate(patterns) if p in patterns[:i]))
     exts = tuple(dict.fromkeys(_normalise_ext(ext) for ext in exts))
+    if len(ignore_dirs) > MAX_IGNORE_DIRS:
+        raise ProviderError(
+            f"too many ignore_dirs: {len(ignore_dirs):,} (at most {MAX_IGNORE_DIRS})",
+            "skip a few directory names, or narrow the search with root or exts",
+        )
     ignore_dirs = tuple(dict.fromkeys(_normalise_dir(name) for name in ignore_dirs if name.strip("/ ")))
     root_display, cwd, target = _resolve_root(root, workspace)
     return Request(
@@ -106,10 +117,18 @@ def _normalise_ext(ext: str) -> str:
 
 
 def _normalise_dir(name: str) -> str:
+    """A directory name to skip at any depth; paths, globs and `.`/`..` are refused, because rg
+    would take them as globs that skip everything (`*`) or nothing (`../..`) without a word."""
     bare = name.strip().strip("/")
-    if "\0" in bare:
+    if "\0" in bare or len(bare.encode("utf-8", "replace")) > NAME_MAX:
         raise ProviderError(
-            f"invalid directory name: {name!r}", "give plain directory names such as generated"
+            f"invalid directory name: {quote(repr(name))}", "give plain directory names such as generated"
+        )
+    if NOT_A_NAME.search(bare) or bare in (".", ".."):
+        raise ProviderError(
+            f"ignore_dirs takes directory names, not paths or globs: {quote(repr(name))}",
+            "give names such as generated or legacy (each is skipped at any depth); "
+            "to search one part of the tree, pass it as root",
         )
     return bare
 
