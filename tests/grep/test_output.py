@@ -141,11 +141,19 @@ def test_sixteen_identical_runs_are_byte_identical(tmp_path: Path) -> None:
 
 def test_progress_reports_every_phase(tmp_path: Path) -> None:
     calls: list[tuple[int, int | None, str]] = []
+    run(Params(patterns=["needle"]), Context(root=cap_tree(tmp_path), progress=lambda *a: calls.append(a)))
+    finals = [(done, total, message) for done, total, message in calls if done == total]
+    assert (1, 1, COUNTING) in finals and (1, 1, READING) in finals and (3, 3, PARSING) in finals
+    messages = [message for *_, message in calls]
+    assert messages.index(COUNTING) < messages.index(READING) < messages.index(PARSING)
+
+
+def test_several_patterns_are_counted_in_one_walk_then_parsed(tmp_path: Path) -> None:
+    calls: list[tuple[int, int | None, str]] = []
     run(
         Params(patterns=["needle", "absent"]),
         Context(root=cap_tree(tmp_path), progress=lambda *a: calls.append(a)),
     )
     finals = [(done, total, message) for done, total, message in calls if done == total]
-    assert (2, 2, COUNTING) in finals and (1, 1, READING) in finals and (3, 3, PARSING) in finals
-    messages = [message for *_, message in calls]
-    assert messages.index(COUNTING) < messages.index(READING) < messages.index(PARSING)
+    assert (1, 1, COUNTING) in finals and (3, 3, PARSING) in finals
+    assert READING not in {message for *_, message in calls}

@@ -48,17 +48,9 @@ def search(request: Request, ctx: Context) -> dict[str, Any]:
     with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(request.patterns))) as pool:
         if not request.fixed:
             list(pool.map(ripgrep.check_regex, request.patterns))
-        counting = [pool.submit(ripgrep.count, pattern) for pattern in request.patterns]
-        _warm_imports()
-        counted = _gather(counting, ctx, COUNTING)
-        for result in counted:
-            skipped.update(result.problems)
-        ctx.check_deadline()
-        states = [
-            _state(request, ctx, pattern, result)
-            for pattern, result in zip(request.patterns, counted, strict=True)
-        ]
-        _read_hits(states, ripgrep, pool, skipped, ctx)
+        states = _one_walk(request, ripgrep, pool, skipped, ctx) if len(request.patterns) > 1 else None
+        if states is None:
+            states = _walk_each(request, ripgrep, pool, skipped, ctx)
     outcomes = [_outcome(state, skipped) for state in states]
     symbols = Symbols(request.cwd)
     shaper = Shaper(request, outcomes, skipped, ctx.budget)
@@ -67,6 +59,54 @@ def search(request: Request, ctx: Context) -> dict[str, Any]:
         symbols.load(files, lambda done, total: _progress(ctx, done, total, PARSING))
 
     return shaper.fit(parse, symbols.enclosing)
+
+
+def _walk_each(
+    request: Request, ripgrep: Ripgrep, pool: ThreadPoolExecutor, skipped: dict[str, str], ctx: Context
+) -> list[_Pattern]:
+    """One count walk per pattern (exact per-file counts without streaming every match), then the
+    matches of just the files whose hits are shown."""
+    counting = [pool.submit(ripgrep.count, pattern) for pattern in request.patterns]
+    _warm_imports()
+    counted = _gather(counting, ctx, COUNTING)
+    for result in counted:
+        skipped.update(result.problems)
+    ctx.check_deadline()
+    states = [
+        _state(request, ctx, pattern, result)
+        for pattern, result in zip(request.patterns, counted, strict=True)
+    ]
+    _read_hits(states, ripgrep, pool, skipped, ctx)
+    return states
+
+
+def _one_walk(
+    request: Request, ripgrep: Ripgrep, pool: ThreadPoolExecutor, skipped: dict[str, str], ctx: Context
+) -> list[_Pattern] | None:
+    """Several patterns from one walk (see `combined`); None when rg refuses them together."""
+    from sofia.providers.grep import combined
+
+    walking = pool.submit(ripgrep.walk_all)
+    _warm_imports()
+    (walked,) = _gather([walking], ctx, COUNTING)
+    if walked is None:
+        return None
+    skipped.update(walked.problems)
+    skipped.update((display_path(path), "binary") for path in walked.binary)
+    if skipped:
+        walked.keep({path for path in set(walked.paths) if display_path(path) in skipped})
+    if combined.counted_here(request):
+        found = [combined.literal(pattern, walked) for pattern in request.patterns]
+    else:
+        found = _gather([pool.submit(ripgrep.matches_in, p, walked) for p in request.patterns], ctx, COUNTING)
+    ctx.check_deadline()
+    states = []
+    for pattern, attributed in zip(request.patterns, found, strict=True):
+        state = _state(request, ctx, pattern, Counted(attributed.counts, {}))
+        state.hits = attributed.hits(walked, state.need)
+        state.next_file = len(state.files)
+        states.append(state)
+    return states
 
 
 def _warm_imports() -> None:

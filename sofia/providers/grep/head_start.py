@@ -36,13 +36,12 @@ def start(args: Sequence[str], workspace: Path) -> None:
         return
     from sofia.providers.contract import Context, ProviderError
     from sofia.providers.grep.request import build
-    from sofia.providers.grep.ripgrep import MAX_PROCESSES, Ripgrep
+    from sofia.providers.grep.ripgrep import Ripgrep
 
     try:
         request = build(workspace=workspace, **options)
         ripgrep = Ripgrep(request, Context(root=workspace, budget=None))
-        for pattern in request.patterns[:MAX_PROCESSES]:  # the ones the provider counts first
-            command = ripgrep.count_command(pattern)
+        for command in ripgrep.first_commands():
             _started[(tuple(command), str(request.cwd))] = proc.Background(command, cwd=request.cwd)
     except (ProviderError, OSError):
         discard()

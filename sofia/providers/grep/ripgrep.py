@@ -20,6 +20,7 @@ from sofia.runtime import files as filekinds
 from sofia.runtime import proc, rg
 
 if TYPE_CHECKING:
+    from sofia.providers.grep.combined import Attributed, Walked
     from sofia.providers.grep.request import Request
 
 MAX_PROCESSES = 4
@@ -98,6 +99,58 @@ class Ripgrep:
             "--",
             self.request.target,
         ]
+
+    def walk_command(self) -> list[str]:
+        """The one walk of a multi-pattern search: every matching line of any pattern, as JSON."""
+        return [
+            self.executable,
+            "--no-config",
+            *self.matching,
+            *self.walk,
+            "--json",
+            *(f"--regexp={pattern}" for pattern in self.request.patterns),
+            "--",
+            self.request.target,
+        ]
+
+    def first_commands(self) -> list[list[str]]:
+        """The runs a search starts with (what a head start may start early): the one combined
+        walk for several patterns, the count run for one."""
+        if len(self.request.patterns) > 1:
+            return [self.walk_command()]
+        return [self.count_command(self.request.patterns[0])]
+
+    def walk_all(self) -> Walked | None:
+        """Every line any pattern matches, from one walk; None when rg refused the patterns
+        together (they are then counted one by one)."""
+        command = self.walk_command()
+        early = head_start.claim(command, self.request.cwd)
+        done = self._collect(early, RG_TIMEOUT) if early else self._execute(command, RG_TIMEOUT)
+        if done.returncode == 2 and not done.stdout:
+            return None
+        from sofia.providers.grep import combined
+
+        walked = combined.Walked(problems=self._problems(done, True))
+        combined.parse(done.stdout, walked)
+        return walked
+
+    def matches_in(self, pattern: str, walked: Walked) -> Attributed:
+        """`pattern`'s own matches on the walk's lines, by rg itself reading them on standard input."""
+        from sofia.providers.grep import combined
+
+        if not walked.paths:
+            return combined.Attributed()
+        args = [*self.matching, "--json", "--text", f"--regexp={pattern}", "-"]
+        command = [self.executable, "--no-config", *args]
+        timeout = self.ctx.timeout(RG_TIMEOUT)
+        try:
+            done = proc.run(command, cwd=self.request.cwd, timeout=timeout, input=combined.stream(walked))
+        except proc.ProgramNotFound:
+            raise rg.not_found() from None
+        except proc.ProgramTimeout:
+            raise self._timed_out(timeout) from None
+        rg.outcome(done, f"counting {pattern}", results=bool(done.stdout))
+        return combined.from_json(done.stdout, walked)
 
     def count(self, pattern: str) -> Counted:
         """Exact match counts of every file the walk keeps, keyed by raw path; a run the CLI
@@ -189,7 +242,7 @@ def _batches(files: Sequence[bytes]) -> list[list[bytes]]:
     return batches
 
 
-def _data(field_value: dict[str, Any]) -> bytes:
+def data_bytes(field_value: dict[str, Any]) -> bytes:
     """A `{"text": ...}` or `{"bytes": <base64>}` field of rg's JSON as raw bytes."""
     text = field_value.get("text")
     if text is not None:
@@ -203,11 +256,11 @@ def _parse_json(stdout: bytes, into: Detailed) -> None:
     for line in stdout.splitlines():
         if line.startswith(b'{"type":"match"'):
             data = orjson.loads(line)["data"]
-            path = _data(data["path"])
-            content = _data(data["lines"])
+            path = data_bytes(data["path"])
+            content = data_bytes(data["lines"])
             number = int(data["line_number"])
             into.hits.extend(Hit(path, number, int(sub["start"]) + 1, content) for sub in data["submatches"])
         elif line.startswith(b'{"type":"end"'):
             data = orjson.loads(line)["data"]
             if data.get("binary_offset") is not None:
-                into.binary.add(_data(data["path"]))
+                into.binary.add(data_bytes(data["path"]))
