@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from sofia.providers.grep.ripgrep import Ripgrep
-from tests.grep.conftest import WORDS, grep, locations, vimgrep
+from tests.grep.conftest import WORDS, grep, locations, rows, vimgrep
 
 GROUPS: list[tuple[list[str], dict[str, Any]]] = [
     (["TOKEN", "TOKEN_42", "OKEN", "xTOKEN", "TOKEN_X"], {}),
@@ -59,13 +59,15 @@ def test_each_pattern_matches_its_own_rg_run(
     check_each(generated_tree, patterns, options)
 
 
-def test_lines_matching_several_patterns_count_for_each(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lines_matching_several_patterns_count_for_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     one_walk_only(monkeypatch)
     (tmp_path / "a.txt").write_text("foob foofoo aaaa\nnothing\nfoo\n")
     result = grep(tmp_path, "foo", "oob", "foob", "aa", "aaa", budget=None, max_per_pattern=0)
     totals = {entry["pattern"]: entry["total"] for entry in result["patterns"]}
     assert totals == {"foo": 4, "oob": 1, "foob": 1, "aa": 2, "aaa": 1}
-    cols = [(h["line"], h["col"]) for h in result["patterns"][0]["hits"]]
+    cols = [(h["line"], h["col"]) for h in rows(result["patterns"][0])]
     assert cols == [(1, 1), (1, 6), (1, 9), (3, 1)]
 
 

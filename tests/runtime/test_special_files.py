@@ -24,7 +24,7 @@ from sofia.providers.vue import run as vue_routes
 from sofia.runtime import files
 from tests.code.conftest import code
 from tests.composer.conftest import context
-from tests.grep.conftest import grep
+from tests.grep.conftest import grep, rows
 from tests.helpers import Repo
 
 pytestmark = pytest.mark.timeout(60)
@@ -115,7 +115,7 @@ def test_special_files_inside_a_tree_are_passed_over(tmp_path: Path, fifo: Path,
     if os.geteuid() == 0:
         os.mknod(tmp_path / "null", 0o644 | 0o020000, os.makedev(1, 3))
     result = grep(tmp_path, "NEEDLE", budget=None)
-    assert [(h["file"], h["line"]) for h in result["patterns"][0]["hits"]] == [("a.txt", 1)]
+    assert [(h["file"], h["line"]) for h in rows(result["patterns"][0])] == [("a.txt", 1)]
     assert "skipped" not in result
     (tmp_path / "a.py").write_text("def a():\n    return 1\n")
     assert [doc["path"] for doc in code(tmp_path, ".", budget=None)["files"]] == ["a.py"]
@@ -131,7 +131,7 @@ def test_grep_skips_a_file_turned_into_a_fifo_after_counting(tmp_path: Path) -> 
             os.mkfifo(tmp_path / "b.txt")
 
     result = grep_run(GrepParams(patterns=["NEEDLE"]), Context(root=tmp_path, progress=swap))
-    assert [h["file"] for h in result["patterns"][0]["hits"]] == ["a.txt"]
+    assert [h["file"] for h in rows(result["patterns"][0])] == ["a.txt"]
     assert result["skipped"] == [{"path": "b.txt", "reason": f"not a regular file ({FIFO})"}]
 
 

@@ -144,17 +144,18 @@ def _state(request: Request, ctx: Context, pattern: str, counted: Counted) -> _P
 
 
 def _budget_ceiling(files: Sequence[bytes], counts: dict[bytes, int], budget: int) -> int:
-    """More hits than can possibly fit `budget`: each row costs at least its JSON skeleton and path."""
-    skeleton = len('{"file":"","line":0,"col":0,"symbol":"","text":""},')
+    """More hits than can possibly fit `budget`: each file costs at least its path as a key, and
+    each hit at least its JSON skeleton."""
+    per_hit = len('{"line":0,"col":0,"symbol":"","text":""},') / 4
     left = float(budget) + 1
     fitting = 0
     for path in files:
         shown = display_path(path)
         ascii_count = len(shown.encode("ascii", "ignore"))
-        per_hit = (skeleton + ascii_count) / 4 + (len(shown) - ascii_count)
-        if counts[path] * per_hit > left:
-            return fitting + int(left // per_hit) + 1
-        left -= counts[path] * per_hit
+        per_file = (len('"":[],') + ascii_count) / 4 + (len(shown) - ascii_count)
+        if per_file + counts[path] * per_hit > left:
+            return fitting + max(0, int((left - per_file) // per_hit)) + 1
+        left -= per_file + counts[path] * per_hit
         fitting += counts[path]
     return fitting
 

@@ -108,16 +108,7 @@ class Shaper:
                 "total": total,
                 "files": len(outcome.counts),
                 "shown": shown,
-                "hits": [
-                    {
-                        "file": display_path(hit.path),
-                        "line": hit.line,
-                        "col": hit.col,
-                        "symbol": enclosing(hit.path, hit.line),
-                        "text": text,
-                    }
-                    for hit, text in zip(hits, outcome.texts[:shown], strict=True)
-                ],
+                "hits": _by_file(hits, outcome.texts[:shown], enclosing),
             }
             more, more_files = _more_in(outcome, shown, unseen, more_rows)
             if more:
@@ -151,6 +142,17 @@ class Shaper:
                 notes.append(f"{count} file{'s' * (count != 1)} skipped; their matches are not counted")
         result["notes"] = notes
         return result
+
+
+def _by_file(
+    hits: Sequence[Hit], texts: Sequence[str], enclosing: Enclosing
+) -> dict[str, list[dict[str, Any]]]:
+    """Hits grouped under their file, files in path order: a path is written once, not per hit."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for hit, text in zip(hits, texts, strict=True):
+        row = {"line": hit.line, "col": hit.col, "symbol": enclosing(hit.path, hit.line), "text": text}
+        grouped.setdefault(display_path(hit.path), []).append(row)
+    return grouped
 
 
 def _blank(path: bytes, line: int) -> str:
