@@ -55,12 +55,17 @@ async def test_unknown_tool_is_a_protocol_error(server: Connection) -> None:
 @pytest.mark.parametrize(
     ("tool", "arguments", "expected"),
     [
-        ("grep", {"patterns": {"p": 1}, "max_per_pattern": "many"}, ["patterns: ", "max_per_pattern: "]),
+        ("grep", {"patterns": {"a": 1}, "max_per_pattern": "many"}, ["patterns: ", "max_per_pattern: "]),
+        (
+            "grep",
+            {"patterns": ["x"], "max_per_pattern": True},
+            ["max_per_pattern: expected a number but got"],
+        ),
         ("grep", {"patterns": ["x"], "colour": True}, ["colour: unknown parameter (known: patterns, root"]),
         ("grep", {}, ["patterns: required"]),
         ("test_sleep", {"seconds": -1}, ["seconds: input should be greater than or equal to 0 (got -1)"]),
     ],
-    ids=["wrong-type", "unknown-property", "missing-required", "constraint"],
+    ids=["wrong-type", "boolean-for-number", "unknown-property", "missing-required", "constraint"],
 )
 async def test_invalid_arguments_get_one_short_line_per_problem(
     server: Connection, tool: str, arguments: dict[str, object], expected: list[str]

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from sofia.providers.contract import Cli, Context
 from sofia.providers.grep.request import Request, build
-from sofia.providers.params import Input
+from sofia.providers.params import Input, PathParam
 
 
 class Params(Input):
@@ -23,6 +23,7 @@ class Params(Input):
         str,
         Field(description="Directory or file to search."),
         Cli(flag="--root", metavar="DIR"),
+        PathParam(),
     ] = "."
     regex: Annotated[
         bool,

@@ -13,7 +13,7 @@ from sofia.output import budget as budgets
 from sofia.output.tables import elide
 from sofia.output.tokens import estimate
 from sofia.providers.contract import Cli, Context, ProviderError
-from sofia.runtime import files, rg
+from sofia.runtime import rg
 
 from .modules import Loader
 from .routes import RouteWalker, find_routes_array
@@ -69,6 +69,8 @@ def _shown(path: Path, ctx: Context) -> str:
 
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:
+    from sofia.runtime import files
+
     base = (ctx.root / params.root).resolve()
     files.require(base, params.root, what="root", file=False)
     if not base.is_dir():
