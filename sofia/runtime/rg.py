@@ -220,6 +220,19 @@ def walk(
     return Listing(sorted(set(cleaned), key=os.fsencode), skipped)
 
 
+def list_files(
+    paths: Sequence[str],
+    *,
+    cwd: Path,
+    globs: Iterable[str] = (),
+    ignore_dirs: Iterable[str] = (),
+    timeout: float = 60.0,
+) -> list[str]:
+    """Only the files of `walk`: for a caller whose answer cannot depend on an unreadable entry.
+    A walk whose result the user sees must call `walk` and say what it skipped (`skipped_note`)."""
+    return walk(paths, cwd=cwd, globs=globs, ignore_dirs=ignore_dirs, timeout=timeout).files
+
+
 def skipped_note(skipped: Sequence[Skipped], what: str) -> str:
     """One note for entries a walk could not read: how many, and the first as an example."""
     first = skipped[0]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sofia.providers.grep.ripgrep import Hit, data_bytes
 
@@ -50,6 +50,19 @@ class Walked:
             at += len(body) + 1
         return b"\n".join(bodies), starts
 
+    @cached_property
+    def segments(self) -> tuple[list[int], list[int], list[bytes]]:
+        """Per file, in order: where its lines start in `joined`'s buffer, where they end, its path."""
+        buffer, starts = self.joined
+        begins: list[int] = []
+        paths: list[bytes] = []
+        for index, path in enumerate(self.paths):
+            if not paths or paths[-1] != path:
+                begins.append(starts[index])
+                paths.append(path)
+        ends = [*begins[1:], len(buffer)]
+        return begins, ends, paths
+
     def keep(self, unwanted: set[bytes]) -> None:
         """Drop the lines of `unwanted` files (skipped as binary or unreadable); before `joined`."""
         kept = [i for i, path in enumerate(self.paths) if path not in unwanted]
@@ -60,11 +73,13 @@ class Walked:
 
 @dataclass
 class Attributed:
-    """One pattern's share of the walk: exact per-file counts, and where each match is."""
+    """One pattern's share of the walk: exact per-file counts, and where its matches are."""
 
     counts: dict[bytes, int] = field(default_factory=dict)
     positions: list[tuple[int, int]] = field(default_factory=list)
-    """(line index in the walk, 1-based byte column), in path/line/column order."""
+    """(line index in the walk, 1-based byte column), in path/line/column order; for a literal
+    counted here, filled on demand by `hits`."""
+    needle: bytes = b""
 
     def add(self, walked: Walked, index: int, col: int) -> None:
         self.positions.append((index, col))
@@ -73,6 +88,8 @@ class Attributed:
 
     def hits(self, walked: Walked, count: int) -> list[Hit]:
         """The first `count` matches as hits."""
+        if self.needle:
+            self.positions = _literal_positions(self.needle, walked, count)
         return [
             Hit(walked.paths[i], walked.numbers[i], col, walked.contents[i])
             for i, col in self.positions[:count]
@@ -91,8 +108,8 @@ def parse(stdout: bytes, into: Walked) -> None:
 
     found: list[tuple[bytes, int, bytes]] = []
     for raw in stdout.splitlines():
-        if raw.startswith(b'{"type":"match"'):
-            data = orjson.loads(raw)["data"]
+        if raw.startswith(_MATCH):
+            data = _match_data(raw)
             found.append((data_bytes(data["path"]), data["line_number"], data_bytes(data["lines"])))
         elif raw.startswith(b'{"type":"end"'):
             data = orjson.loads(raw)["data"]
@@ -104,17 +121,49 @@ def parse(stdout: bytes, into: Walked) -> None:
     into.contents = [item[2] for item in found]
 
 
+_MATCH = b'{"type":"match","data":'
+_OFFSET = b',"absolute_offset":'
+
+
+def _match_data(raw: bytes) -> dict[str, Any]:
+    """`path`, `lines` and `line_number` of a match message, without decoding its submatches
+    (most of the message, and of the time). The cut is safe: inside a JSON string every `"` is
+    escaped, so `,"absolute_offset":` can only be the key itself."""
+    import orjson
+
+    cut = raw.find(_OFFSET)
+    if cut > 0:
+        data: dict[str, Any] = orjson.loads(raw[len(_MATCH) : cut] + b"}")
+        return data
+    whole: dict[str, Any] = orjson.loads(raw)["data"]
+    return whole
+
+
 def literal(pattern: str, walked: Walked) -> Attributed:
-    """A case-sensitive literal's own matches: non-overlapping occurrences, left to right."""
+    """A case-sensitive literal's own counts: non-overlapping occurrences, left to right, counted
+    file by file in the joined buffer (the work grows with the files holding it, not its matches)."""
     needle = pattern.encode()
-    buffer, starts = walked.joined
-    found = Attributed()
+    buffer, _ = walked.joined
+    begins, ends, paths = walked.segments
+    found = Attributed(needle=needle)
     at, index = buffer.find(needle), 0
     while at >= 0:
-        index = bisect_right(starts, at, index) - 1
-        found.add(walked, index, at - starts[index] + 1)
-        at = buffer.find(needle, at + len(needle))
+        index = bisect_right(begins, at, index) - 1
+        found.counts[paths[index]] = buffer.count(needle, at, ends[index])
+        at = buffer.find(needle, ends[index])
     return found
+
+
+def _literal_positions(needle: bytes, walked: Walked, count: int) -> list[tuple[int, int]]:
+    """The first `count` occurrences of `needle` as (line index, 1-based column)."""
+    buffer, starts = walked.joined
+    positions: list[tuple[int, int]] = []
+    at, index = buffer.find(needle), 0
+    while at >= 0 and len(positions) < count:
+        index = bisect_right(starts, at, index) - 1
+        positions.append((index, at - starts[index] + 1))
+        at = buffer.find(needle, at + len(needle))
+    return positions
 
 
 def stream(walked: Walked) -> bytes:

@@ -197,7 +197,7 @@ def _next_files(state: _Pattern, skipped: dict[str, str]) -> list[bytes]:
 
 
 def _outcome(state: _Pattern, skipped: dict[str, str]) -> Outcome:
-    counts = {path: n for path, n in state.counts.items() if display_path(path) not in skipped}
+    counts = {path: n for path, n in state.counts.items() if not skipped or display_path(path) not in skipped}
     hits = sorted(state.hits, key=lambda hit: (hit.path, hit.line, hit.col))[: state.need]
     texts = [hit_text(hit.content, hit.col - 1) for hit in hits]
     return Outcome(state.pattern, counts, hits, texts)
