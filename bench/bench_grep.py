@@ -418,6 +418,33 @@ def startup_row(root: Path, pattern: str) -> list[object]:
     ]
 
 
+def in_process_rows(
+    name: str, root: Path, groups: Sequence[Sequence[str]], repeat: int = 5
+) -> list[list[object]]:
+    """The provider called in this process (what a warm MCP worker pays) vs one `rg -n -e …` run,
+    interleaved: the search itself, without the new process's start-up."""
+    from sofia.providers.contract import Context
+    from sofia.providers.grep.provider import Params, run
+
+    rows: list[list[object]] = []
+    for patterns in groups:
+        ours: list[float] = []
+        theirs: list[float] = []
+        for round_ in range(repeat + 1):
+            start = time.perf_counter()
+            run(Params(patterns=list(patterns)), Context(root=root, budget=20_000))
+            middle = time.perf_counter()
+            harness.run(rg_command(*patterns), cwd=root)
+            if round_:
+                ours.append(middle - start)
+                theirs.append(time.perf_counter() - middle)
+        sf_time, rg_time = statistics.median(ours), statistics.median(theirs)
+        rows.append(
+            [name, f"{len(patterns)} patterns", ratio(sf_time, rg_time), f"{sf_time:.2f} / {rg_time:.2f}"]
+        )
+    return rows
+
+
 def mcp_row(root: Path, pattern: str, calls: int = 10) -> list[object]:
     """`grep` over the real MCP server with a warm worker vs a bare rg process, interleaved."""
     import anyio
@@ -509,6 +536,12 @@ def main() -> None:
         rows,
     )
     section("grep: time end to end (median of 5, warm cache)", body, "python bench/bench_grep.py")
+
+    rows = []
+    for name, root, _, three, ten in corpora:
+        rows += in_process_rows(name, root, [three, ten])
+    body = table(["corpus", "search", "sf in process vs one `rg -n -e …`", "seconds (sf / rg)"], rows)
+    section("grep: several patterns in process (median of 5, warm cache)", body, "python bench/bench_grep.py")
 
     small = corpora[1][1] / "kernel"
     body = table(
