@@ -16,7 +16,6 @@ from sofia.output.tokens import estimate
 from sofia.providers.code.cells import ELIDABLE
 from sofia.providers.code.inputs import Input
 from sofia.providers.code.model import SourceFile, Summary, SummaryOptions
-from sofia.runtime import files
 from sofia.syntax import (
     MAX_PARSE_BYTES,
     ParseUnavailable,
@@ -77,6 +76,8 @@ class FileResult:
 
 def read(path: Path) -> Read:
     """Read a regular file whole; special files and OS errors become `error` (never raised)."""
+    from sofia.runtime import files
+
     lang = language_for(path) or ""
     try:
         source = files.read_regular(path)

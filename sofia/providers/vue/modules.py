@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sofia.runtime import files
-
 MAX_MODULES = 50
 EXTENSIONS = (".ts", ".js", ".mts", ".mjs", ".tsx", ".jsx")
 COMPONENT_EXTENSIONS = (*EXTENSIONS, ".vue")
@@ -251,6 +249,7 @@ class Loader:
                 self.notes.append(f"stopped following imports after {MAX_MODULES} modules")
                 self._limit_noted = True
             return None
+        from sofia.runtime import files
         from sofia.syntax.grammars import ParseUnavailable, count_errors, parse_bytes
 
         try:
