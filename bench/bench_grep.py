@@ -113,6 +113,29 @@ PHP_QUERIES = (
     "$request",
 )
 BROAD_QUERY = "public function"
+MONOREPO_THREE = ("deleteUser", "InvoiceRepository", "CACHE_TTL")
+MONOREPO_TEN = (
+    *MONOREPO_THREE,
+    "deleteUser(",
+    "repository",
+    "Service",
+    "ttl",
+    "ledgerTax",
+    "refundCoupon",
+    "import",
+)
+"""Ten patterns as an agent sends them: a few rare names, some that overlap, some broad words."""
+LINUX_THREE = ("kmalloc_array", "spin_lock_irqsave", "EXPORT_SYMBOL_GPL")
+LINUX_TEN = (
+    *LINUX_THREE,
+    "kmalloc",
+    "mutex_lock",
+    "copy_from_user",
+    "GFP_KERNEL",
+    "container_of",
+    "pr_debug",
+    "spin_lock",
+)
 
 
 # --- corpora ------------------------------------------------------------------------------------
@@ -335,7 +358,9 @@ def side_by_side(commands: dict[str, list[str]], cwd: Path, repeat: int = 5) -> 
     return {name: statistics.median(values) for name, values in times.items()}
 
 
-def time_rows(name: str, root: Path, single: str, three: Sequence[str]) -> list[list[object]]:
+def time_rows(
+    name: str, root: Path, single: str, three: Sequence[str], ten: Sequence[str]
+) -> list[list[object]]:
     commands = {
         "sf": sf_command("grep", single),
         "sf-late": ["env", "SOFIA_HEAD_START=off", *sf_command("grep", single)],
@@ -344,6 +369,8 @@ def time_rows(name: str, root: Path, single: str, three: Sequence[str]) -> list[
         "sf3": sf_command("grep", *three),
         "rg-e": rg_command(*three),
         **{f"rg:{p}": rg_command(p) for p in three},
+        "sf10": sf_command("grep", *ten),
+        "rg-e10": rg_command(*ten),
     }
     t = side_by_side(commands, root)
     rg_each = sum(t[f"rg:{p}"] for p in three)
@@ -362,10 +389,19 @@ def time_rows(name: str, root: Path, single: str, three: Sequence[str]) -> list[
             name,
             size,
             "three patterns: " + ", ".join(f"`{p}`" for p in three),
-            ratio(t["sf3"], rg_each) + " (vs 3 rg runs)",
-            "",
             ratio(t["sf3"], t["rg-e"]) + " (vs one `rg -e A -e B -e C`)",
-            f"{t['sf3']:.2f} / {rg_each:.2f} / {t['rg-e']:.2f}",
+            "",
+            ratio(t["sf3"], rg_each) + " (vs 3 rg runs)",
+            f"{t['sf3']:.2f} / {t['rg-e']:.2f} / {rg_each:.2f}",
+        ],
+        [
+            name,
+            size,
+            f"ten patterns ({sum(hits(root, p) for p in ten):,} hits): " + ", ".join(f"`{p}`" for p in ten),
+            ratio(t["sf10"], t["rg-e10"]) + " (vs one `rg -e P1 … -e P10`)",
+            "",
+            "",
+            f"{t['sf10']:.2f} / {t['rg-e10']:.2f}",
         ],
     ]
 
@@ -380,6 +416,33 @@ def startup_row(root: Path, pattern: str) -> list[object]:
         f"{t['rg'] * 1000:.0f} ms",
         f"+{(t['sf'] - t['rg']) * 1000:.0f} ms",
     ]
+
+
+def in_process_rows(
+    name: str, root: Path, groups: Sequence[Sequence[str]], repeat: int = 5
+) -> list[list[object]]:
+    """The provider called in this process (what a warm MCP worker pays) vs one `rg -n -e …` run,
+    interleaved: the search itself, without the new process's start-up."""
+    from sofia.providers.contract import Context
+    from sofia.providers.grep.provider import Params, run
+
+    rows: list[list[object]] = []
+    for patterns in groups:
+        ours: list[float] = []
+        theirs: list[float] = []
+        for round_ in range(repeat + 1):
+            start = time.perf_counter()
+            run(Params(patterns=list(patterns)), Context(root=root, budget=20_000))
+            middle = time.perf_counter()
+            harness.run(rg_command(*patterns), cwd=root)
+            if round_:
+                ours.append(middle - start)
+                theirs.append(time.perf_counter() - middle)
+        sf_time, rg_time = statistics.median(ours), statistics.median(theirs)
+        rows.append(
+            [name, f"{len(patterns)} patterns", ratio(sf_time, rg_time), f"{sf_time:.2f} / {rg_time:.2f}"]
+        )
+    return rows
 
 
 def mcp_row(root: Path, pattern: str, calls: int = 10) -> list[object]:
@@ -454,17 +517,12 @@ def token_rows(root: Path) -> tuple[list[list[object]], list[float], list[float]
 
 def main() -> None:
     corpora = [
-        ("generated monorepo", monorepo(), "deleteUser", ("deleteUser", "InvoiceRepository", "CACHE_TTL")),
-        (
-            "Linux 6.1 (Debian linux-source-6.1)",
-            linux_source(),
-            "kmalloc_array",
-            ("kmalloc_array", "spin_lock_irqsave", "EXPORT_SYMBOL_GPL"),
-        ),
+        ("generated monorepo", monorepo(), "deleteUser", MONOREPO_THREE, MONOREPO_TEN),
+        ("Linux 6.1 (Debian linux-source-6.1)", linux_source(), "kmalloc_array", LINUX_THREE, LINUX_TEN),
     ]
     rows: list[list[object]] = []
-    for name, root, single, three in corpora:
-        rows += time_rows(name, root, single, three)
+    for name, root, single, three, ten in corpora:
+        rows += time_rows(name, root, single, three, ten)
     body = table(
         [
             "corpus",
@@ -473,11 +531,17 @@ def main() -> None:
             "sf vs rg",
             "without head start",
             "sf vs other",
-            "seconds (sf / rg / grep; three: sf / 3×rg / rg -e)",
+            "seconds (sf / rg / grep; several: sf / rg -e … / separate rg runs)",
         ],
         rows,
     )
     section("grep: time end to end (median of 5, warm cache)", body, "python bench/bench_grep.py")
+
+    rows = []
+    for name, root, _, three, ten in corpora:
+        rows += in_process_rows(name, root, [three, ten])
+    body = table(["corpus", "search", "sf in process vs one `rg -n -e …`", "seconds (sf / rg)"], rows)
+    section("grep: several patterns in process (median of 5, warm cache)", body, "python bench/bench_grep.py")
 
     small = corpora[1][1] / "kernel"
     body = table(

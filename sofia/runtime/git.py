@@ -29,9 +29,12 @@ ENV_ADD = {
 }
 ENV_REMOVE = ("GIT_EXTERNAL_DIFF", "GIT_DIFF_OPTS", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 
-NOT_FOUND = ProviderError(
-    "git not found", "install git (e.g. apt-get install git) and make sure it is on PATH"
-)
+
+def not_found() -> ProviderError:
+    """A fresh error each time: a shared instance would collect every raise's traceback."""
+    return ProviderError(
+        "git not found", "install git (e.g. apt-get install git) and make sure it is on PATH"
+    )
 
 
 def run(
@@ -46,7 +49,7 @@ def run(
     try:
         return proc.run(["git", "--no-pager", *CONFIG, *args], cwd=cwd, env=env, timeout=timeout, input=input)
     except proc.ProgramNotFound:
-        raise NOT_FOUND from None
+        raise not_found() from None
 
 
 def toplevel(path: Path, timeout: float = 10.0) -> Path | None:

@@ -10,6 +10,7 @@ import shutil
 import sys
 import sysconfig
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -42,10 +43,12 @@ DEFAULT_IGNORE_DIRS = (
 """Directory names skipped at any depth below the starting point; a root named explicitly is searched."""
 
 MIN_VERSION = (14, 1)
-NOT_FOUND = ProviderError(
-    "ripgrep (rg) not found",
-    "reinstall sofia (it depends on the ripgrep wheel) or put rg >= 14.1 on PATH",
-)
+REINSTALL = "reinstall sofia (it depends on the ripgrep wheel) or put rg >= 14.1 on PATH"
+
+
+def not_found() -> ProviderError:
+    """A fresh error each time: a shared instance would collect every raise's traceback."""
+    return ProviderError("ripgrep (rg) not found", REINSTALL)
 
 
 def candidates() -> list[str]:
@@ -81,19 +84,140 @@ def locate() -> tuple[str, str]:
                 "reinstall sofia (it depends on the ripgrep wheel) or put rg >= 14.1 on PATH",
             )
         return path, ".".join(map(str, version))
-    raise NOT_FOUND
+    raise not_found()
 
 
 def executable() -> str:
     return locate()[0]
 
 
-def walk_args(ignore_dirs: Iterable[str] = ()) -> list[str]:
-    """The rg options shared by every walk and search (after `rg --no-config`)."""
+def walk_args(ignore_dirs: Iterable[str] = (), *, defaults: bool = True) -> list[str]:
+    """The rg options shared by every walk and search (after `rg --no-config`); `defaults=False`
+    leaves out DEFAULT_IGNORE_DIRS for a caller with a pruning rule of its own."""
     args = ["--hidden", "--no-require-git"]
-    for name in (*DEFAULT_IGNORE_DIRS, *ignore_dirs):
+    for name in (*(DEFAULT_IGNORE_DIRS if defaults else ()), *ignore_dirs):
         args.append(f"--glob=!{name}/")
     return args
+
+
+UNNAMED = "(an entry ripgrep did not name)"
+"""The path shown for a problem rg reports without one (a directory it cannot list, on some
+file systems)."""
+VANISHED = "vanished"
+
+_OS_ERROR = re.compile(r"\s*\(os error (\d+)\)$")
+_IO_ERROR = re.compile(r"(?P<path>.*?): IO error for operation on (?P=path): (?P<message>.*)")
+_NO_SUCH_FILE = 2
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An entry a walk or search could not read: its path as rg printed it, and why."""
+
+    path: str
+    reason: str
+    """`vanished` (deleted while rg ran) or `unreadable: <system message>`."""
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What a file walk found, and what it had to skip."""
+
+    files: list[str]
+    skipped: list[Skipped]
+
+
+def problems(stderr: str) -> list[Skipped]:
+    """rg's per-entry errors (`rg: <path>: <message> (os error N)`), paths without `./`.
+
+    Such errors are not fatal: rg carries on with the rest and exits with status 2 at the end.
+    """
+    found: list[Skipped] = []
+    for line in stderr.splitlines():
+        errno = _OS_ERROR.search(line)
+        if not line.startswith("rg: ") or errno is None:
+            continue
+        body = line[4 : errno.start()]
+        io_error = _IO_ERROR.fullmatch(body)
+        if io_error:
+            path, message = io_error.group("path"), io_error.group("message")
+        elif ": " in body:
+            path, message = body.rsplit(": ", 1)
+        else:
+            path, message = UNNAMED, body
+        if int(errno.group(1)) == _NO_SUCH_FILE:
+            reason = VANISHED
+        else:
+            reason = "unreadable: " + (message.strip() or f"os error {errno.group(1)}")
+        found.append(Skipped(path.removeprefix("./"), reason))
+    return found
+
+
+def failure(done: proc.Completed) -> str:
+    """Why an rg run failed, in words: its last error line, else its exit status; never empty."""
+    line = done.last_error_line().removeprefix("rg: ").strip()
+    if line:
+        return line
+    if done.returncode < 0:
+        return f"ripgrep was killed by signal {-done.returncode}"
+    return f"ripgrep exited with status {done.returncode} without saying why"
+
+
+def outcome(done: proc.Completed, what: str, *, results: bool) -> list[Skipped]:
+    """The skipped entries of a finished run; a ProviderError when the run failed as a whole.
+
+    Status 0 and 1 are success (matches or none). Status 2 is rg's "some error happened": with
+    per-entry errors, or with results, it is a partial success — what rg could read is complete,
+    and the skipped entries say what it could not (one unnamed entry carrying rg's own words when
+    it named none). Status 2 with neither, or any other status, is a failure of the run itself.
+    """
+    if done.returncode in (0, 1):
+        return problems(done.err)
+    if done.returncode == 2:
+        skipped = problems(done.err)
+        if skipped:
+            return skipped
+        if results:
+            return [Skipped(UNNAMED, "unreadable: " + failure(done))]
+    raise ProviderError(f"ripgrep failed {what}: {failure(done)}", "check the path and its permissions")
+
+
+def walk(
+    paths: Sequence[str],
+    *,
+    cwd: Path,
+    globs: Iterable[str] = (),
+    ignore_dirs: Iterable[str] = (),
+    extra: Sequence[str] = (),
+    defaults: bool = True,
+    timeout: float = 60.0,
+) -> Listing:
+    """Files under `paths` (relative to `cwd`) that a walk keeps, sorted by path bytes, without `./`,
+    and the entries it could not read.
+
+    `globs` are rg include globs (`*.php`); `extra` are further rg options (rules of a caller's own);
+    `defaults=False` walks into DEFAULT_IGNORE_DIRS too.
+    Only regular files are listed: rg's walk passes over FIFOs, devices and sockets.
+    """
+    args = [
+        executable(),
+        "--no-config",
+        "--files",
+        "--null",
+        *walk_args(ignore_dirs, defaults=defaults),
+        *extra,
+    ]
+    args.extend(f"--iglob={g}" for g in globs)
+    args.append("--")
+    args.extend(paths)
+    try:
+        done = proc.run(args, cwd=cwd, timeout=timeout)
+    except proc.ProgramNotFound:
+        raise not_found() from None
+    names = [os.fsdecode(p) for p in done.stdout.split(b"\0") if p]
+    skipped = outcome(done, f"listing {', '.join(paths)}", results=bool(names))
+    cleaned = [n[2:] if n.startswith("./") else n for n in names]
+    return Listing(sorted(set(cleaned), key=os.fsencode), skipped)
 
 
 def list_files(
@@ -104,17 +228,17 @@ def list_files(
     ignore_dirs: Iterable[str] = (),
     timeout: float = 60.0,
 ) -> list[str]:
-    """Files under `paths` (relative to `cwd`) that a walk keeps, sorted by path bytes, without `./`.
+    """Only the files of `walk`: for a caller whose answer cannot depend on an unreadable entry.
+    A walk whose result the user sees must call `walk` and say what it skipped (`skipped_note`)."""
+    return walk(paths, cwd=cwd, globs=globs, ignore_dirs=ignore_dirs, timeout=timeout).files
 
-    `globs` are rg include globs (`*.php`). Unreadable entries are skipped silently.
-    """
-    args = [executable(), "--no-config", "--files", "--null", "--no-messages", *walk_args(ignore_dirs)]
-    args.extend(f"--iglob={g}" for g in globs)
-    args.append("--")
-    args.extend(paths)
-    done = proc.run(args, cwd=cwd, timeout=timeout)
-    if done.returncode not in (0, 1):
-        raise ProviderError(f"ripgrep failed: {done.last_error_line()}", "check the path and its permissions")
-    names = [os.fsdecode(p) for p in done.stdout.split(b"\0") if p]
-    cleaned = [n[2:] if n.startswith("./") else n for n in names]
-    return sorted(set(cleaned), key=os.fsencode)
+
+def skipped_note(skipped: Sequence[Skipped], what: str) -> str:
+    """One note for entries a walk could not read: how many, and the first as an example."""
+    first = skipped[0]
+    count = len(skipped)
+    more = f" and {count - 1} more" if count > 1 else ""
+    return (
+        f"{count} entr{'y' if count == 1 else 'ies'} could not be read and {what}: "
+        f"{first.path} ({first.reason}){more}"
+    )

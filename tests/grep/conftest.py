@@ -58,8 +58,16 @@ def every_hit(workspace: Path, pattern: str, **params: Any) -> dict[str, Any]:
     return entry
 
 
+def rows(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """A pattern entry's hits as flat rows, each with its file (hits are grouped by file)."""
+    hits = entry["hits"]
+    if isinstance(hits, list):  # every_hit's empty entry
+        return list(hits)
+    return [{"file": file, **hit} for file, grouped in hits.items() for hit in grouped]
+
+
 def locations(entry: dict[str, Any]) -> set[Location]:
-    return {(hit["file"], hit["line"], hit["col"]) for hit in entry["hits"]}
+    return {(hit["file"], hit["line"], hit["col"]) for hit in rows(entry)}
 
 
 def vimgrep(

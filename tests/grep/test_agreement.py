@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.grep.conftest import every_hit, locations, vimgrep
+from tests.grep.conftest import every_hit, locations, rows, vimgrep
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("TOKEN", {}),
@@ -31,7 +31,7 @@ def test_generated_tree_matches_rg(generated_tree: Path, pattern: str, options: 
     expected = vimgrep(generated_tree, pattern, **options)
     assert expected, "the generated tree must hold hits for every case"
     assert locations(entry) == expected
-    assert entry["total"] == len(expected) == len(entry["hits"])
+    assert entry["total"] == len(expected) == len(rows(entry))
     assert entry["files"] == len({file for file, _, _ in expected})
 
 

@@ -19,16 +19,19 @@ def test_toon_by_default_with_comma_separated_exts() -> None:
         "    total: 2\n"
         "    files: 2\n"
         "    shown: 2\n"
-        "    hits[2]{file,line,col,symbol,text}:\n"
-        '      app/Http/Controllers/UserController.php,20,23,"UserController::destroy",$this->users->deleteUser($id);\n'
-        '      app/Services/UserService.php,9,21,"UserService::deleteUser","public function deleteUser(int $id): void"\n'
+        "    hits:\n"
+        '      "app/Http/Controllers/UserController.php"[1]{line,col,symbol,text}:\n'
+        '        20,23,"UserController::destroy",$this->users->deleteUser($id);\n'
+        '      "app/Services/UserService.php"[1]{line,col,symbol,text}:\n'
+        '        9,21,"UserService::deleteUser","public function deleteUser(int $id): void"\n'
         "  - pattern: toggle\n"
         "    total: 2\n"
         "    files: 1\n"
         "    shown: 2\n"
-        "    hits[2]{file,line,col,symbol,text}:\n"
-        '      web/src/components/CartPanel.vue,3,21,<template>,"<button @click=\\"toggle\\">Cart ({{ count }})</button>"\n'
-        '      web/src/components/CartPanel.vue,15,10,toggle,"function toggle(): void {"\n'
+        "    hits:\n"
+        '      "web/src/components/CartPanel.vue"[2]{line,col,symbol,text}:\n'
+        '        3,21,<template>,"<button @click=\\"toggle\\">Cart ({{ count }})</button>"\n'
+        '        15,10,toggle,"function toggle(): void {"\n'
         "empty[1]: nowhere\n"
         "notes: []\n"
     )
@@ -39,9 +42,9 @@ def test_json_and_a_pattern_after_double_dash(tmp_path: Path) -> None:
     done = run_sf("grep", "--json", "--max-per-pattern", "5", "--no-case", "--", "-FOO", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert result["patterns"][0]["hits"] == [
-        {"file": "run.sh", "line": 1, "col": 11, "symbol": "?", "text": "exec tool -foo --bar"}
-    ]
+    assert result["patterns"][0]["hits"] == {
+        "run.sh": [{"line": 1, "col": 11, "symbol": "?", "text": "exec tool -foo --bar"}]
+    }
 
 
 def test_errors_go_to_stderr_with_exit_one(tmp_path: Path) -> None:
@@ -49,3 +52,11 @@ def test_errors_go_to_stderr_with_exit_one(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stdout == ""
     assert "root not found: missing" in done.stderr
+
+
+def test_thousands_of_ignore_dirs_get_a_clear_limit_not_an_argument_list_error(tmp_path: Path) -> None:
+    names = ",".join(f"d{i}" for i in range(15_000))
+    done = run_sf("grep", "NEEDLE", "--ignore-dir", names, cwd=tmp_path)
+    assert done.returncode != 0 and done.stdout == ""
+    assert "too many ignore_dirs: 15,000 (at most 256)" in done.stderr
+    assert "Traceback" not in done.stderr and "Argument list too long" not in done.stderr

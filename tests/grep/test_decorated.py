@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.grep.conftest import every_hit
+from tests.grep.conftest import every_hit, rows
 
 FILES = {
     "api/items.py": (
@@ -45,7 +45,7 @@ def workspace(tmp_path: Path) -> Path:
 
 def symbols(root: Path, pattern: str) -> dict[tuple[str, int], str]:
     entry = every_hit(root, pattern, regex=True)
-    return {(hit["file"], hit["line"]): hit["symbol"] for hit in entry["hits"]}
+    return {(hit["file"], hit["line"]): hit["symbol"] for hit in rows(entry)}
 
 
 def test_decorator_and_attribute_lines_have_the_decorated_symbol(tmp_path: Path) -> None:

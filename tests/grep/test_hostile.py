@@ -11,11 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from sofia.providers.contract import Context, DeadlineExceeded, ProviderError
 from sofia.providers.grep.engine import COUNTING
 from sofia.providers.grep.provider import Params, run
-from tests.grep.conftest import every_hit, grep
+from tests.grep.conftest import every_hit, grep, rows
 from tests.grep.test_matching import write
 
 REGEX_HINT = (
@@ -81,9 +82,26 @@ def test_negative_cap_is_rejected_by_the_model() -> None:
         Params(patterns=["x"], max_per_pattern=-1)
 
 
+@pytest.mark.parametrize("flag", [True, False])
+def test_a_boolean_cap_is_not_a_number(flag: bool) -> None:
+    with pytest.raises(ValidationError, match="expected a number but got the boolean"):
+        Params.model_validate({"patterns": ["x"], "max_per_pattern": flag})
+
+
+def test_a_single_pattern_string_is_one_pattern(tmp_path: Path) -> None:
+    write(tmp_path, {"a.txt": "alpha\n"})
+    params = Params.model_validate({"patterns": "alpha"})
+    assert run(params, Context(root=tmp_path))["patterns"][0]["total"] == 1
+
+
+def test_plain_ignore_dirs_with_slashes_around_them_still_work(tmp_path: Path) -> None:
+    write(tmp_path, {"gen/a.txt": "NEEDLE\n", "src/b.txt": "NEEDLE\n"})
+    assert [h["file"] for h in rows(every_hit(tmp_path, "NEEDLE", ignore_dirs=["/gen/"]))] == ["src/b.txt"]
+
+
 def test_pattern_starting_with_a_dash(tmp_path: Path) -> None:
     write(tmp_path, {"flags.sh": "ls -foo --bar\n"})
-    hits = every_hit(tmp_path, "-foo")["hits"]
+    hits = rows(every_hit(tmp_path, "-foo"))
     assert [(h["file"], h["line"], h["col"]) for h in hits] == [("flags.sh", 1, 4)]
 
 
@@ -101,13 +119,13 @@ def test_symlink_loops_are_not_followed(tmp_path: Path) -> None:
     (tmp_path / "pkg" / "up").symlink_to(tmp_path, target_is_directory=True)
     (tmp_path / "pkg" / "self").symlink_to(tmp_path / "pkg" / "self")
     entry = every_hit(tmp_path, "LOOPED")
-    assert [(h["file"], h["line"]) for h in entry["hits"]] == [("pkg/mod.py", 1)]
+    assert [(h["file"], h["line"]) for h in rows(entry)] == [("pkg/mod.py", 1)]
 
 
 def test_five_megabyte_single_line_file(tmp_path: Path) -> None:
     half = 2_500_000
     (tmp_path / "bundle.min.js").write_bytes(b"a" * half + b"NEEDLE" + b"b" * half)
-    (hit,) = every_hit(tmp_path, "NEEDLE")["hits"]
+    (hit,) = rows(every_hit(tmp_path, "NEEDLE"))
     assert (hit["line"], hit["col"]) == (1, half + 1)
     assert hit["text"] == "…" + "a" * 60 + "NEEDLE" + "b" * 134 + "…"
     assert hit["symbol"] == "?", "a file over 4 MiB is not parsed"
@@ -116,7 +134,7 @@ def test_five_megabyte_single_line_file(tmp_path: Path) -> None:
 def test_binary_files_are_not_searched_by_the_walk(tmp_path: Path) -> None:
     write(tmp_path, {"blob.bin": b"NEEDLE\x00\x01\x02NEEDLE", "text.txt": "NEEDLE\n"})
     result = grep(tmp_path, "NEEDLE")
-    assert [h["file"] for h in result["patterns"][0]["hits"]] == ["text.txt"]
+    assert [h["file"] for h in rows(result["patterns"][0])] == ["text.txt"]
     assert "skipped" not in result
 
 
@@ -132,7 +150,7 @@ def test_root_may_be_a_file(tmp_path: Path) -> None:
     write(tmp_path, {"src/app.py": "def main():\n    return NEEDLE\n"})
     result = grep(tmp_path, "NEEDLE", root="src/app.py")
     assert result["root"] == "src/app.py"
-    assert result["patterns"][0]["hits"] == [
+    assert rows(result["patterns"][0]) == [
         {"file": "app.py", "line": 2, "col": 12, "symbol": "main", "text": "return NEEDLE"}
     ]
 
@@ -141,18 +159,18 @@ def test_root_inside_a_gitignored_directory_is_searched(tmp_path: Path) -> None:
     write(tmp_path, {".gitignore": "generated/\n", "generated/api/client.ts": "export const NEEDLE = 1\n"})
     assert grep(tmp_path, "NEEDLE")["empty"] == ["NEEDLE"]
     result = grep(tmp_path, "NEEDLE", root="generated/api")
-    assert result["patterns"][0]["hits"][0]["file"] == "client.ts"
+    assert rows(result["patterns"][0])[0]["file"] == "client.ts"
 
 
 def test_crlf_is_not_part_of_the_text(tmp_path: Path) -> None:
     write(tmp_path, {"win.txt": b"first NEEDLE\r\nsecond\r\n"})
-    (hit,) = every_hit(tmp_path, "NEEDLE")["hits"]
+    (hit,) = rows(every_hit(tmp_path, "NEEDLE"))
     assert hit["text"] == "first NEEDLE"
 
 
 def test_latin1_file_name_and_content(tmp_path: Path) -> None:
     (tmp_path / os.fsdecode(b"caf\xe9.txt")).write_bytes(b"caf\xe9 au lait NEEDLE\n")
-    (hit,) = every_hit(tmp_path, "NEEDLE")["hits"]
+    (hit,) = rows(every_hit(tmp_path, "NEEDLE"))
     assert hit == {
         "file": "caf\ufffd.txt",
         "line": 1,
@@ -171,7 +189,7 @@ def test_file_deleted_during_the_search_is_skipped_as_vanished(tmp_path: Path) -
 
     result = run(Params(patterns=["NEEDLE"]), Context(root=tmp_path, progress=delete_after_counting))
     (entry,) = result["patterns"]
-    assert [h["file"] for h in entry["hits"]] == ["a.txt", "c.txt"]
+    assert [h["file"] for h in rows(entry)] == ["a.txt", "c.txt"]
     assert (entry["total"], entry["files"]) == (2, 2)
     assert result["skipped"] == [{"path": "b.txt", "reason": "vanished"}]
 
@@ -214,7 +232,7 @@ def test_unreadable_file_is_skipped_and_the_search_continues(tmp_path: Path) -> 
     result = answer["result"]
     assert isinstance(result, dict)
     (entry,) = result["patterns"]
-    assert [h["file"] for h in entry["hits"]] == ["a.txt", "z.txt"] and entry["total"] == 2
+    assert [h["file"] for h in rows(entry)] == ["a.txt", "z.txt"] and entry["total"] == 2
     assert result["skipped"] == [{"path": "secret.txt", "reason": "unreadable: Permission denied"}]
 
 
@@ -238,3 +256,45 @@ def test_skipped_lists_twenty_files_and_notes_the_full_count(tmp_path: Path) -> 
     assert [row["path"] for row in result["skipped"]] == [f"f{i:02}.txt" for i in range(20)]
     assert {row["reason"] for row in result["skipped"]} == {"vanished"}
     assert result["notes"] == ["skipped: showing 20 of 25 files; their matches are not counted"]
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        (
+            {"patterns": ["x"], "ignore_dirs": ["gen", "*"]},
+            "ignore_dirs takes directory names, not paths or globs: '*'",
+        ),
+        (
+            {"patterns": ["x"], "ignore_dirs": ["../.."]},
+            "ignore_dirs takes directory names, not paths or globs: '../..'",
+        ),
+        (
+            {"patterns": ["x"], "ignore_dirs": ["packages/legacy"]},
+            "ignore_dirs takes directory names, not paths or globs: 'packages/legacy'",
+        ),
+        (
+            {"patterns": ["x"], "ignore_dirs": [".."]},
+            "ignore_dirs takes directory names, not paths or globs: '..'",
+        ),
+        (
+            {"patterns": ["x"], "ignore_dirs": ["gen{a,b}"]},
+            "ignore_dirs takes directory names, not paths or globs: 'gen{a,b}'",
+        ),
+        (
+            {"patterns": ["x"], "ignore_dirs": ["n" * 256]},
+            "invalid directory name: '" + "n" * 199 + "… (258 characters)",
+        ),
+        (
+            {"patterns": ["x"], "ignore_dirs": [f"d{i}" for i in range(100_000)]},
+            "too many ignore_dirs: 100,000 (at most 256)",
+        ),
+    ],
+)
+def test_ignore_dirs_must_be_plain_directory_names(
+    tmp_path: Path, params: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ProviderError) as error:
+        run(Params.model_validate(params), Context(root=tmp_path))
+    assert error.value.message == message
+    assert error.value.hint

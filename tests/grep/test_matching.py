@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.grep.conftest import every_hit, grep
+from tests.grep.conftest import every_hit, grep, rows
 
 
 def write(root: Path, files: dict[str, str | bytes]) -> Path:
@@ -43,14 +43,14 @@ def test_reference_tree_literal_word_php(tmp_path: Path) -> None:
     root = reference_tree(tmp_path)
     result = grep(root, "TARGET", exts=["php"], word=True)
     (entry,) = result["patterns"]
-    assert [(h["file"], h["line"], h["col"]) for h in entry["hits"]] == [
+    assert [(h["file"], h["line"], h["col"]) for h in rows(entry)] == [
         ("src/UserService.php", 4, 25),
         ("src/other.php", 2, 10),
     ]
     assert entry["total"] == 2 and entry["files"] == 2 and entry["shown"] == 2
-    assert entry["hits"][0]["symbol"] == "UserService::deleteUser"
-    assert entry["hits"][0]["text"] == "if ($status === TARGET) {"
-    assert entry["hits"][1]["symbol"] == ""
+    assert rows(entry)[0]["symbol"] == "UserService::deleteUser"
+    assert rows(entry)[0]["text"] == "if ($status === TARGET) {"
+    assert rows(entry)[1]["symbol"] == ""
     assert result["empty"] == [] and result["notes"] == []
 
 
@@ -62,12 +62,12 @@ def test_reference_tree_ignore_dir_empties_the_pattern(tmp_path: Path) -> None:
 
 def test_reference_tree_case_insensitive_regex(tmp_path: Path) -> None:
     entry = every_hit(reference_tree(tmp_path), "target\\b", regex=True, case=False, exts=["php"])
-    assert {h["file"] for h in entry["hits"]} == {"src/UserService.php", "src/other.php"}
+    assert {h["file"] for h in rows(entry)} == {"src/UserService.php", "src/other.php"}
 
 
 def test_explicit_vendor_root_is_searched(tmp_path: Path) -> None:
     entry = every_hit(reference_tree(tmp_path), "TARGET", root="vendor")
-    assert [(h["file"], h["line"]) for h in entry["hits"]] == [("acme/lib/Target.php", 2)]
+    assert [(h["file"], h["line"]) for h in rows(entry)] == [("acme/lib/Target.php", 2)]
 
 
 def word_tree(root: Path) -> Path:
@@ -89,12 +89,12 @@ def word_tree(root: Path) -> Path:
 
 def test_word_boundaries(tmp_path: Path) -> None:
     entry = every_hit(word_tree(tmp_path), "TECH_RADAR", word=True)
-    assert [(h["line"], h["col"]) for h in entry["hits"]] == [(4, 7), (5, 14), (5, 27)]
+    assert [(h["line"], h["col"]) for h in rows(entry)] == [(4, 7), (5, 14), (5, 27)]
 
 
 def test_two_hits_on_one_line_are_separate_in_column_order(tmp_path: Path) -> None:
     entry = every_hit(word_tree(tmp_path), "TECH_RADAR", word=True)
-    line_five = [h for h in entry["hits"] if h["line"] == 5]
+    line_five = [h for h in rows(entry) if h["line"] == 5]
     assert [h["col"] for h in line_five] == [14, 27]
     assert all(h["text"] == "tech_radar = TECH_RADAR + TECH_RADAR" for h in line_five)
 
@@ -102,9 +102,9 @@ def test_two_hits_on_one_line_are_separate_in_column_order(tmp_path: Path) -> No
 def test_cyrillic_word_boundaries(tmp_path: Path) -> None:
     root = word_tree(tmp_path)
     worded = every_hit(root, "технолог", word=True)
-    assert [(h["file"], h["line"], h["col"]) for h in worded["hits"]] == [("ru.md", 2, 1)]
+    assert [(h["file"], h["line"], h["col"]) for h in rows(worded)] == [("ru.md", 2, 1)]
     loose = every_hit(root, "технолог")
-    assert [(h["line"], h["col"]) for h in loose["hits"]] == [(1, 10), (2, 1), (3, 9)]
+    assert [(h["line"], h["col"]) for h in rows(loose)] == [(1, 10), (2, 1), (3, 9)]
 
 
 def test_case_insensitive_literal(tmp_path: Path) -> None:
@@ -116,6 +116,6 @@ def test_case_insensitive_literal(tmp_path: Path) -> None:
 def test_regex_digits_and_inline_flag(tmp_path: Path) -> None:
     root = word_tree(tmp_path)
     digits = every_hit(root, r"foo\d+", regex=True)
-    assert [h["col"] for h in digits["hits"]] == [1, 6, 21]
+    assert [h["col"] for h in rows(digits)] == [1, 6, 21]
     assert every_hit(root, r"(?i)foo\d+", regex=True)["total"] == 4
     assert every_hit(root, r"foo\d+", regex=True, word=True, case=False)["total"] == 4

@@ -12,7 +12,7 @@ from sofia.providers.contract import Context
 from sofia.providers.grep.engine import COUNTING, PARSING, READING
 from sofia.providers.grep.provider import Params, run
 from sofia.providers.grep.text import hit_text
-from tests.grep.conftest import generate_tree, grep
+from tests.grep.conftest import generate_tree, grep, rows
 from tests.grep.test_matching import write
 
 CAP_NOTE = (
@@ -38,7 +38,7 @@ def test_cap_in_json(tmp_path: Path) -> None:
     (entry,) = result["patterns"]
     assert list(entry) == ["pattern", "total", "files", "shown", "hits", "more_in"]
     assert (entry["total"], entry["files"], entry["shown"]) == (9, 3, 1)
-    assert entry["hits"] == [{"file": "docs/c.txt", "line": 1, "col": 1, "symbol": "?", "text": "needle"}]
+    assert rows(entry) == [{"file": "docs/c.txt", "line": 1, "col": 1, "symbol": "?", "text": "needle"}]
     assert entry["more_in"] == [
         {"file": "docs/c.txt", "hits": 4},
         {"file": "src/a.py", "hits": 3},
@@ -51,7 +51,7 @@ def test_cap_in_json(tmp_path: Path) -> None:
 def test_cap_in_toon(tmp_path: Path) -> None:
     text = render(grep(cap_tree(tmp_path), "needle", "absent", max_per_pattern=1), "toon")
     assert "    total: 9\n    files: 3\n    shown: 1\n" in text
-    assert "    hits[1]{file,line,col,symbol,text}:\n      docs/c.txt,1,1,?,needle\n" in text
+    assert '    hits:\n      "docs/c.txt"[1]{line,col,symbol,text}:\n        1,1,?,needle\n' in text
     assert "    more_in[3]{file,hits}:\n      docs/c.txt,4\n      src/a.py,3\n      src/b.py,1\n" in text
     assert "empty[1]: absent" in text
     assert CAP_NOTE in text
@@ -60,7 +60,7 @@ def test_cap_in_toon(tmp_path: Path) -> None:
 def test_more_in_lists_ten_files_largest_first_then_path(tmp_path: Path) -> None:
     files = {f"f{i:02}.txt": "hit\n" * (1 + i % 3) for i in range(14)}
     (entry,) = grep(write(tmp_path, files), "hit", max_per_pattern=2)["patterns"]
-    assert entry["hits"][0]["file"] == "f00.txt" and entry["hits"][1]["file"] == "f01.txt"
+    assert rows(entry)[0]["file"] == "f00.txt" and rows(entry)[1]["file"] == "f01.txt"
     unseen = [(row["file"], row["hits"]) for row in entry["more_in"]]
     assert unseen == [
         ("f02.txt", 3),
@@ -92,9 +92,9 @@ def test_no_cap_over_budget_shows_a_uniform_k(tmp_path: Path) -> None:
     k = alpha["shown"]
     assert 10 < k < 400 and beta["shown"] == k and gamma["shown"] == 3
     assert (alpha["total"], beta["total"], gamma["total"]) == (400, 400, 3)
-    assert len(alpha["hits"]) == k and alpha["more_in"][0]["hits"] == 40
+    assert len(rows(alpha)) == k and alpha["more_in"][0]["hits"] == 40
     assert cost(result) <= budget
-    row = max(cost(hit) for hit in alpha["hits"])
+    row = max(cost(hit) for hit in rows(alpha))
     assert budget - cost(result) < 2 * row + 20, "k is the largest that fits"
     assert result["notes"][-1] == (
         f"grep: showing {k} per pattern (budget {budget} tok); narrow with exts, root, ignore_dirs or fewer patterns"
@@ -141,11 +141,19 @@ def test_sixteen_identical_runs_are_byte_identical(tmp_path: Path) -> None:
 
 def test_progress_reports_every_phase(tmp_path: Path) -> None:
     calls: list[tuple[int, int | None, str]] = []
+    run(Params(patterns=["needle"]), Context(root=cap_tree(tmp_path), progress=lambda *a: calls.append(a)))
+    finals = [(done, total, message) for done, total, message in calls if done == total]
+    assert (1, 1, COUNTING) in finals and (1, 1, READING) in finals and (3, 3, PARSING) in finals
+    messages = [message for *_, message in calls]
+    assert messages.index(COUNTING) < messages.index(READING) < messages.index(PARSING)
+
+
+def test_several_patterns_are_counted_in_one_walk_then_parsed(tmp_path: Path) -> None:
+    calls: list[tuple[int, int | None, str]] = []
     run(
         Params(patterns=["needle", "absent"]),
         Context(root=cap_tree(tmp_path), progress=lambda *a: calls.append(a)),
     )
     finals = [(done, total, message) for done, total, message in calls if done == total]
-    assert (2, 2, COUNTING) in finals and (1, 1, READING) in finals and (3, 3, PARSING) in finals
-    messages = [message for *_, message in calls]
-    assert messages.index(COUNTING) < messages.index(READING) < messages.index(PARSING)
+    assert (1, 1, COUNTING) in finals and (3, 3, PARSING) in finals
+    assert READING not in {message for *_, message in calls}

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 import sofia.syntax
-from tests.grep.conftest import every_hit
+from tests.grep.conftest import every_hit, rows
 
 SHOP = Path(__file__).resolve().parent.parent / "fixtures" / "grep" / "shop"
 
 
 def symbols(pattern: str, **options: object) -> dict[tuple[str, int], str]:
     entry = every_hit(SHOP, pattern, **options)
-    return {(hit["file"], hit["line"]): hit["symbol"] for hit in entry["hits"]}
+    return {(hit["file"], hit["line"]): hit["symbol"] for hit in rows(entry)}
 
 
 def test_php_methods() -> None:
@@ -84,4 +84,4 @@ def test_file_with_many_hits_is_parsed_once(tmp_path: Path, count: int) -> None:
     entry = every_hit(tmp_path, "needle_", exts=["py"])
     assert sofia.syntax.PARSE_COUNT - before == 1
     assert entry["shown"] == entry["total"] == count
-    assert {hit["symbol"] for hit in entry["hits"]} == {"spread"}
+    assert {hit["symbol"] for hit in rows(entry)} == {"spread"}

@@ -106,9 +106,9 @@ def test_walk_rules(tmp_path: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text("x\n")
     (tmp_path / ".gitignore").write_text("generated/\n*.log\n")
-    files = rg.list_files(["."], cwd=tmp_path)
+    files = rg.walk(["."], cwd=tmp_path).files
     assert files == [".github/scripts/tool.py", ".gitignore", "src/app.py"]
-    assert rg.list_files(["vendor"], cwd=tmp_path) == ["vendor/pkg/a.php"]
-    assert rg.list_files(["."], cwd=tmp_path, globs=["*.py"], ignore_dirs=["src"]) == [
+    assert rg.walk(["vendor"], cwd=tmp_path).files == ["vendor/pkg/a.php"]
+    assert rg.walk(["."], cwd=tmp_path, globs=["*.py"], ignore_dirs=["src"]).files == [
         ".github/scripts/tool.py"
     ]

@@ -35,7 +35,7 @@ async def test_every_path_changed_and_grep_print_goes_back_into_code(package_ser
     paths = [row["path"] for row in changed["files"]]
     assert "src/Container.php" in paths and all(not p.startswith(("src/Core", "..")) for p in paths)
     hits = await _json(package_server, "grep", {"patterns": ["marker"]})
-    printed = {hit["file"] for pattern in hits["patterns"] for hit in pattern["hits"]} | set(paths)
+    printed = {file for pattern in hits["patterns"] for file in pattern["hits"]} | set(paths)
     assert "src/Container.php" in printed
     for path in sorted(p for p in printed if p.endswith(".php")):
         result = await package_server.call("code", {"files": [path]})

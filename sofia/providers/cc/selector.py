@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sofia.providers.contract import Context, ProviderError
+from sofia.runtime import files
 
 from . import timefmt
 from .discovery import SUFFIX, Listing, Session, list_sessions, peek, resolve_root, session_from_path
@@ -48,6 +49,7 @@ def select(
         path = Path(os.path.expanduser(text))
         if not path.is_absolute():
             path = ctx.root / path
+        files.require(path, text, what="session file", directory=False)
         if not path.is_file():
             raise ProviderError(f"session file not found: {path}", "pass an existing .jsonl transcript")
         return session_from_path(path), None

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,12 +88,13 @@ def process(item: Input, root: Path, options: SummaryOptions, below: int) -> Fil
 
 def read(path: Path) -> Read:
     """Read a regular file whole; special files and OS errors become `error` (never raised)."""
+    from sofia.runtime import files
+
     lang = language_for(path) or ""
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            return Read(lang=lang, error="not a regular file")
-        source = path.read_bytes()
+        source = files.read_regular(path)
+    except files.NotRegular:
+        return Read(lang=lang, error="not a regular file")
     except OSError as error:
         return Read(lang=lang, error=error.strerror or str(error))
     return Read(source=source, text=decode(source), lang=lang, invalid_utf8=not is_utf8(source))

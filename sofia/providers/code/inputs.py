@@ -18,6 +18,7 @@ from sofia.providers.code.globs import (
     matches,
 )
 from sofia.providers.contract import ProviderError
+from sofia.runtime import files as filekinds
 from sofia.syntax import EXTENSIONS, language_for
 
 MAX_FILES = 250
@@ -85,6 +86,7 @@ def slice_target(files: list[str], root: Path) -> Input:
     path = resolve(root, text)
     if path.is_dir():
         raise ProviderError(f"symbols need one file, not a directory: {text}", SLICE_HINT)
+    filekinds.require(path, text, what="file", directory=False)
     if not os.path.lexists(path):
         if is_glob(text):
             raise ProviderError(f"symbols need one file, not a glob: {text}", SLICE_HINT)
@@ -92,40 +94,61 @@ def slice_target(files: list[str], root: Path) -> Input:
     return Input(display(root, path), path)
 
 
-def expand(files: list[str], root: Path, timeout: float = 60.0) -> list[Input]:
+def expand(
+    files: list[str], root: Path, timeout: float = 60.0, notes: list[str] | None = None
+) -> list[Input]:
     """Every input as files: existing files kept, directories walked, globs matched; input order
-    first, paths sorted within an input, duplicates dropped (first wins); at most MAX_FILES."""
+    first, paths sorted within an input, duplicates dropped (first wins); at most MAX_FILES.
+
+    Entries a walk could not read are skipped, and one note per input (into `notes`) says how
+    many and names the first. (A FIFO, device or socket named as a file is kept here and becomes
+    a skipped row: `documents.read` never opens it.)
+    """
     for text in files:
         if not os.path.lexists(resolve(root, text)) and not is_glob(text):
             raise ProviderError(f"not found: {text}", f"paths are relative to {root}")
     found: dict[str, Input] = {}
+    skipped: list[str] = []
     for text in files:
         path = resolve(root, text)
         if os.path.lexists(path) and not path.is_dir():
             found.setdefault(display(root, path), Input(display(root, path), path))
             continue
-        rels = walk_directory(text, path, root, timeout) if path.is_dir() else match_glob(text, root, timeout)
+        walker = walk_directory if path.is_dir() else match_glob
+        rels = walker(text, path, root, timeout, skipped)
         for rel in rels:
             found.setdefault(rel, Input(rel, resolve(root, rel)))
+    if notes is not None:
+        notes.extend(skipped)
     if len(found) > MAX_FILES:
         raise too_many(files, list(found))
     return list(found.values())
 
 
-def walk_directory(text: str, path: Path, root: Path, timeout: float) -> list[str]:
+def _listed(paths: list[str], root: Path, timeout: float, text: str, notes: list[str]) -> list[str]:
+    """rg's walk of `paths`; what it could not read becomes one note about `text`."""
     from sofia.runtime import rg
 
-    listed = rg.list_files([display(root, path)], cwd=root, timeout=timeout)
+    listing = rg.walk(paths, cwd=root, timeout=timeout)
+    if listing.skipped:
+        notes.append(rg.skipped_note(listing.skipped, f"were left out of {text}"))
+    return listing.files
+
+
+def walk_directory(text: str, path: Path, root: Path, timeout: float, notes: list[str]) -> list[str]:
+    skipped: list[str] = []
+    listed = _listed([display(root, path)], root, timeout, text, skipped)
     kept = [p for p in listed if language_for(p)]
     if not kept:
+        if skipped:
+            raise ProviderError(f"no readable supported files under {text}", skipped[0])
         raise ProviderError(f"no supported files under {text}", f"code reads {SUPPORTED} files")
+    notes.extend(skipped)
     return kept
 
 
-def match_glob(text: str, root: Path, timeout: float) -> list[str]:
+def match_glob(text: str, path: Path, root: Path, timeout: float, notes: list[str]) -> list[str]:
     """Files matched by a glob, or inside directories it matches, walked under §0.4's rules."""
-    from sofia.runtime import rg
-
     pattern = text[2:] if text.startswith("./") else text
     try:
         alternatives = expand_braces(pattern)
@@ -136,15 +159,18 @@ def match_glob(text: str, root: Path, timeout: float) -> list[str]:
             "globs support * ? [abc] [!abc] {a,b} and ** across directories",
         ) from None
     matched: set[str] = set()
+    skipped: list[str] = []
     for _, regex, prefix in compiled:
         start = resolve(root, prefix or ".")
         if not start.is_dir():
             continue
-        for rel in rg.list_files([prefix or "."], cwd=root, timeout=timeout):
+        for rel in _listed([prefix or "."], root, timeout, text, skipped):
             if matches(regex, rel, prefix):
                 matched.add(rel)
     if not matched:
-        raise ProviderError(f"no match: {text}", f"paths and globs are relative to {root}")
+        hint = skipped[0] if skipped else f"paths and globs are relative to {root}"
+        raise ProviderError(f"no match: {text}", hint)
+    notes.extend(skipped)
     kept = sorted((p for p in matched if language_for(p)), key=os.fsencode)
     if not kept:
         raise ProviderError(f"no supported files match {text}", f"code reads {SUPPORTED} files")

@@ -40,14 +40,15 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         target = inputs.slice_target(params.files, root)
         sliced = slices.run_slices(target, symbols, below)
         return {"mode": SLICE_MODE, **fit.fit_slices(sliced, ctx.budget)}
-    items = inputs.expand(params.files, root, timeout=ctx.timeout(60.0))
+    walk_notes: list[str] = []
+    items = inputs.expand(params.files, root, timeout=ctx.timeout(60.0), notes=walk_notes)
     options = SummaryOptions(exported=params.exported or params.api, brief=params.brief, api=params.api)
     results: list[documents.FileResult] = []
     for index, item in enumerate(items):
         ctx.check_deadline()
         results.append(documents.process(item, root, options, below))
         ctx.progress(index + 1, len(items), item.rel)
-    notes = [n for r in results for n in r.notes]
+    notes = [*walk_notes, *(n for r in results for n in r.notes)]
     found = Unfollowed()
     for done in results:
         found.extend(done.unfollowed)

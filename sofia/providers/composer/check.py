@@ -42,10 +42,14 @@ COMPOSER_ENV = {
 }
 """`COMPOSER_PROCESS_TIMEOUT=0`: our per-package timeout is the only limit (Composer's own is 300 s)."""
 
-COMPOSER_MISSING = ProviderError(
-    "composer not found on PATH: install Composer (https://getcomposer.org/download/)"
-)
-PHP_MISSING = ProviderError("php not found on PATH: install the PHP CLI (Composer needs it)")
+
+def composer_missing() -> ProviderError:
+    """A fresh error each time: a shared instance would collect every raise's traceback."""
+    return ProviderError("composer not found on PATH: install Composer (https://getcomposer.org/download/)")
+
+
+def php_missing() -> ProviderError:
+    return ProviderError("php not found on PATH: install the PHP CLI (Composer needs it)")
 
 
 def default_jobs() -> int:
@@ -159,9 +163,9 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 def require_tools(path: str) -> None:
     """Composer and the PHP CLI it runs on must both be reachable before anything starts."""
     if shutil.which("composer", path=path) is None:
-        raise COMPOSER_MISSING
+        raise composer_missing()
     if shutil.which("php", path=path) is None:
-        raise PHP_MISSING
+        raise php_missing()
 
 
 class _Runner:

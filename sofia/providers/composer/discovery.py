@@ -32,6 +32,7 @@ from typing import Any
 from sofia.providers.composer import manifest as manifests
 from sofia.providers.composer import versions
 from sofia.providers.contract import Context, ProviderError
+from sofia.runtime import files as filekinds
 from sofia.runtime import git, proc, rg
 
 MANIFEST = "composer.json"
@@ -103,7 +104,7 @@ def resolve_root(root: str, ctx: Context) -> Path:
     if root.startswith("-"):
         raise ProviderError(f"invalid root: {root}", "pass a directory path, e.g. ./packages")
     path = (ctx.root / root) if root else ctx.root
-    if not path.exists():
+    if filekinds.require(path, root, what="root") == filekinds.MISSING:
         raise ProviderError(
             f"root not found: {root}", "pass an existing directory (or a composer.json) as root"
         )
@@ -118,10 +119,11 @@ def discover(root: Path, ctx: Context) -> Discovery:
         files = [root]
         base = root.parent
     else:
-        files = [root / rel for rel in _manifest_files(root, ctx)]
         base = root
     packages: list[Package] = []
     errors: list[BrokenManifest] = []
+    if not root.is_file():
+        files = [root / rel for rel in _manifest_files(root, ctx, errors)]
     repo_cache: dict[Path, Path | None] = {}
     for file in files:
         directory = file.parent
@@ -138,38 +140,26 @@ def discover(root: Path, ctx: Context) -> Discovery:
     return Discovery(base if root.is_file() else root, packages, errors)
 
 
-def _manifest_files(root: Path, ctx: Context) -> list[str]:
+def _manifest_files(root: Path, ctx: Context, errors: list[BrokenManifest]) -> list[str]:
     """Paths of `composer.json` files below `root`, relative to it, via ripgrep's walker.
 
     ripgrep applies `.gitignore` files (also outside git repositories) the way git does, never
     follows symlinks, and `--no-ignore-parent/-global/-exclude/-dot` keep anything but the tree's
-    own `.gitignore` files from hiding a package.
+    own `.gitignore` files from hiding a package. A directory it cannot read becomes an error row:
+    a package there would otherwise go missing without a word.
     """
-    args = [
-        rg.executable(),
-        "--no-config",
-        "--files",
-        "--null",
-        "--no-messages",
-        "--hidden",
-        "--no-require-git",
+    extra = [
         "--no-ignore-parent",
         "--no-ignore-global",
         "--no-ignore-exclude",
         "--no-ignore-dot",
         *(f"--glob=!{name}/" for name in PRUNED_DIRS),
         f"--glob={MANIFEST}",
-        "--",
-        ".",
     ]
-    done = proc.run(args, cwd=root, timeout=ctx.timeout(60.0))
-    if done.returncode not in (0, 1):
-        raise ProviderError(
-            f"cannot walk {root}: {done.last_error_line()}", "check the path and its permissions"
-        )
-    names = [os.fsdecode(p) for p in done.stdout.split(b"\0") if p]
-    cleaned = {n[2:] if n.startswith("./") else n for n in names}
-    return sorted((n for n in cleaned if n.rsplit("/", 1)[-1] == MANIFEST), key=os.fsencode)
+    listing = rg.walk(["."], cwd=root, extra=extra, defaults=False, timeout=ctx.timeout(60.0))
+    for entry in listing.skipped:
+        errors.append(BrokenManifest(entry.path, root / entry.path, f"not searched: {entry.reason}"))
+    return [n for n in listing.files if n.rsplit("/", 1)[-1] == MANIFEST]
 
 
 def _relative_dir(directory: Path, base: Path) -> str:

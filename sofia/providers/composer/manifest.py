@@ -14,6 +14,8 @@ from typing import Any
 
 import orjson
 
+from sofia.runtime import files
+
 PLATFORM_EXACT = frozenset({"php", "composer", "composer-plugin-api", "composer-runtime-api"})
 PLATFORM_PREFIXES = ("php-", "ext-", "lib-")
 
@@ -32,7 +34,7 @@ class ManifestError(ValueError):
 def load(path: Path) -> dict[str, Any]:
     """The parsed manifest at `path`, or ManifestError naming the first problem."""
     try:
-        data = path.read_bytes()
+        data = files.read_regular(path)
     except OSError as exc:
         raise ManifestError(f"cannot read composer.json: {exc.strerror or exc}") from None
     return parse(data)

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sofia.providers.contract import Context
-from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Detailed, Hit, Ripgrep, display_path
+from sofia.providers.grep.matches import Hit
+from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Detailed, Ripgrep, display_path
 from sofia.providers.grep.shape import Outcome, Shaper
 from sofia.providers.grep.symbols import Symbols
 from sofia.providers.grep.text import hit_text
@@ -48,17 +49,9 @@ def search(request: Request, ctx: Context) -> dict[str, Any]:
     with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(request.patterns))) as pool:
         if not request.fixed:
             list(pool.map(ripgrep.check_regex, request.patterns))
-        counting = [pool.submit(ripgrep.count, pattern) for pattern in request.patterns]
-        _warm_imports()
-        counted = _gather(counting, ctx, COUNTING)
-        for result in counted:
-            skipped.update(result.problems)
-        ctx.check_deadline()
-        states = [
-            _state(request, ctx, pattern, result)
-            for pattern, result in zip(request.patterns, counted, strict=True)
-        ]
-        _read_hits(states, ripgrep, pool, skipped, ctx)
+        states = _one_walk(request, ripgrep, pool, skipped, ctx) if len(request.patterns) > 1 else None
+        if states is None:
+            states = _walk_each(request, ripgrep, pool, skipped, ctx)
     outcomes = [_outcome(state, skipped) for state in states]
     symbols = Symbols(request.cwd)
     shaper = Shaper(request, outcomes, skipped, ctx.budget)
@@ -67,6 +60,54 @@ def search(request: Request, ctx: Context) -> dict[str, Any]:
         symbols.load(files, lambda done, total: _progress(ctx, done, total, PARSING))
 
     return shaper.fit(parse, symbols.enclosing)
+
+
+def _walk_each(
+    request: Request, ripgrep: Ripgrep, pool: ThreadPoolExecutor, skipped: dict[str, str], ctx: Context
+) -> list[_Pattern]:
+    """One count walk per pattern (exact per-file counts without streaming every match), then the
+    matches of just the files whose hits are shown."""
+    counting = [pool.submit(ripgrep.count, pattern) for pattern in request.patterns]
+    _warm_imports()
+    counted = _gather(counting, ctx, COUNTING)
+    for result in counted:
+        skipped.update(result.problems)
+    ctx.check_deadline()
+    states = [
+        _state(request, ctx, pattern, result)
+        for pattern, result in zip(request.patterns, counted, strict=True)
+    ]
+    _read_hits(states, ripgrep, pool, skipped, ctx)
+    return states
+
+
+def _one_walk(
+    request: Request, ripgrep: Ripgrep, pool: ThreadPoolExecutor, skipped: dict[str, str], ctx: Context
+) -> list[_Pattern] | None:
+    """Several patterns from one walk (see `combined`); None when rg refuses them together."""
+    from sofia.providers.grep import combined
+
+    walking = pool.submit(ripgrep.walk_all)
+    _warm_imports()
+    (walked,) = _gather([walking], ctx, COUNTING)
+    if walked is None:
+        return None
+    skipped.update(walked.problems)
+    skipped.update((display_path(path), "binary") for path in walked.binary)
+    if skipped:
+        walked.keep({path for path in set(walked.paths) if display_path(path) in skipped})
+    if combined.counted_here(request):
+        found = [combined.literal(pattern, walked) for pattern in request.patterns]
+    else:
+        found = _gather([pool.submit(ripgrep.matches_in, p, walked) for p in request.patterns], ctx, COUNTING)
+    ctx.check_deadline()
+    states = []
+    for pattern, attributed in zip(request.patterns, found, strict=True):
+        state = _state(request, ctx, pattern, Counted(attributed.counts, {}))
+        state.hits = attributed.hits(walked, state.need)
+        state.next_file = len(state.files)
+        states.append(state)
+    return states
 
 
 def _warm_imports() -> None:
@@ -104,17 +145,18 @@ def _state(request: Request, ctx: Context, pattern: str, counted: Counted) -> _P
 
 
 def _budget_ceiling(files: Sequence[bytes], counts: dict[bytes, int], budget: int) -> int:
-    """More hits than can possibly fit `budget`: each row costs at least its JSON skeleton and path."""
-    skeleton = len('{"file":"","line":0,"col":0,"symbol":"","text":""},')
+    """More hits than can possibly fit `budget`: each file costs at least its path as a key, and
+    each hit at least its JSON skeleton."""
+    per_hit = len('{"line":0,"col":0,"symbol":"","text":""},') / 4
     left = float(budget) + 1
     fitting = 0
     for path in files:
         shown = display_path(path)
         ascii_count = len(shown.encode("ascii", "ignore"))
-        per_hit = (skeleton + ascii_count) / 4 + (len(shown) - ascii_count)
-        if counts[path] * per_hit > left:
-            return fitting + int(left // per_hit) + 1
-        left -= counts[path] * per_hit
+        per_file = (len('"":[],') + ascii_count) / 4 + (len(shown) - ascii_count)
+        if per_file + counts[path] * per_hit > left:
+            return fitting + max(0, int((left - per_file) // per_hit)) + 1
+        left -= per_file + counts[path] * per_hit
         fitting += counts[path]
     return fitting
 
@@ -156,7 +198,7 @@ def _next_files(state: _Pattern, skipped: dict[str, str]) -> list[bytes]:
 
 
 def _outcome(state: _Pattern, skipped: dict[str, str]) -> Outcome:
-    counts = {path: n for path, n in state.counts.items() if display_path(path) not in skipped}
+    counts = {path: n for path, n in state.counts.items() if not skipped or display_path(path) not in skipped}
     hits = sorted(state.hits, key=lambda hit: (hit.path, hit.line, hit.col))[: state.need]
     texts = [hit_text(hit.content, hit.col - 1) for hit in hits]
     return Outcome(state.pattern, counts, hits, texts)

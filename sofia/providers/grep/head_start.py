@@ -11,53 +11,42 @@ provider then validates and runs as always, so results never depend on this modu
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from sofia.providers.grep import early
 from sofia.runtime import proc
-
-DISABLE_ENV = "SOFIA_HEAD_START"
-"""`off` turns head starts off (to compare timings, or to rule them out)."""
 
 _VALUE_FLAGS = {"--root", "--ext", "--ignore-dir", "--max-per-pattern", "--format", "--max-output-tokens"}
 _LISTS = {"--ext": "exts", "--ignore-dir": "ignore_dirs"}
 
-_started: dict[tuple[tuple[str, ...], str], proc.Background] = {}
-
 
 def start(args: Sequence[str], workspace: Path) -> None:
     """Start the count runs `sf grep ARGS` will need, if `args` are plain enough to read here."""
-    if os.environ.get(DISABLE_ENV, "").lower() in {"off", "0", "false", "no"}:
+    from sofia import settings
+
+    if not settings.get("SOFIA_HEAD_START"):  # `off` compares timings, or rules head starts out
         return
     options = _read(args)
     if options is None:
         return
     from sofia.providers.contract import Context, ProviderError
     from sofia.providers.grep.request import build
-    from sofia.providers.grep.ripgrep import MAX_PROCESSES, Ripgrep
+    from sofia.providers.grep.ripgrep import Ripgrep
 
     try:
         request = build(workspace=workspace, **options)
         ripgrep = Ripgrep(request, Context(root=workspace, budget=None))
-        for pattern in request.patterns[:MAX_PROCESSES]:  # the ones the provider counts first
-            command = ripgrep.count_command(pattern)
-            _started[(tuple(command), str(request.cwd))] = proc.Background(command, cwd=request.cwd)
+        for command in ripgrep.first_commands():
+            early.offer(command, request.cwd, proc.Background(command, cwd=request.cwd))
     except (ProviderError, OSError):
         discard()
 
 
-def claim(command: Sequence[str], cwd: Path) -> proc.Background | None:
-    """The run started early for exactly `command` in `cwd`, handed over once; None otherwise."""
-    return _started.pop((tuple(command), str(cwd)), None)
-
-
 def discard() -> None:
     """Kill every run nobody claimed (the call failed validation or asked for something else)."""
-    while _started:
-        _, run = _started.popitem()
-        run.kill()
+    early.discard()
 
 
 def _read(args: Sequence[str]) -> dict[str, Any] | None:

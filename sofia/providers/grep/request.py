@@ -12,12 +12,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sofia.errors import quote
 from sofia.providers.contract import ProviderError
+from sofia.runtime import files
 
 MAX_PATTERNS = 32
 MAX_PATTERN_CHARS = 4096
 """Longer patterns are refused: they cannot be a line of code and would strain the argument list."""
 EXT_RE = re.compile(r"[A-Za-z0-9_+-]+")
+MAX_IGNORE_DIRS = 256
+"""More names than any tree needs; the bound keeps rg's command line far below the system limit."""
+NAME_MAX = 255
+NOT_A_NAME = re.compile(r"[/\\*?\[\]{}!]")
+"""A separator or a glob character: what no directory name given to skip may hold."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +84,11 @@ def build(
     unique = tuple(dict.fromkeys(patterns))
     duplicates = tuple(dict.fromkeys(p for i, p in enumerate(patterns) if p in patterns[:i]))
     exts = tuple(dict.fromkeys(_normalise_ext(ext) for ext in exts))
+    if len(ignore_dirs) > MAX_IGNORE_DIRS:
+        raise ProviderError(
+            f"too many ignore_dirs: {len(ignore_dirs):,} (at most {MAX_IGNORE_DIRS})",
+            "skip a few directory names, or narrow the search with root or exts",
+        )
     ignore_dirs = tuple(dict.fromkeys(_normalise_dir(name) for name in ignore_dirs if name.strip("/ ")))
     root_display, cwd, target = _resolve_root(root, workspace)
     return Request(
@@ -105,10 +117,18 @@ def _normalise_ext(ext: str) -> str:
 
 
 def _normalise_dir(name: str) -> str:
+    """A directory name to skip at any depth; paths, globs and `.`/`..` are refused, because rg
+    would take them as globs that skip everything (`*`) or nothing (`../..`) without a word."""
     bare = name.strip().strip("/")
-    if "\0" in bare:
+    if "\0" in bare or len(bare.encode("utf-8", "replace")) > NAME_MAX:
         raise ProviderError(
-            f"invalid directory name: {name!r}", "give plain directory names such as generated"
+            f"invalid directory name: {quote(repr(name))}", "give plain directory names such as generated"
+        )
+    if NOT_A_NAME.search(bare) or bare in (".", ".."):
+        raise ProviderError(
+            f"ignore_dirs takes directory names, not paths or globs: {quote(repr(name))}",
+            "give names such as generated or legacy (each is skipped at any depth); "
+            "to search one part of the tree, pass it as root",
         )
     return bare
 
@@ -116,12 +136,19 @@ def _normalise_dir(name: str) -> str:
 def _resolve_root(root: str, workspace: Path) -> tuple[str, Path, str]:
     """The root as shown in the result, the directory rg runs in, and the path it searches."""
     path = Path(workspace, root or ".")
-    if "\0" in root or not path.exists():
+    if "\0" in root or files.require(path, root, what="root") == files.MISSING:
         raise ProviderError(
             f"root not found: {root}", f"give a directory or file that exists under {workspace}"
         )
     relative = os.path.relpath(path, workspace)
     display = Path(relative).as_posix() if not relative.startswith("..") else path.as_posix()
-    if path.is_dir():
-        return display, path, "."
-    return display, path.parent, path.name
+    # rg gets the resolved path: `/dev/stdout` or `/proc/self/...` would name rg's own streams.
+    real = Path(os.path.realpath(path))
+    if files.kind(real) != files.kind(path):
+        raise ProviderError(
+            f"root names a different thing in every process: {root}",
+            "give the file or directory it points to instead",
+        )
+    if real.is_dir():
+        return display, real, "."
+    return display, real.parent, real.name

@@ -7,18 +7,20 @@ after `--`, so neither user configuration nor a hostile pattern or file name can
 
 from __future__ import annotations
 
-import base64
 import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sofia.providers.contract import Context, DeadlineExceeded, ProviderError
-from sofia.providers.grep import head_start
+from sofia.providers.grep import early as early_runs
+from sofia.providers.grep.matches import Hit, data_bytes
+from sofia.runtime import files as filekinds
 from sofia.runtime import proc, rg
 
 if TYPE_CHECKING:
+    from sofia.providers.grep.combined import Attributed, Walked
     from sofia.providers.grep.request import Request
 
 MAX_PROCESSES = 4
@@ -30,19 +32,6 @@ MAX_ARGS_BYTES = 100_000
 """Command-line bytes of explicit paths per detail run (well under every platform's limit)."""
 
 _COUNT_LINE = re.compile(rb"([^\x00]*)\x00(\d+)\n")
-_OS_ERROR = re.compile(r"\s*\(os error (\d+)\)$")
-_NO_SUCH_FILE = "2"
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One match as rg reports it: raw path bytes, 1-based line and byte column, the whole line."""
-
-    path: bytes
-    line: int
-    col: int
-    content: bytes
-    """The matched line with its terminator; shared by every hit on that line."""
 
 
 @dataclass
@@ -100,31 +89,89 @@ class Ripgrep:
             self.request.target,
         ]
 
+    def walk_command(self) -> list[str]:
+        """The one walk of a multi-pattern search: every matching line of any pattern, as JSON."""
+        return [
+            self.executable,
+            "--no-config",
+            *self.matching,
+            *self.walk,
+            "--json",
+            *(f"--regexp={pattern}" for pattern in self.request.patterns),
+            "--",
+            self.request.target,
+        ]
+
+    def first_commands(self) -> list[list[str]]:
+        """The runs a search starts with (what a head start may start early): the one combined
+        walk for several patterns, the count run for one."""
+        if len(self.request.patterns) > 1:
+            return [self.walk_command()]
+        return [self.count_command(self.request.patterns[0])]
+
+    def walk_all(self) -> Walked | None:
+        """Every line any pattern matches, from one walk; None when rg refused the patterns
+        together (they are then counted one by one)."""
+        command = self.walk_command()
+        early = early_runs.claim(command, self.request.cwd)
+        done = self._collect(early, RG_TIMEOUT) if early else self._execute(command, RG_TIMEOUT)
+        if done.returncode == 2 and not done.stdout:
+            return None
+        from sofia.providers.grep import combined
+
+        walked = combined.Walked(problems=self._problems(done, True))
+        combined.parse(done.stdout, walked)
+        return walked
+
+    def matches_in(self, pattern: str, walked: Walked) -> Attributed:
+        """`pattern`'s own matches on the walk's lines, by rg itself reading them on standard input."""
+        from sofia.providers.grep import combined
+
+        if not walked.paths:
+            return combined.Attributed()
+        args = [*self.matching, "--json", "--text", f"--regexp={pattern}", "-"]
+        command = [self.executable, "--no-config", *args]
+        timeout = self.ctx.timeout(RG_TIMEOUT)
+        try:
+            done = proc.run(command, cwd=self.request.cwd, timeout=timeout, input=combined.stream(walked))
+        except proc.ProgramNotFound:
+            raise rg.not_found() from None
+        except proc.ProgramTimeout:
+            raise self._timed_out(timeout) from None
+        rg.outcome(done, f"counting {pattern}", results=bool(done.stdout))
+        return combined.from_json(done.stdout, walked)
+
     def count(self, pattern: str) -> Counted:
         """Exact match counts of every file the walk keeps, keyed by raw path; a run the CLI
         started early for this very command is collected instead of starting another."""
         command = self.count_command(pattern)
-        early = head_start.claim(command, self.request.cwd)
+        early = early_runs.claim(command, self.request.cwd)
         done = self._collect(early, RG_TIMEOUT) if early else self._execute(command, RG_TIMEOUT)
         counts = {m.group(1): int(m.group(2)) for m in _COUNT_LINE.finditer(done.stdout)}
-        problems = _problems(done.err)
-        if done.returncode == 2 and not counts and not problems:
-            raise ProviderError(
-                f"ripgrep failed: {done.last_error_line()}", "check the root and its permissions"
-            )
-        return Counted(counts, problems)
+        return Counted(counts, self._problems(done, bool(counts)))
 
     def details(self, pattern: str, files: Sequence[bytes], max_lines: int) -> Detailed:
         """The matches of `files` (at most `max_lines` matching lines each), from `rg --json`."""
         result = Detailed()
+        for path in files:
+            found = filekinds.kind(self.request.cwd / os.fsdecode(path))
+            if found != filekinds.FILE:
+                reason = rg.VANISHED if found == filekinds.MISSING else f"not a regular file ({found})"
+                result.problems[display_path(path)] = reason
+        files = [path for path in files if display_path(path) not in result.problems]
         for batch in _batches(files):
             args = [*self.matching, *self.walk, "--json", f"--regexp={pattern}"]
             if max_lines:
                 args.append(f"--max-count={max_lines}")
             done = self._run([*args, "--", *(os.fsdecode(p) for p in batch)], RG_TIMEOUT)
             _parse_json(done.stdout, result)
-            result.problems.update(_problems(done.err))
+            result.problems.update(self._problems(done, bool(done.stdout)))
         return result
+
+    def _problems(self, done: proc.Completed, results: bool) -> dict[str, str]:
+        """Display path -> skip reason; a ProviderError when rg failed as a whole."""
+        skipped = rg.outcome(done, f"searching {self.request.root_display}", results=results)
+        return {entry.path: entry.reason for entry in skipped}
 
     def _run(self, args: list[str], wanted: float) -> proc.Completed:
         return self._execute([self.executable, "--no-config", *args], wanted)
@@ -134,7 +181,7 @@ class Ripgrep:
         try:
             return proc.run(command, cwd=self.request.cwd, timeout=timeout)
         except proc.ProgramNotFound:
-            raise rg.NOT_FOUND from None
+            raise rg.not_found() from None
         except proc.ProgramTimeout:
             raise self._timed_out(timeout) from None
 
@@ -172,22 +219,6 @@ def _regex_error(stderr: str) -> str:
     return lines[0].removeprefix("rg: ") if lines else "rejected by ripgrep"
 
 
-def _problems(stderr: str) -> dict[str, str]:
-    """`rg: <path>: <error>` lines as display path -> `vanished` or `unreadable: <error>`."""
-    found: dict[str, str] = {}
-    for line in stderr.splitlines():
-        if not line.startswith("rg: ") or ": " not in line[4:]:
-            continue
-        path, message = line[4:].rsplit(": ", 1)
-        os_error = _OS_ERROR.search(message)
-        if os_error and os_error.group(1) == _NO_SUCH_FILE:
-            reason = "vanished"
-        else:
-            reason = "unreadable: " + (_OS_ERROR.sub("", message) or message)
-        found[path[2:] if path.startswith("./") else path] = reason
-    return found
-
-
 def _batches(files: Sequence[bytes]) -> list[list[bytes]]:
     batches: list[list[bytes]] = []
     size = MAX_ARGS_BYTES
@@ -200,25 +231,17 @@ def _batches(files: Sequence[bytes]) -> list[list[bytes]]:
     return batches
 
 
-def _data(field_value: dict[str, Any]) -> bytes:
-    """A `{"text": ...}` or `{"bytes": <base64>}` field of rg's JSON as raw bytes."""
-    text = field_value.get("text")
-    if text is not None:
-        return str(text).encode()
-    return base64.b64decode(field_value.get("bytes", ""))
-
-
 def _parse_json(stdout: bytes, into: Detailed) -> None:
     import orjson
 
     for line in stdout.splitlines():
         if line.startswith(b'{"type":"match"'):
             data = orjson.loads(line)["data"]
-            path = _data(data["path"])
-            content = _data(data["lines"])
+            path = data_bytes(data["path"])
+            content = data_bytes(data["lines"])
             number = int(data["line_number"])
             into.hits.extend(Hit(path, number, int(sub["start"]) + 1, content) for sub in data["submatches"])
         elif line.startswith(b'{"type":"end"'):
             data = orjson.loads(line)["data"]
             if data.get("binary_offset") is not None:
-                into.binary.add(_data(data["path"]))
+                into.binary.add(data_bytes(data["path"]))

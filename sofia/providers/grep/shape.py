@@ -10,7 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sofia.providers.grep.ripgrep import Hit, display_path
+from sofia.providers.grep.matches import Hit
+from sofia.providers.grep.ripgrep import display_path
 
 if TYPE_CHECKING:
     from sofia.providers.grep.request import Request
@@ -108,16 +109,7 @@ class Shaper:
                 "total": total,
                 "files": len(outcome.counts),
                 "shown": shown,
-                "hits": [
-                    {
-                        "file": display_path(hit.path),
-                        "line": hit.line,
-                        "col": hit.col,
-                        "symbol": enclosing(hit.path, hit.line),
-                        "text": text,
-                    }
-                    for hit, text in zip(hits, outcome.texts[:shown], strict=True)
-                ],
+                "hits": _by_file(hits, outcome.texts[:shown], enclosing),
             }
             more, more_files = _more_in(outcome, shown, unseen, more_rows)
             if more:
@@ -151,6 +143,17 @@ class Shaper:
                 notes.append(f"{count} file{'s' * (count != 1)} skipped; their matches are not counted")
         result["notes"] = notes
         return result
+
+
+def _by_file(
+    hits: Sequence[Hit], texts: Sequence[str], enclosing: Enclosing
+) -> dict[str, list[dict[str, Any]]]:
+    """Hits grouped under their file, files in path order: a path is written once, not per hit."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for hit, text in zip(hits, texts, strict=True):
+        row = {"line": hit.line, "col": hit.col, "symbol": enclosing(hit.path, hit.line), "text": text}
+        grouped.setdefault(display_path(hit.path), []).append(row)
+    return grouped
 
 
 def _blank(path: bytes, line: int) -> str:

@@ -48,13 +48,15 @@ class Params(Input):
     ] = "."
 
 
-def locate(base: Path, ctx: Context) -> list[str]:
+def locate(base: Path, ctx: Context, notes: list[str]) -> list[str]:
     """Candidate router modules under `base`, best first: the shallowest (a `router/` directory
-    counts as deep as a `router.ts` beside it), then name preference, then path order."""
+    counts as deep as a `router.ts` beside it), then name preference, then path order; entries the
+    search could not read are named in `notes`."""
     names = "{" + ",".join(("index", *MODULE_NAMES)) + "}"
-    found = rg.list_files(
-        ["."], cwd=base, globs=[f"{names}.{{{','.join(SUFFIXES)}}}"], timeout=ctx.timeout(60)
-    )
+    listing = rg.walk(["."], cwd=base, globs=[f"{names}.{{{','.join(SUFFIXES)}}}"], timeout=ctx.timeout(60))
+    if listing.skipped:
+        notes.append(rg.skipped_note(listing.skipped, "were not searched for a router"))
+    found = listing.files
     candidates = [p for p in found if any(p == n or p.endswith("/" + n) for n in ROUTER_NAMES)]
     if not candidates:
         raise ProviderError(
@@ -80,18 +82,22 @@ def _shown(path: Path, ctx: Context) -> str:
 
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:
+    from sofia.runtime import files as kinds
+
     base = (ctx.root / params.root).resolve()
+    kinds.require(base, params.root, what="root", file=False)
     if not base.is_dir():
         raise ProviderError(f"root not found: {params.root}", f"paths are relative to {ctx.root}")
     notes: list[str] = []
     others: list[str] = []
     if params.file:
         router = (ctx.root / params.file).resolve()
+        kinds.require(router, params.file, what="router file", directory=False)
         if not router.is_file():
             raise ProviderError(f"router file not found: {params.file}", f"paths are relative to {ctx.root}")
         candidates = [router]
     else:
-        ordered = locate(base, ctx)
+        ordered = locate(base, ctx, notes)
         candidates = [base / rel for rel in ordered]
     skipped: list[str] = []
     for router in candidates:

@@ -262,10 +262,11 @@ class Loader:
         if len(self.order) >= MAX_MODULES:
             self.misses.add("modules", f"over the limit of {MAX_MODULES} modules", Place(self.rel(path)))
             return None
+        from sofia.runtime import files
         from sofia.syntax.grammars import ParseUnavailable, count_errors, parse_bytes
 
         try:
-            source = path.read_bytes()
+            source = files.read_regular(path)
             grammar = GRAMMAR_BY_SUFFIX.get(
                 path.suffix.lower(), "tsx" if path.suffix == ".tsx" else "typescript"
             )
