@@ -22,7 +22,7 @@ from sofia.providers.contract import Context, DeadlineExceeded, Outcome, Provide
 from sofia.providers.registry import Provider, by_name
 from sofia.runtime.proc import ProgramTimeout
 from sofia.workers.channel import MAX_MESSAGE_CHARS, Sender
-from sofia.workers.protocol import CallReply, CallRequest, PayloadFormat, WorkerConfig
+from sofia.workers.protocol import CallReply, CallRequest, WorkerConfig
 from sofia.workers.tree import kill_tree
 
 PARENT_CHECK_SECONDS = 0.5
@@ -160,7 +160,7 @@ def _execute(request: CallRequest) -> CallReply:
     )
     try:
         params = provider.input_model.model_validate(request.arguments)
-        return _encode(provider, provider.run(params, ctx), request.payload)
+        return _encode(provider, provider.run(params, ctx), toon=request.payload == "toon")
     except ProviderError as exc:
         return CallReply("provider_error", message=str(exc))
     except (DeadlineExceeded, ProgramTimeout) as exc:
@@ -216,7 +216,7 @@ class _ProgressRelay:
             self._sender.send(*fields)
 
 
-def _encode(provider: Provider, result: Any, payload: PayloadFormat = "json") -> CallReply:
+def _encode(provider: Provider, result: Any, *, toon: bool = False) -> CallReply:
     """The payload: the provider's own text for results it sends as text, else compact JSON, or
     with `toon` its TOON form when that costs no more tokens than the JSON."""
     if isinstance(result, Outcome):
@@ -225,10 +225,10 @@ def _encode(provider: Provider, result: Any, payload: PayloadFormat = "json") ->
     if text is not None:
         return CallReply("text", payload=text.encode("utf-8", "surrogatepass"))
     document = compact(result)
-    if payload == "toon":
-        from sofia.output import toon
+    if toon:
+        from sofia.output.toon import payload
 
-        encoded = toon.payload(document)
+        encoded = payload(document)
         if encoded is not None:
             return CallReply("toon", payload=encoded.encode("utf-8"))
     return CallReply("json", payload=document)

@@ -191,10 +191,10 @@ PID = Implementation(params=NoParams, run=pid)
 PROGRESS = Implementation(params=ProgressParams, run=progress)
 ECHO = Implementation(params=EchoParams, run=echo)
 CPU = Implementation(params=CpuParams, run=cpu)
-ROWS = Implementation(params=ShapeParams, run=rows)
-NEST = Implementation(params=ShapeParams, run=nest)
 PATHS = Implementation(params=PathParams, run=paths)
 CC_PATHS = Implementation(params=PathParams, run=paths, extra_roots=data_roots)
+ROWS = Implementation(params=ShapeParams, run=rows)
+NEST = Implementation(params=ShapeParams, run=nest)
 
 
 def _tool(name: str, implementation: str, group: str = "test", annotations: Annotations = LOCAL) -> Provider:
@@ -220,10 +220,10 @@ PROVIDERS: tuple[Provider, ...] = (
     _tool("progress", "PROGRESS"),
     _tool("echo", "ECHO"),
     _tool("cpu", "CPU"),
-    _tool("rows", "ROWS"),
-    _tool("nest", "NEST"),
     _tool("paths", "PATHS"),
     _tool("paths", "CC_PATHS", group="cc"),
+    _tool("rows", "ROWS"),
+    _tool("nest", "NEST"),
     Provider(
         name="test_noisy",
         cli=("test", "noisy"),

@@ -177,12 +177,12 @@ def test_no_toon_payload_when_it_would_cost_more_or_say_nothing() -> None:
 def test_the_worker_sends_text_results_as_text_and_falls_back_per_call() -> None:
     code = by_name("code")
     assert code is not None
-    assert _encode(code, "raw source\n", "toon") == CallReply("text", payload=b"raw source\n")
+    assert _encode(code, "raw source\n", toon=True) == CallReply("text", payload=b"raw source\n")
     table = rows(ShapeParams(size=5), Context(root=Path.cwd()))
-    assert _encode(code, table, "toon").kind == "toon"
-    assert _encode(code, table, "json") == CallReply("json", payload=compact(table))
+    assert _encode(code, table, toon=True).kind == "toon"
+    assert _encode(code, table) == CallReply("json", payload=compact(table))
     deep = nest(ShapeParams(size=12), Context(root=Path.cwd()))
-    assert _encode(code, deep, "toon") == CallReply("json", payload=compact(deep))
+    assert _encode(code, deep, toon=True) == CallReply("json", payload=compact(deep))
 
 
 def test_payload_option_flag_environment_and_default(monkeypatch: pytest.MonkeyPatch) -> None:
