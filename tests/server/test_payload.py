@@ -82,7 +82,7 @@ async def test_the_budget_counts_the_toon_payload_actually_sent(toon: Connection
     assert refused.is_error and f"over the output budget of {BUDGET}" in text(refused)
     sent = await toon.call("test_rows", {"size": 40})
     assert not sent.is_error, text(sent)
-    assert estimate(text(sent)) <= BUDGET < estimate(json.dumps(toon_format.loads(text(sent))))
+    assert estimate(text(sent)) <= BUDGET < estimate(compact(toon_format.loads(text(sent))))
     # Over it even as TOON: refused, with the size of the TOON payload.
     big = await toon.call("test_rows", {"size": 200})
     tokens = estimate(toon_format.dumps(rows(ShapeParams(size=200), Context(root=Path.cwd()))))
@@ -93,6 +93,7 @@ async def test_the_budget_counts_the_toon_payload_actually_sent(toon: Connection
 async def test_an_identical_code_call_gets_the_stub_in_toon_too(toon: Connection) -> None:
     first = await toon.call("code", {"files": ["src/Widget.php"]})
     assert not first.is_error and "Widget" in text(first)
+    assert text(first).startswith("files[1]{path,"), text(first)  # TOON, not the JSON fallback
     stub = text(await toon.call("code", {"files": ["src/Widget.php"]}))
     assert stub.startswith("already returned in call #") and "pass force=true" in stub
     assert text(await toon.call("code", {"files": ["src/Widget.php"], "force": True})) == text(first)
