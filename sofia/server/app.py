@@ -68,7 +68,7 @@ def run(options: Options, providers: list[Provider]) -> int:
 async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None:
     pool = WorkerPool(
         options.workers,
-        preload=sorted({provider.module_path for provider in providers}),
+        preload=[*sorted({provider.module_path for provider in providers}), *_encoders(options)],
         max_calls=options.max_calls,
         max_rss=options.max_rss,
     )
@@ -77,7 +77,7 @@ async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None
         "sofia",
         version=__version__,
         title=TITLE,
-        instructions=instructions(providers),
+        instructions=instructions(providers, options.payload),
         on_list_tools=frontend.list_tools,
         on_call_tool=frontend.call_tool,
     )
@@ -100,6 +100,11 @@ async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None
             await pool.close()
         reader.restore()
         writer.restore()
+
+
+def _encoders(options: Options) -> list[str]:
+    """Modules the workers import at start for the payload format (the TOON encoder)."""
+    return ["toon_format"] if options.payload == "toon" else []
 
 
 async def _stop_on_signal(scope: anyio.CancelScope) -> None:
@@ -198,6 +203,7 @@ class Frontend:
             timeout=timeout,
             progress=_wants_progress(ctx),
             allowed=tuple(str(root) for root in self.confinement.allowed(spec.provider.extra_roots())),
+            payload=self.options.payload,
         )
         reply = await self._dispatch(request, spec, ctx)
         return self._outcome(number, spec, params, reply, timeout)

@@ -12,6 +12,7 @@ from typing import NoReturn
 from sofia import settings
 from sofia.errors import UsageError
 from sofia.settings import DEFAULT_BUDGET
+from sofia.workers.protocol import PayloadFormat
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class Options:
     """Calls after which a worker is replaced."""
     max_rss: int
     """Worker resident memory (bytes) after which it is replaced between calls."""
+    payload: PayloadFormat = "json"
+    """How results are encoded: compact JSON, or TOON where that is no larger."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,7 +52,7 @@ def parser() -> argparse.ArgumentParser:
             "pooled worker process; stdout carries the protocol only."
         ),
         epilog=(
-            "environment: SOFIA_MAX_OUTPUT_TOKENS, SOFIA_LOG_LEVEL, SOFIA_TOOLS (defaults for the options "
+            "environment: SOFIA_MAX_OUTPUT_TOKENS, SOFIA_PAYLOAD, SOFIA_LOG_LEVEL, SOFIA_TOOLS (defaults for the options "
             "above); SOFIA_WORKER_MAX_CALLS (500) and SOFIA_WORKER_MAX_RSS_MB (1024) recycle workers.\n"
             "example: claude mcp add sofia -- sf mcp"
         ),
@@ -73,6 +76,15 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help=f"output budget handed to providers; 0 = unlimited (default: $SOFIA_MAX_OUTPUT_TOKENS or {DEFAULT_BUDGET})",
+    )
+    p.add_argument(
+        "--payload",
+        default=None,
+        metavar="FORMAT",
+        help=(
+            "result format: json (compact JSON) or toon (TOON, fewer tokens for tables; a result that "
+            "would be larger as TOON is sent as JSON) (default: $SOFIA_PAYLOAD or json)"
+        ),
     )
     p.add_argument(
         "--root",
@@ -116,6 +128,7 @@ def parse(argv: list[str]) -> Options:
         tools=tools,
         max_calls=settings.get("SOFIA_WORKER_MAX_CALLS"),
         max_rss=settings.get("SOFIA_WORKER_MAX_RSS_MB") << 20,
+        payload=settings.get("SOFIA_PAYLOAD", args.payload),
     )
 
 

@@ -12,15 +12,21 @@ from pydantic import BaseModel
 
 from sofia.providers.registry import Provider, group_named
 from sofia.server.schema import input_schema
+from sofia.workers.protocol import PayloadFormat
 
 log = logging.getLogger("sofia.mcp")
 
 TITLE = "sofia — workspace context for coding agents"
 
 _INTRO = (
-    "sofia answers questions about this workspace with compact, read-only JSON; prefer it to reading "
+    "sofia answers questions about this workspace with compact, read-only {format}; prefer it to reading "
     "whole files or running shell commands. Paths are relative to the workspace root."
 )
+_FORMATS: dict[PayloadFormat, str] = {
+    "json": "JSON",
+    "toon": "TOON (`key: value` lines; `rows[N]{a,b}:` heads N comma-separated rows), or JSON when shorter",
+}
+"""How the instructions name each payload format (`sf mcp --payload`)."""
 _OUTRO = "A shortened result says what was left out and how to narrow the call."
 
 
@@ -73,13 +79,15 @@ def wire_form(tool: types.Tool) -> dict[str, Any]:
     return tool.model_dump(by_alias=True, mode="json", exclude_none=True)
 
 
-def instructions(providers: Sequence[Provider]) -> str:
-    """What to ask which tool, for the tools actually served (at most ~150 words): each tool's guide
-    line, or once its group's when the group has one."""
+def instructions(providers: Sequence[Provider], payload: PayloadFormat = "json") -> str:
+    """What the results look like (the `payload` format) and what to ask which tool, for the tools
+    actually served (at most ~150 words): each tool's guide line, or once its group's when the
+    group has one."""
     lines: list[str] = []
     for provider in providers:
         group = group_named(provider.group)
         line = group.guide if group is not None and group.guide else provider.guide
         if line and line not in lines:
             lines.append(line)
-    return " ".join([_INTRO, *(f"{line}." for line in lines), _OUTRO])
+    intro = _INTRO.format(format=_FORMATS[payload])
+    return " ".join([intro, *(f"{line}." for line in lines), _OUTRO])

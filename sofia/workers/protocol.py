@@ -8,8 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-ReplyKind = Literal["json", "text", "provider_error", "internal", "timeout", "interrupted", "died"]
-"""`json`/`text`: a payload; the rest are failures (`died` is only ever made by the server)."""
+ReplyKind = Literal["json", "toon", "text", "provider_error", "internal", "timeout", "interrupted", "died"]
+"""`json`/`toon`/`text`: a payload; the rest are failures (`died` is only ever made by the server)."""
+PayloadFormat = Literal["json", "toon"]
+"""How a worker encodes a provider's result (a result the provider sends as text stays text)."""
 
 
 @dataclass(frozen=True)
@@ -43,11 +45,13 @@ class CallRequest:
     """The directories the caller may see (`Context.allowed`); empty: no limit."""
     task: int = 0
     """Unique per submission, so messages about an abandoned attempt are never taken for a new one."""
+    payload: PayloadFormat = "json"
+    """`toon`: the result as TOON, unless that would cost more tokens than its JSON."""
 
 
 @dataclass(frozen=True)
 class CallReply:
-    """What a call produced: a payload (`json`, `text`) or a failure with its message."""
+    """What a call produced: a payload (`json`, `toon`, `text`) or a failure with its message."""
 
     kind: ReplyKind
     payload: bytes = b""
@@ -55,4 +59,4 @@ class CallReply:
 
     @property
     def ok(self) -> bool:
-        return self.kind in ("json", "text")
+        return self.kind in ("json", "toon", "text")

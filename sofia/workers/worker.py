@@ -161,7 +161,7 @@ def _execute(request: CallRequest) -> CallReply:
     )
     try:
         params = provider.input_model.model_validate(request.arguments)
-        return _encode(provider, provider.run(params, ctx))
+        return _encode(provider, provider.run(params, ctx), toon=request.payload == "toon")
     except ProviderError as exc:
         return CallReply("provider_error", message=str(exc))
     except (DeadlineExceeded, ProgramTimeout) as exc:
@@ -217,14 +217,22 @@ class _ProgressRelay:
             self._sender.send(*fields)
 
 
-def _encode(provider: Provider, result: Any) -> CallReply:
-    """The payload: the provider's own text for results it sends as text, else compact JSON."""
+def _encode(provider: Provider, result: Any, *, toon: bool = False) -> CallReply:
+    """The payload: the provider's own text for results it sends as text, else compact JSON, or
+    with `toon` its TOON form when that costs no more tokens than the JSON."""
     if isinstance(result, Outcome):
         result = result.result
     text = result if isinstance(result, str) else provider.as_text(result)
     if text is not None:
         return CallReply("text", payload=text.encode("utf-8", "surrogatepass"))
-    return CallReply("json", payload=compact(result))
+    document = compact(result)
+    if toon:
+        from sofia.output.toon import payload
+
+        encoded = payload(document)
+        if encoded is not None:
+            return CallReply("toon", payload=encoded.encode("utf-8"))
+    return CallReply("json", payload=document)
 
 
 def _recycle_if_due() -> None:

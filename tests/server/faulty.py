@@ -161,6 +161,23 @@ def echo(params: EchoParams, ctx: Context) -> dict[str, Any]:
     return {"text": params.text}
 
 
+class ShapeParams(_Strict):
+    size: Annotated[int, Field(ge=0, le=200, description="rows, or levels of nesting")] = 3
+
+
+def rows(params: ShapeParams, ctx: Context) -> dict[str, Any]:
+    """A table: uniform rows, the shape TOON writes most compactly."""
+    return {"rows": [{"id": i, "name": f"row-{i}", "ok": i % 2 == 0} for i in range(params.size)]}
+
+
+def nest(params: ShapeParams, ctx: Context) -> dict[str, Any]:
+    """Objects nested `size` deep: each level costs TOON more indentation than JSON a brace."""
+    value: dict[str, Any] = {"leaf": True}
+    for level in range(params.size):
+        value = {f"level{level}": value}
+    return value
+
+
 class CpuParams(_Strict):
     n: Annotated[int, Field(ge=0, description="loop iterations of pure Python")] = 3_000_000
 
@@ -207,6 +224,8 @@ RAISE = Implementation(params=RaiseParams, run=raise_long)
 STDERR = Implementation(params=StderrParams, run=stderr)
 PATHS = Implementation(params=PathParams, run=paths)
 CC_PATHS = Implementation(params=PathParams, run=paths, extra_roots=data_roots)
+ROWS = Implementation(params=ShapeParams, run=rows)
+NEST = Implementation(params=ShapeParams, run=nest)
 
 
 def _tool(name: str, implementation: str, group: str = "test", annotations: Annotations = LOCAL) -> Provider:
@@ -236,6 +255,8 @@ PROVIDERS: tuple[Provider, ...] = (
     _tool("cpu", "CPU"),
     _tool("paths", "PATHS"),
     _tool("paths", "CC_PATHS", group="cc"),
+    _tool("rows", "ROWS"),
+    _tool("nest", "NEST"),
     Provider(
         name="test_noisy",
         cli=("test", "noisy"),

@@ -1,15 +1,21 @@
-"""Every registered tool, called over MCP on real fixtures: one compact JSON object (or, for `code`
-slices, source text) per call. Adding a tool means adding its row; a tool without one fails."""
+"""Every registered tool, called over MCP on real fixtures, in both payload formats: one compact JSON
+object per call, or with `--payload toon` its TOON form (decoding to that very object) unless that
+would cost more tokens; `code` slices are source text in both. Adding a tool means adding its row;
+a tool without one fails."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
+import toon_format
 
+from sofia.output.tokens import estimate
+from sofia.providers.registry import by_name
 from tests.cc.transcripts import write_ab
 from tests.composer.workspace import build_workspace
 from tests.github.fakegh import FakeGh
@@ -87,9 +93,15 @@ SLICE = Row(
 )
 
 
+@dataclass(frozen=True)
+class World:
+    workspace: Path
+    env: dict[str, str]
+
+
 @pytest.fixture(scope="module")
-async def everything(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Connection]:
-    """One workspace holding what every tool reads, and one server over it."""
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """One workspace holding what every tool reads, with the fakes the remote tools talk to."""
     base = tmp_path_factory.mktemp("calls")
     workspace = base / "workspace"
     workspace.mkdir()
@@ -116,10 +128,24 @@ async def everything(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[
         **gh.env(),
     )
     try:
-        async with connect(workspace, "--workers", "2", env=env) as connection:
-            yield connection
+        yield World(workspace, env)
     finally:
         packagist.stop()
+
+
+@pytest.fixture(scope="module")
+async def everything(world: World) -> AsyncIterator[Connection]:
+    """A server over the world with the default payload, JSON."""
+    async with connect(world.workspace, "--workers", "2", env=world.env) as connection:
+        yield connection
+
+
+@pytest.fixture(scope="module")
+async def toon(world: World) -> AsyncIterator[Connection]:
+    """A server over the same world sending TOON payloads (chosen through the environment)."""
+    env = {**world.env, "SOFIA_PAYLOAD": "toon"}
+    async with connect(world.workspace, "--workers", "2", env=env) as connection:
+        yield connection
 
 
 def test_every_registered_tool_has_a_row() -> None:
@@ -147,3 +173,70 @@ async def test_code_slices_are_source_text(everything: Connection) -> None:
     assert not result.is_error, payload
     assert SLICE.check(payload)
     assert payload.startswith("// --- ")
+
+
+TABULAR = (
+    "grep",
+    "cc_ls",
+    "cc_bash",
+    "composer_ls",
+    "changed",
+    "vue_routes",
+    "github_ci",
+    "github_pr",
+    "github_branches",
+)
+"""Tools whose results are mostly tables: TOON is always the smaller payload for them."""
+
+
+def fresh(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """`arguments` bypassing the repeat-call stub (the other tests make the same calls)."""
+    provider = by_name(tool)
+    assert provider is not None
+    return {**arguments, provider.dedup_bypass: True} if provider.dedup_bypass else arguments
+
+
+def untimed(value: Any) -> Any:
+    """`value` without its wall-clock timings (`wall_ms`, `duration_ms`): two runs of one call
+    differ only in those."""
+    if isinstance(value, dict):
+        return {k: untimed(v) for k, v in value.items() if not k.endswith("_ms")}
+    if isinstance(value, list):
+        return [untimed(item) for item in value]
+    return value
+
+
+def as_json(document: Any) -> str:
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("tool", list(ROWS))
+async def test_tool_over_a_toon_payload_decodes_to_its_json_document(
+    everything: Connection, toon: Connection, tool: str
+) -> None:
+    row = ROWS[tool]
+    arguments = fresh(tool, row.arguments)
+    reference = text(await everything.call(tool, arguments))
+    document = json.loads(reference)
+    result = await toon.call(tool, arguments)
+    payload = text(result)
+    assert not result.is_error, payload
+    if estimate(toon_format.dumps(document)) > estimate(reference):
+        assert tool not in TABULAR
+        assert payload == reference  # TOON would cost more: the call falls back to JSON
+    else:
+        assert not payload.startswith("{"), payload[:200]
+        decoded = toon_format.loads(payload)
+        assert untimed(decoded) == untimed(document)
+        assert estimate(payload) <= estimate(reference)
+        assert payload == toon_format.dumps(decoded)  # the generic encoding, nothing added
+    assert row.check(as_json(document)), payload[:500]
+
+
+async def test_code_slices_are_the_same_source_text_in_both_formats(
+    everything: Connection, toon: Connection
+) -> None:
+    arguments = fresh("code", SLICE.arguments)
+    reference = text(await everything.call("code", arguments))
+    result = await toon.call("code", arguments)
+    assert not result.is_error and text(result) == reference
