@@ -78,7 +78,9 @@ class Analyzer:
     def type_path(self, node: Node | None) -> Path | None:
         """The path of a named type expression (`T`, `*T`, `pkg.T`, `T[K]`), None for others."""
         while node is not None and node.type in ("pointer_type", "parenthesized_type", "generic_type"):
-            node = node.child_by_field_name("type") or (node.named_children[0] if node.named_child_count else None)
+            node = node.child_by_field_name("type") or (
+                node.named_children[0] if node.named_child_count else None
+            )
         if node is None:
             return None
         if node.type == "type_identifier":
@@ -103,7 +105,11 @@ class Analyzer:
                 if inner.type in ("parameter_declaration", "var_spec"):
                     if any(text_of(n) == name for n in inner.children_by_field_name("name")):
                         kind = inner.child_by_field_name("type")
-                        found.add(self.type_path(kind) if kind is not None else self.value_type(inner.child_by_field_name("value")))
+                        found.add(
+                            self.type_path(kind)
+                            if kind is not None
+                            else self.value_type(inner.child_by_field_name("value"))
+                        )
                 elif inner.type == "short_var_declaration":
                     left, right = inner.child_by_field_name("left"), inner.child_by_field_name("right")
                     names = [text_of(n) for n in left.named_children] if left is not None else []
@@ -120,7 +126,11 @@ class Analyzer:
         """The type of `T{...}`, `&T{...}` or `new(T)`."""
         if node is not None and node.type == "expression_list" and node.named_child_count == 1:
             node = node.named_children[0]
-        if node is not None and node.type == "unary_expression" and text_of(node.child_by_field_name("operator")) == "&":
+        if (
+            node is not None
+            and node.type == "unary_expression"
+            and text_of(node.child_by_field_name("operator")) == "&"
+        ):
             node = node.child_by_field_name("operand")
         if node is not None and node.type == "composite_literal":
             return self.type_path(node.child_by_field_name("type"))
@@ -166,30 +176,50 @@ class Analyzer:
             return self.definition("method", parent, (*self.module, receiver_base(parent)))
         if ptype in ("type_spec", "type_alias") and is_field(parent, "name", node):
             kind = parent.child_by_field_name("type")
-            label = {"struct_type": "struct", "interface_type": "interface"}.get(kind.type if kind else "", "type")
+            label = {"struct_type": "struct", "interface_type": "interface"}.get(
+                kind.type if kind else "", "type"
+            )
             return self.definition(label, parent, self.module)
         if ptype == "field_declaration" and is_field(parent, "name", node):
             owner = nearest(parent, ("type_spec",))
-            return self.definition("property", parent, (*self.module, text_of(owner.child_by_field_name("name"))) if owner else None)
+            return self.definition(
+                "property",
+                parent,
+                (*self.module, text_of(owner.child_by_field_name("name"))) if owner else None,
+            )
         if ptype == "field_declaration" and is_field(parent, "type", node):
             return Occurrence(start, 0, 0, USE, "extends", self.module)
         if ptype == "method_elem" and is_field(parent, "name", node):
             owner = nearest(parent, ("type_spec",))
-            return self.definition("method", parent, (*self.module, text_of(owner.child_by_field_name("name"))) if owner else None)
+            return self.definition(
+                "method",
+                parent,
+                (*self.module, text_of(owner.child_by_field_name("name"))) if owner else None,
+            )
         if ptype in ("const_spec", "var_spec") and is_field(parent, "name", node):
             if top:
-                return self.definition("constant" if ptype == "const_spec" else "variable", parent, self.module)
+                return self.definition(
+                    "constant" if ptype == "const_spec" else "variable", parent, self.module
+                )
             return self.local(node)
-        if ptype in ("parameter_declaration", "variadic_parameter_declaration") and is_field(parent, "name", node):
+        if ptype in ("parameter_declaration", "variadic_parameter_declaration") and is_field(
+            parent, "name", node
+        ):
             return self.local(node)
-        if ptype == "expression_list" and parent.parent is not None and parent.parent.type in ("short_var_declaration", "range_clause"):
+        if (
+            ptype == "expression_list"
+            and parent.parent is not None
+            and parent.parent.type in ("short_var_declaration", "range_clause")
+        ):
             if is_field(parent.parent, "left", parent):
                 return self.local(node)
         if ptype == "selector_expression" and is_field(parent, "field", node):
             return self.selector(parent, node)
         if ptype == "qualified_type" and is_field(parent, "name", node):
             package = text_of(parent.child_by_field_name("package"))
-            kind = "new" if parent.parent is not None and parent.parent.type == "composite_literal" else "type"
+            kind = (
+                "new" if parent.parent is not None and parent.parent.type == "composite_literal" else "type"
+            )
             return Occurrence(start, 0, 0, USE, kind, self.imports.get(package), qualified=True)
         if ptype == "literal_element" and parent.parent is not None and parent.parent.type == "keyed_element":
             keyed = parent.parent
@@ -199,7 +229,7 @@ class Analyzer:
                 return Occurrence(start, 0, 0, USE, "reference", owner, member=True)
         if ptype == "composite_literal" and is_field(parent, "type", node):
             return Occurrence(start, 0, 0, USE, "new", self.module)
-        if node.type == "type_identifier" or ptype in TYPE_PARENTS and node.type == "type_identifier":
+        if node.type == "type_identifier" or (ptype in TYPE_PARENTS and node.type == "type_identifier"):
             return Occurrence(start, 0, 0, USE, "type", self.module)
         if ptype == "import_spec":
             return Occurrence(start, 0, 0, USE, "import")
@@ -210,7 +240,13 @@ class Analyzer:
     def selector(self, selector: Node, node: Node) -> Occurrence:
         operand = selector.child_by_field_name("operand")
         parent = selector.parent
-        kind = "call" if parent is not None and parent.type == "call_expression" and is_field(parent, "function", selector) else "reference"
+        kind = (
+            "call"
+            if parent is not None
+            and parent.type == "call_expression"
+            and is_field(parent, "function", selector)
+            else "reference"
+        )
         start = node.start_byte
         if operand is not None and operand.type == "identifier":
             name = text_of(operand)
@@ -251,10 +287,9 @@ class Analyzer:
         outer = decl
         if decl.type in ("type_spec", "const_spec", "var_spec") and decl.parent is not None:
             group = decl.parent
-            if group.type in ("type_declaration", "const_declaration", "var_declaration") and sum(
-                1 for c in group.named_children if c.type == decl.type
-            ) == 1:
+            if (
+                group.type in ("type_declaration", "const_declaration", "var_declaration")
+                and sum(1 for c in group.named_children if c.type == decl.type) == 1
+            ):
                 outer = group
         return Occurrence(decl.start_byte, 0, 0, DEFINITION, kind, container, decl=span(outer))
-
-

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import posixpath
 
-from sofia.syntax.js import CLASSES, FUNCTIONS, METHODS
+from sofia.syntax.js import FUNCTIONS, METHODS
 from sofia.syntax.tree import Node, SymbolTree, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path
 from sofia.syntax.uses.nodes import is_field, nearest, span, walk
@@ -94,12 +94,19 @@ class Analyzer:
         for statement in self.root.named_children:
             if statement.type == "import_statement":
                 self._read_import(statement)
-            declaration = statement.child_by_field_name("declaration") if statement.type == "export_statement" else statement
+            declaration = (
+                statement.child_by_field_name("declaration")
+                if statement.type == "export_statement"
+                else statement
+            )
             if declaration is not None and declaration.type in (*DEFINITIONS, *FUNCTIONS):
                 self.top.add(text_of(declaration.child_by_field_name("name")))
                 if declaration.type in DEFINITIONS:
                     self.top_classes.add(text_of(declaration.child_by_field_name("name")))
-            elif declaration is not None and declaration.type in ("lexical_declaration", "variable_declaration"):
+            elif declaration is not None and declaration.type in (
+                "lexical_declaration",
+                "variable_declaration",
+            ):
                 for declarator in declaration.named_children:
                     if declarator.type == "variable_declarator":
                         self.top.add(text_of(declarator.child_by_field_name("name")))
@@ -144,7 +151,9 @@ class Analyzer:
 
     def class_of(self, node: Node) -> tuple[Path | None, Node | None]:
         """The class (or Options API component) whose member function holds `node`."""
-        function = nearest(node, ("method_definition", "function_expression", "arrow_function", "function_declaration"))
+        function = nearest(
+            node, ("method_definition", "function_expression", "arrow_function", "function_declaration")
+        )
         current = function
         while current is not None and current.type == "arrow_function":  # `this` passes through arrows
             current = nearest(current, ("method_definition", "function_expression", "function_declaration"))
@@ -206,7 +215,11 @@ class Analyzer:
         if node.type == "member_expression":
             base = node.child_by_field_name("object")
             if base is not None and base.type == "identifier" and text_of(base) in self.namespaces:
-                return (*self.namespaces[text_of(base)], text_of(node.child_by_field_name("property"))), False, False
+                return (
+                    (*self.namespaces[text_of(base)], text_of(node.child_by_field_name("property"))),
+                    False,
+                    False,
+                )
         return None, False, False
 
     def variable_class(self, node: Node, name: str) -> Path | None:
@@ -261,7 +274,8 @@ class Analyzer:
         return [
             Binding((*self.module, text_of(node.child_by_field_name("name"))), self.heritage(node))
             for node in walk(self.root)
-            if node.type in ("class_declaration", "abstract_class_declaration") and node.child_by_field_name("name")
+            if node.type in ("class_declaration", "abstract_class_declaration")
+            and node.child_by_field_name("name")
         ]
 
     def classify(self, node: Node, word: str) -> Occurrence:
@@ -272,7 +286,9 @@ class Analyzer:
         ptype = parent.type
         if ptype in DEFINITIONS and is_field(parent, "name", node):
             outer = nearest(parent, (*DEFINITIONS, *FUNCTION_SCOPES))
-            return self.definition(DEFINITIONS[ptype], parent, self.container(parent) if outer else self.module)
+            return self.definition(
+                DEFINITIONS[ptype], parent, self.container(parent) if outer else self.module
+            )
         if ptype in FUNCTIONS and is_field(parent, "name", node):
             return self.definition("function", parent, self.module)
         if ptype in METHODS and is_field(parent, "name", node):
@@ -301,7 +317,9 @@ class Analyzer:
         if ptype == "member_expression" and is_field(parent, "property", node):
             target, own, is_module = self.receiver(parent.child_by_field_name("object"))
             kind = "call" if self._called(parent) else "reference"
-            return Occurrence(start, 0, 0, USE, kind, target, member=not is_module, qualified=is_module, via_self=own)
+            return Occurrence(
+                start, 0, 0, USE, kind, target, member=not is_module, qualified=is_module, via_self=own
+            )
         if ptype == "pair" and is_field(parent, "key", node):
             return Occurrence(start, 0, 0, USE, "reference", None, member=True)
         if ptype in ("jsx_opening_element", "jsx_self_closing_element", "jsx_closing_element"):
@@ -327,7 +345,9 @@ class Analyzer:
 
     def _called(self, member: Node) -> bool:
         parent = member.parent
-        return parent is not None and parent.type == "call_expression" and is_field(parent, "function", member)
+        return (
+            parent is not None and parent.type == "call_expression" and is_field(parent, "function", member)
+        )
 
     def member_owner(self, member: Node) -> Path | None:
         holder = member.parent
@@ -352,7 +372,12 @@ class Analyzer:
         value = declarator.child_by_field_name("value")
         statement = declarator.parent
         kind = "variable"
-        if value is not None and value.type in ("arrow_function", "function_expression", "function", "generator_function"):
+        if value is not None and value.type in (
+            "arrow_function",
+            "function_expression",
+            "function",
+            "generator_function",
+        ):
             kind = "function"
         elif statement is not None and statement.child_count and text_of(statement.children[0]) == "const":
             kind = "constant"
@@ -368,7 +393,9 @@ class Analyzer:
         alias = specifier.child_by_field_name("alias")
         if alias is not None and alias == node:
             return Occurrence(node.start_byte, 0, 0, USE, "import", None, alias=text_of(node))
-        return Occurrence(node.start_byte, 0, 0, USE, "import", module, alias=text_of(alias) if alias is not None else "")
+        return Occurrence(
+            node.start_byte, 0, 0, USE, "import", module, alias=text_of(alias) if alias is not None else ""
+        )
 
     def parameter(self, node: Node) -> Occurrence | None:
         parent = node.parent

@@ -10,7 +10,14 @@ from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence,
 from sofia.syntax.uses.nodes import is_field, nearest, span, walk
 
 TYPE_NODES = frozenset(
-    {"named_type", "optional_type", "union_type", "intersection_type", "type_list", "disjunctive_normal_form_type"}
+    {
+        "named_type",
+        "optional_type",
+        "union_type",
+        "intersection_type",
+        "type_list",
+        "disjunctive_normal_form_type",
+    }
 )
 CALLS = {"member_call_expression", "nullsafe_member_call_expression"}
 ACCESSES = {"member_access_expression", "nullsafe_member_access_expression"}
@@ -93,7 +100,11 @@ class Analyzer:
 
     def parent_path(self, node: Node) -> Path | None:
         declaration = nearest(node, CLASSES)
-        base = next((c for c in declaration.named_children if c.type == "base_clause"), None) if declaration else None
+        base = (
+            next((c for c in declaration.named_children if c.type == "base_clause"), None)
+            if declaration
+            else None
+        )
         if base is None:
             return None
         target = next((c for c in base.named_children if c.type in ("name", "qualified_name")), None)
@@ -117,7 +128,9 @@ class Analyzer:
             return self.resolve(text_of(node), node.start_byte) or None, False
         if node.type == "object_creation_expression":
             target = next((c for c in node.named_children if c.type in ("name", "qualified_name")), None)
-            return (self.resolve(text_of(target), target.start_byte) or None) if target is not None else None, False
+            return (
+                self.resolve(text_of(target), target.start_byte) or None
+            ) if target is not None else None, False
         return None, False
 
     def variable_class(self, node: Node, name: str) -> Path | None:
@@ -274,4 +287,3 @@ class Analyzer:
 
     def definition(self, kind: str, decl: Node, container: Path | None) -> Occurrence:
         return Occurrence(decl.start_byte, 0, 0, DEFINITION, kind, container, decl=span(decl))
-

@@ -50,7 +50,9 @@ class Analyzer:
                 for item in node.named_children:
                     self._read_import(item)
             elif node.type in ("class_definition", "decorated_definition"):
-                inner = node.child_by_field_name("definition") if node.type == "decorated_definition" else node
+                inner = (
+                    node.child_by_field_name("definition") if node.type == "decorated_definition" else node
+                )
                 if inner is not None and inner.type == "class_definition":
                     self.classes_here[text_of(inner.child_by_field_name("name"))] = inner
 
@@ -185,7 +187,11 @@ class Analyzer:
         for inner in walk(function):
             if inner.type == "assignment" and text_of(inner.child_by_field_name("left")) == name:
                 right = inner.child_by_field_name("right")
-                function_node = right.child_by_field_name("function") if right is not None and right.type == "call" else None
+                function_node = (
+                    right.child_by_field_name("function")
+                    if right is not None and right.type == "call"
+                    else None
+                )
                 found.add(self.class_reference(function_node) if function_node is not None else None)
         return found.pop() if len(found) == 1 else None
 
@@ -202,7 +208,9 @@ class Analyzer:
 
     def classes(self) -> list[Binding]:
         return [
-            Binding(self.class_path(node), self.bases(node)) for node in walk(self.root) if node.type == "class_definition"
+            Binding(self.class_path(node), self.bases(node))
+            for node in walk(self.root)
+            if node.type == "class_definition"
         ]
 
     def classify(self, node: Node, word: str) -> Occurrence:
@@ -222,7 +230,9 @@ class Analyzer:
             kind = self.call_kind(parent)
             if self._assigned(parent):
                 kind = "reference"
-            return Occurrence(start, 0, 0, USE, kind, target, member=not is_module, qualified=is_module, via_self=own)
+            return Occurrence(
+                start, 0, 0, USE, kind, target, member=not is_module, qualified=is_module, via_self=own
+            )
         if ptype in ("dotted_name", "aliased_import") or ptype.startswith("import"):
             return self.import_use(node)
         binding = self.binding(node)
@@ -230,18 +240,31 @@ class Analyzer:
             return binding
         if self._in_type(node):
             return Occurrence(start, 0, 0, USE, "type", self.resolve_name(word, node))
-        if ptype == "argument_list" and parent.parent is not None and parent.parent.type == "class_definition":
+        if (
+            ptype == "argument_list"
+            and parent.parent is not None
+            and parent.parent.type == "class_definition"
+        ):
             return Occurrence(start, 0, 0, USE, "extends", self.resolve_name(word, node))
         if ptype == "keyword_argument" and is_field(parent, "name", node):
             return Occurrence(start, 0, 0, USE, "reference", None, member=True)
-        kind = "call" if ptype in ("call", "decorator") and (ptype == "decorator" or is_field(parent, "function", node)) else "reference"
+        kind = (
+            "call"
+            if ptype in ("call", "decorator") and (ptype == "decorator" or is_field(parent, "function", node))
+            else "reference"
+        )
         return Occurrence(start, 0, 0, USE, kind, self.resolve_name(word, node))
 
     def _is_method(self, function: Node) -> bool:
         holder = function.parent
         if holder is not None and holder.type == "decorated_definition":
             holder = holder.parent
-        return holder is not None and holder.type == "block" and holder.parent is not None and holder.parent.type == "class_definition"
+        return (
+            holder is not None
+            and holder.type == "block"
+            and holder.parent is not None
+            and holder.parent.type == "class_definition"
+        )
 
     def container_of(self, declaration: Node) -> Path:
         outer = nearest(declaration, ("class_definition", "function_definition"))
@@ -291,12 +314,16 @@ class Analyzer:
         parent = node.parent
         assert parent is not None
         target = False
-        if parent.type in ("assignment", "augmented_assignment") and is_field(parent, "left", node):
+        if (parent.type in ("assignment", "augmented_assignment") and is_field(parent, "left", node)) or parent.type in TARGETS or (parent.type == "for_statement" and is_field(parent, "left", node)):
             target = True
-        elif parent.type in TARGETS or (parent.type == "for_statement" and is_field(parent, "left", node)):
-            target = True
-        elif parent.type in PARAMETERS and (parent.type != "default_parameter" or is_field(parent, "name", node)):
-            if parent.type == "typed_parameter" and parent.named_children and parent.named_children[0] != node:
+        elif parent.type in PARAMETERS and (
+            parent.type != "default_parameter" or is_field(parent, "name", node)
+        ):
+            if (
+                parent.type == "typed_parameter"
+                and parent.named_children
+                and parent.named_children[0] != node
+            ):
                 return None
             if parent.type == "typed_default_parameter" and not is_field(parent, "name", node):
                 return None
@@ -323,12 +350,22 @@ class Analyzer:
 
     def _in_type(self, node: Node) -> bool:
         parent = node.parent
-        while parent is not None and parent.type in ("type", "generic_type", "type_parameter", "union_type", "subscript", "attribute", "binary_operator"):
+        while parent is not None and parent.type in (
+            "type",
+            "generic_type",
+            "type_parameter",
+            "union_type",
+            "subscript",
+            "attribute",
+            "binary_operator",
+        ):
             if parent.type == "type":
                 return True
             parent = parent.parent
         return False
 
     def definition(self, kind: str, decl: Node, container: Path | None) -> Occurrence:
-        outer = decl.parent if decl.parent is not None and decl.parent.type == "decorated_definition" else decl
+        outer = (
+            decl.parent if decl.parent is not None and decl.parent.type == "decorated_definition" else decl
+        )
         return Occurrence(decl.start_byte, 0, 0, DEFINITION, kind, container, decl=span(outer))

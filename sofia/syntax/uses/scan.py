@@ -210,7 +210,12 @@ def _shadow(found: Sequence[Occurrence]) -> None:
     if not scopes:
         return
     for occurrence in found:
-        if occurrence.role != USE or occurrence.member or occurrence.qualified or occurrence.kind not in VALUE_KINDS:
+        if (
+            occurrence.role != USE
+            or occurrence.member
+            or occurrence.qualified
+            or occurrence.kind not in VALUE_KINDS
+        ):
             continue
         if occurrence.spelled:
             continue
