@@ -314,7 +314,11 @@ class Analyzer:
         parent = node.parent
         assert parent is not None
         target = False
-        if (parent.type in ("assignment", "augmented_assignment") and is_field(parent, "left", node)) or parent.type in TARGETS or (parent.type == "for_statement" and is_field(parent, "left", node)):
+        if (
+            (parent.type in ("assignment", "augmented_assignment") and is_field(parent, "left", node))
+            or parent.type in TARGETS
+            or (parent.type == "for_statement" and is_field(parent, "left", node))
+        ):
             target = True
         elif parent.type in PARAMETERS and (
             parent.type != "default_parameter" or is_field(parent, "name", node)

@@ -1,0 +1,207 @@
+"""The `refs` search: ripgrep counts each name over the walk (grep's engine: exact textual totals
+and the candidate files), then the candidates are parsed and their occurrences classified, in
+path order, for as long as the deadline allows."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sofia.providers.contract import Context, ProviderError
+from sofia.providers.grep.request import Request, build
+from sofia.providers.grep.ripgrep import MAX_PROCESSES, Ripgrep, display_path
+
+if TYPE_CHECKING:
+    from sofia.providers.refs import Params
+    from sofia.syntax import SymbolTree
+    from sofia.syntax.lookup import Query
+    from sofia.syntax.uses import FileUses
+
+BINARY_PROBE = 8000
+RESERVE_SHARE = 0.15
+"""Share of the time left when classification starts that is kept for shaping the result."""
+MIN_RESERVE = 1.0
+TICK_EVERY = 16
+
+
+@dataclass
+class Parsed:
+    """One classified candidate file."""
+
+    rel: str
+    tree: SymbolTree
+    uses: FileUses
+
+
+@dataclass
+class Found:
+    """Everything the search learnt, for the matcher and the shaper."""
+
+    request: Request
+    queries: list[Query]
+    counts: dict[str, dict[bytes, int]]
+    """Spelling searched -> raw path -> rg's count of it."""
+    spellings: dict[str, list[str]]
+    """Name -> the spellings searched for it (itself, a Vue component's kebab-case form)."""
+    components: dict[str, list[str]]
+    """Component name -> `.vue` files of that name under the root."""
+    parsed: dict[str, Parsed] = field(default_factory=dict)
+    unparsed: dict[str, str] = field(default_factory=dict)
+    """Display path -> why it was not classified (binary, too large, vanished, deadline)."""
+    deadline_cut: int = 0
+    """Candidate files left unclassified because the deadline came near."""
+    candidates: int = 0
+
+
+def search(params: Params, ctx: Context) -> dict[str, Any]:
+    from sofia.providers.refs.match import match
+    from sofia.providers.refs.shape import shape
+
+    found = collect(params, ctx)
+    matched = [match(query, found) for query in found.queries]
+    return shape(params, found, matched, ctx.budget)
+
+
+def queries_of(symbols: Sequence[str]) -> list[Query]:
+    from sofia.syntax.lookup import BadName, parse_query
+
+    if not symbols:
+        raise ProviderError("refs needs at least one symbol", "pass a name: sf refs UserController::destroy")
+    queries: list[Query] = []
+    for text in symbols:
+        try:
+            query = parse_query(text)
+        except BadName as error:
+            raise ProviderError(str(error), error.hint) from None
+        if all(q.text != query.text for q in queries):
+            queries.append(query)
+    return queries
+
+
+def collect(params: Params, ctx: Context) -> Found:
+    from sofia.syntax import EXTENSIONS
+    from sofia.syntax.uses.vue import is_component_name, kebab
+
+    queries = queries_of(params.symbols)
+    names = list(dict.fromkeys(q.name for q in queries))
+    exts = params.exts or sorted({e.lstrip(".") for e in EXTENSIONS})
+    request = build(
+        names,
+        workspace=ctx.root,
+        root=params.root,
+        word=True,
+        exts=exts,
+        ignore_dirs=params.ignore_dirs,
+        cap=0,
+    )
+    spellings = {name: [name] for name in names}
+    vue = "vue" in request.exts
+    component_names = [n for n in names if vue and is_component_name(n)]
+    for name in component_names:
+        if kebab(name) != name:
+            spellings[name].append(kebab(name))
+    vue_request = (
+        build(
+            [kebab(n) for n in component_names] or ["x"],
+            workspace=ctx.root,
+            root=params.root,
+            word=True,
+            exts=["vue"],
+            ignore_dirs=params.ignore_dirs,
+            cap=0,
+        )
+        if vue
+        else None
+    )
+    counts: dict[str, dict[bytes, int]] = {}
+    problems: dict[str, str] = {}
+    ripgrep = Ripgrep(request, ctx)
+    jobs: list[tuple[str, Ripgrep]] = [(n, ripgrep) for n in names]
+    if vue_request is not None:
+        vue_rg = Ripgrep(vue_request, ctx)
+        jobs += [(s, vue_rg) for n in component_names for s in spellings[n][1:]]
+    with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(jobs))) as pool:
+        futures = [pool.submit(rg.count, spelling) for spelling, rg in jobs]
+        components = {n: _component_files(request, n, ctx) for n in component_names}
+        for (spelling, _), future in zip(jobs, futures, strict=True):
+            counted = future.result()
+            counts[spelling] = {path.removeprefix(b"./"): n for path, n in counted.counts.items() if n > 0}
+            problems.update(counted.problems)
+    ctx.check_deadline()
+    found = Found(request, queries, counts, spellings, components)
+    found.unparsed.update(problems)
+    _classify(found, ctx)
+    return found
+
+
+def _component_files(request: Request, name: str, ctx: Context) -> list[str]:
+    """`.vue` files named after the component, found by the same walk as the search."""
+    from sofia.runtime import rg
+
+    listed = rg.list_files(
+        [request.target],
+        cwd=request.cwd,
+        globs=[f"{name}.vue"],
+        ignore_dirs=request.ignore_dirs,
+        timeout=ctx.timeout(60.0),
+    )
+    return [p for p in listed if os.path.basename(p) == f"{name}.vue"]
+
+
+def _classify(found: Found, ctx: Context) -> None:
+    """Parse and classify candidates in path order until the deadline's reserve is reached."""
+    from sofia.syntax import MAX_PARSE_BYTES, ParseUnavailable, language_for, parse
+    from sofia.syntax.uses import analyze
+
+    wanted: dict[bytes, set[str]] = {}
+    for name, spellings in found.spellings.items():
+        for spelling in spellings:
+            for path in found.counts.get(spelling, {}):
+                wanted.setdefault(path, set()).add(name)
+    for name, files in found.components.items():
+        for rel in files:
+            wanted.setdefault(os.fsencode(rel), set()).add(name)
+    order = sorted(wanted)
+    found.candidates = len(order)
+    left = ctx.time_left()
+    reserve = max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else 0.0
+    for index, raw in enumerate(order):
+        rel = display_path(raw)
+        if rel in found.unparsed:
+            continue
+        left = ctx.time_left()
+        if left is not None and left < reserve:
+            found.deadline_cut = len(order) - index
+            for rest in order[index:]:
+                found.unparsed.setdefault(display_path(rest), "deadline")
+            return
+        if index % TICK_EVERY == 0:
+            ctx.progress(index, len(order), "classifying occurrences")
+        path = found.request.cwd / os.fsdecode(raw)
+        lang = language_for(path)
+        if lang is None:
+            found.unparsed[rel] = "unsupported file type"
+            continue
+        try:
+            source = path.read_bytes()
+        except FileNotFoundError:
+            found.unparsed[rel] = "vanished"
+            continue
+        except OSError as error:
+            found.unparsed[rel] = f"unreadable: {error.strerror or error}"
+            continue
+        if b"\0" in source[:BINARY_PROBE]:
+            found.unparsed[rel] = "binary"
+            continue
+        if len(source) > MAX_PARSE_BYTES:
+            found.unparsed[rel] = "too large to parse"
+            continue
+        try:
+            tree = parse(source, lang, rel)
+        except ParseUnavailable as error:
+            found.unparsed[rel] = f"not parsed: {error}"
+            continue
+        found.parsed[rel] = Parsed(rel, tree, analyze(tree, rel, sorted(wanted[raw])))

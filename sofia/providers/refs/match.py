@@ -1,0 +1,289 @@
+"""Matching classified occurrences to one requested name: which definitions it denotes, and for
+each use whether it statically refers to one of them (`exact`), may (`name`), or refers to
+something else of the same name (counted as `elsewhere`, never shown)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sofia.syntax.uses.model import COMMENT, DEFINITION, LOCAL, STRING, USE, Occurrence, Path
+from sofia.syntax.uses.nodes import first_line_text
+
+if TYPE_CHECKING:
+    from sofia.providers.refs.engine import Found, Parsed
+    from sofia.syntax.lookup import Query
+
+EXACT = "exact"
+NAME = "name"
+ELSEWHERE = "elsewhere"
+MEMBER_KINDS = frozenset({"method", "property", "constant"})
+CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type", "component"})
+
+
+@dataclass
+class Definition:
+    file: str
+    line: int
+    col: int
+    end_line: int
+    kind: str
+    qname: str
+    sig: str
+    container: Path | None
+    uses: int = 0
+
+
+@dataclass
+class Use:
+    file: str
+    line: int
+    col: int
+    kind: str
+    enclosing: str
+    match: str
+    definition: int = -1
+    """Index of the definition an exact use resolves to."""
+
+
+@dataclass
+class Matched:
+    query: Query
+    definitions: list[Definition]
+    uses: list[Use]
+    totals: Counter[str] = field(default_factory=Counter)
+    kinds: Counter[str] = field(default_factory=Counter)
+    text: int = 0
+    unclassified: int = 0
+    raw_lines: dict[tuple[str, int], str] = field(default_factory=dict)
+
+
+def suffix(qualifier: tuple[str, ...], path: Path | None) -> bool:
+    """Whether `qualifier` names the end of `path` (`UserController` ends `App\\Http\\UserController`)."""
+    if path is None or len(qualifier) > len(path):
+        return False
+    return not qualifier or tuple(path[len(path) - len(qualifier) :]) == qualifier
+
+
+def same(a: Path | None, b: Path | None) -> bool:
+    """Two containers are the same when one ends the other (a source root may prefix module paths)."""
+    if a is None or b is None:
+        return False
+    shorter, longer = (a, b) if len(a) <= len(b) else (b, a)
+    return bool(shorter) and tuple(longer[len(longer) - len(shorter) :]) == shorter or a == b
+
+
+class Matcher:
+    def __init__(self, query: Query, found: Found) -> None:
+        self.query = query
+        self.found = found
+        self.parents: dict[Path, tuple[Path, ...]] = {}
+        for parsed in found.parsed.values():
+            for binding in parsed.uses.classes:
+                self.parents.setdefault(binding.path, binding.parents)
+        self.definitions = self._definitions()
+        self.member_query = query.member or bool(
+            self.definitions and all(d.kind in MEMBER_KINDS for d in self.definitions)
+        )
+
+    def _definitions(self) -> list[Definition]:
+        query = self.query
+        found: list[Definition] = []
+        for rel in sorted(self.found.parsed, key=os.fsencode):
+            parsed = self.found.parsed[rel]
+            for occurrence in parsed.uses.occurrences.get(query.name, []):
+                if occurrence.role == DEFINITION and not occurrence.spelled:
+                    definition = self._definition(parsed, occurrence)
+                    if suffix(query.qualifier, definition.container) or (
+                        query.qualifier and _qname_ends(definition.qname, query.qualifier, query.name)
+                    ):
+                        found.append(definition)
+        for rel in self.found.components.get(query.name, []):
+            if not query.qualifier or suffix(query.qualifier, _component_container(rel)):
+                parsed = self.found.parsed.get(rel)
+                lines = parsed.tree.source.count(b"\n") if parsed is not None else 1
+                found.append(
+                    Definition(
+                        rel,
+                        1,
+                        1,
+                        max(lines, 1),
+                        "component",
+                        query.name,
+                        f"<{query.name}> single-file component",
+                        _component_container(rel),
+                    )
+                )
+        return found
+
+    def _definition(self, parsed: Parsed, occurrence: Occurrence) -> Definition:
+        tree = parsed.tree
+        source = tree.source
+        end_line = source.count(b"\n", 0, max(occurrence.decl[1] - 1, occurrence.start)) + 1
+        symbol = tree.enclosing(occurrence.line)
+        name = self.query.name
+        if symbol is not None and symbol.name == name and symbol.line <= occurrence.line:
+            qname = symbol.qname
+            end_line = max(end_line, symbol.end_line)
+        elif symbol is not None:
+            qname = symbol.qname + ("::" if tree.lang == "php" else ".") + name
+        else:
+            qname = name
+        line_start = source.rfind(b"\n", 0, occurrence.start) + 1
+        return Definition(
+            parsed.rel,
+            occurrence.line,
+            occurrence.col,
+            end_line,
+            occurrence.kind,
+            qname,
+            first_line_text(source, line_start),
+            occurrence.container,
+        )
+
+    # --- uses ---------------------------------------------------------------------------------
+
+    def classify(self, occurrence: Occurrence) -> tuple[str, int]:
+        """(exact|name|elsewhere, index of the definition an exact use resolves to or -1)."""
+        if occurrence.member:
+            return self._member(occurrence)
+        if not self.query.qualifier:
+            target = occurrence.container
+            for index, definition in enumerate(self.definitions):
+                if target is not None and same(definition.container, target):
+                    return EXACT, index
+            return NAME, -1
+        if self.member_query and occurrence.kind not in ("import", "tag", "reference"):
+            return ELSEWHERE, -1
+        if self.member_query:
+            return (NAME, -1) if occurrence.container is None else (ELSEWHERE, -1)
+        target = occurrence.container
+        if target is None:
+            return NAME, -1
+        for index, definition in enumerate(self.definitions):
+            if same(definition.container, target):
+                return EXACT, index
+        if self.query.qualifier:
+            return (EXACT, -1) if suffix(self.query.qualifier, target) else (ELSEWHERE, -1)
+        return NAME, -1
+
+    def _member(self, occurrence: Occurrence) -> tuple[str, int]:
+        target = occurrence.container
+        if target is None:
+            return NAME, -1
+        if not self.member_query and self.query.qualifier:
+            return NAME, -1
+        seen: set[Path] = set()
+        chain = [target]
+        while chain:
+            current = chain.pop(0)
+            if current in seen:
+                continue
+            seen.add(current)
+            for index, definition in enumerate(self.definitions):
+                if same(definition.container, current):
+                    return EXACT, index
+            if self.query.qualifier and suffix(self.query.qualifier, current):
+                return EXACT, -1
+            if self._defines(current):
+                return (NAME, -1) if occurrence.via_self or not self.query.qualifier else (ELSEWHERE, -1)
+            parents = self.parents.get(current)
+            if parents is None:
+                return NAME, -1
+            chain.extend(parents)
+        if not self.query.qualifier:
+            return NAME, -1
+        return (NAME, -1) if occurrence.via_self else (ELSEWHERE, -1)
+
+    def _defines(self, container: Path) -> bool:
+        """Whether a parsed file defines the name as a member of `container` (an override)."""
+        for parsed in self.found.parsed.values():
+            for occurrence in parsed.uses.occurrences.get(self.query.name, []):
+                if occurrence.role == DEFINITION and same(occurrence.container, container):
+                    return True
+        return False
+
+
+def _qname_ends(qname: str, qualifier: tuple[str, ...], name: str) -> bool:
+    parts = tuple(p for p in qname.replace("::", ".").split(".") if p)
+    return parts[-len(qualifier) - 1 :] == (*qualifier, name)
+
+
+def _component_container(rel: str) -> Path:
+    from sofia.syntax.uses.js import module_path
+
+    return module_path(rel)[:-1]
+
+
+def match(query: Query, found: Found) -> Matched:
+    matcher = Matcher(query, found)
+    matched = Matched(query, matcher.definitions, [])
+    class_only = bool(matcher.definitions) and all(d.kind in CLASS_KINDS for d in matcher.definitions)
+    for spelling in found.spellings.get(query.name, [query.name]):
+        counts = found.counts.get(spelling, {})
+        matched.text += sum(counts.values())
+        for raw, count in counts.items():
+            if os.fsdecode(raw) not in found.parsed and raw.decode("utf-8", "replace") not in found.parsed:
+                matched.unclassified += count
+    for rel in sorted(found.parsed, key=os.fsencode):
+        parsed = found.parsed[rel]
+        source = parsed.tree.source
+        for occurrence in parsed.uses.occurrences.get(query.name, []):
+            role = occurrence.role
+            if not occurrence.spelled or role == USE:
+                _raw_line(matched, rel, source, occurrence)
+            if role == COMMENT:
+                matched.totals["in_comments"] += 1
+            elif role == STRING:
+                matched.totals["in_strings"] += 1
+            elif role == LOCAL:
+                matched.totals["locals"] += 1
+            elif role == DEFINITION:
+                matched.totals["definitions" if _is_listed(matcher, rel, occurrence) else ELSEWHERE] += 1
+            elif role == USE:
+                label, index = matcher.classify(occurrence)
+                if label == ELSEWHERE:
+                    matched.totals[ELSEWHERE] += 1
+                    continue
+                kind = occurrence.kind
+                if kind == "call" and class_only and parsed.tree.lang == "python":
+                    kind = "new"
+                symbol = parsed.tree.enclosing(occurrence.line)
+                matched.uses.append(
+                    Use(
+                        rel,
+                        occurrence.line,
+                        occurrence.col,
+                        kind,
+                        symbol.qname if symbol else "",
+                        label,
+                        index,
+                    )
+                )
+                matched.totals[label] += 1
+                matched.totals["uses"] += 1
+                matched.kinds[kind] += 1
+                if index >= 0:
+                    matcher.definitions[index].uses += 1
+            else:
+                matched.totals["other"] += 1
+    matched.totals["definitions"] = len(matcher.definitions)
+    return matched
+
+
+def _is_listed(matcher: Matcher, rel: str, occurrence: Occurrence) -> bool:
+    return any(
+        d.file == rel and d.line == occurrence.line and d.col == occurrence.col for d in matcher.definitions
+    )
+
+
+def _raw_line(matched: Matched, rel: str, source: bytes, occurrence: Occurrence) -> None:
+    """The `file:line:text` line `grep -rn` would print for this occurrence (the stats baseline)."""
+    key = (rel, occurrence.line)
+    if key in matched.raw_lines:
+        return
+    start = source.rfind(b"\n", 0, occurrence.start) + 1
+    end = source.find(b"\n", occurrence.start)
+    matched.raw_lines[key] = source[start : end if end >= 0 else len(source)].decode("utf-8", "replace")
