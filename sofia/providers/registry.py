@@ -152,6 +152,21 @@ PROVIDERS: tuple[Provider, ...] = (
         ),
     ),
     Provider(
+        name="refs",
+        cli=("refs",),
+        module="sofia.providers.refs",
+        description=(
+            "Definitions and every use of 1-8 symbols, syntax-aware: per file each use's line, kind and "
+            "enclosing symbol, exact matches apart from same-name ones, comment/string mentions counted. "
+            "Use instead of grep -w and reads."
+        ),
+        examples=(
+            "sf refs UserController::destroy",
+            "sf refs Repo.fetch get_user --root src --ext py",
+            "sf refs useCartStore --kind call --max-per-symbol 0",
+        ),
+    ),
+    Provider(
         name="changed",
         cli=("changed",),
         module="sofia.providers.changed",

@@ -17,7 +17,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 
 def roundtrip(timeout: float = 20) -> tuple[bool, str]:
     """Spawn `python -m sofia mcp` in a temporary git repository (the cwd if git is missing), run
-    initialize, tools/list and one `changed` call over real pipes; (ok, one line with timings)."""
+    initialize, tools/list, one `changed` and one `refs` call over real pipes; (ok, one line with timings)."""
     with tempfile.TemporaryDirectory(prefix="sofia-selfcheck-") as scratch:
         where = Path(scratch) / "repo"
         where.mkdir()
@@ -61,9 +61,12 @@ class _Probe:
                 self.stage = "tools/call changed"
                 result = await session.call_tool("changed", {})
                 called = time.perf_counter()
-        if result.is_error:
-            reason = " ".join(block.text for block in result.content if isinstance(block, types.TextContent))
-            return False, f"changed failed over MCP: {reason}"
+                self.stage = "tools/call refs"
+                refs = await session.call_tool("refs", {"symbols": ["main"]})
+        for name, answer in (("changed", result), ("refs", refs)):
+            if answer.is_error:
+                reason = " ".join(block.text for block in answer.content if isinstance(block, types.TextContent))
+                return False, f"{name} failed over MCP: {reason}"
         return True, (
             f"initialize {initialized - started:.2f} s, {len(tools)} tools listed in {listed - initialized:.2f} s, "
             f"changed answered in {called - listed:.2f} s"

@@ -26,37 +26,37 @@ class Params(Input):
         Field(
             min_length=1,
             max_length=8,
-            description="1-8 names, bare or qualified (UserController::destroy, App\\Http\\User, Repo.fetch, api.Server).",
+            description="Names, bare or qualified (Class::method, App\\Http\\User, Repo.fetch).",
         ),
         Cli(positional=True, metavar="SYMBOL"),
     ]
     root: Annotated[
         str,
-        Field(description="Directory or file to search."),
+        Field(description="Directory to search."),
         Cli(flag="--root", metavar="DIR"),
         PathParam(),
     ] = "."
     exts: Annotated[
         list[str],
         Field(
-            default_factory=list, description="Extensions to search (php, ts); empty = every supported one."
+            default_factory=list, description="Extensions (php, ts); empty = all supported."
         ),
         Cli(flag="--ext", split=True, metavar="EXT"),
     ]
     ignore_dirs: Annotated[
         list[str],
-        Field(default_factory=list, description="More directory names to skip."),
+        Field(default_factory=list, description="Directory names to skip."),
         Cli(flag="--ignore-dir", split=True, metavar="NAME"),
     ]
     kinds: Annotated[
         list[Kind],
-        Field(default_factory=list, description="Use kinds to show (call, new, type...); empty = all."),
+        Field(default_factory=list, description="Use kinds to show; empty = all."),
         Cli(flag="--kind", split=True, metavar="KIND"),
     ]
     definitions: Annotated[bool, Field(description="List the definitions.")] = True
     max_per_symbol: Annotated[
         int,
-        Field(ge=0, description="Uses shown per symbol (totals stay exact); 0 = budget allows."),
+        Field(ge=0, description="Uses shown per symbol; 0 = budget allows."),
     ] = 50
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 MAX_DEFINITIONS = 20
 """Definitions listed per symbol; the rest are counted."""
 AMBIGUOUS_SHOWN = 5
-NARROW = "narrow with root, exts or kinds, or qualify the name"
+NARROW = "narrow with root, exts, kinds or a qualified name"
 OPTIONAL_TOTALS = ("in_comments", "in_strings", "locals", "elsewhere", "other", "unclassified")
 
 
@@ -116,7 +116,7 @@ def _result(
             omitted["uses"] = len(uses) - len(visible)
             by_cap = bool(cap) and len(visible) == cap
             how = f"max_per_symbol {cap}" if by_cap else f"budget {budget} tok"
-            hint = NARROW + (", or raise max_per_symbol" if by_cap else "")
+            hint = ("raise max_per_symbol or " if by_cap else "") + NARROW
             extra.append(f"{m.query.text}: showing {len(visible)} of {len(uses)} uses ({how}); {hint}")
         if params.definitions and len(m.definitions) > d:
             omitted["definitions"] = len(m.definitions) - d
@@ -148,7 +148,7 @@ def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str
             )
             more = f" and {len(qnames) - AMBIGUOUS_SHOWN} more" if len(qnames) > AMBIGUOUS_SHOWN else ""
             notes.append(
-                f"{query.text} is defined in {len(qnames)} places: {listed}{more}; qualify it (e.g. {qnames[0]}) "
+                f"{query.text} is defined {len(m.definitions)} times: {listed}{more}; qualify it (e.g. {qnames[0]}) "
                 "to tell exact uses from same-named ones"
             )
         if not m.definitions and not m.totals["uses"] and not m.text:
