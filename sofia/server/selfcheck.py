@@ -65,7 +65,9 @@ class _Probe:
                 refs = await session.call_tool("refs", {"symbols": ["main"]})
         for name, answer in (("changed", result), ("refs", refs)):
             if answer.is_error:
-                reason = " ".join(block.text for block in answer.content if isinstance(block, types.TextContent))
+                reason = " ".join(
+                    block.text for block in answer.content if isinstance(block, types.TextContent)
+                )
                 return False, f"{name} failed over MCP: {reason}"
         return True, (
             f"initialize {initialized - started:.2f} s, {len(tools)} tools listed in {listed - initialized:.2f} s, "

@@ -38,9 +38,7 @@ class Params(Input):
     ] = "."
     exts: Annotated[
         list[str],
-        Field(
-            default_factory=list, description="Extensions (php, ts); empty = all supported."
-        ),
+        Field(default_factory=list, description="Extensions (php, ts); empty = all supported."),
         Cli(flag="--ext", split=True, metavar="EXT"),
     ]
     ignore_dirs: Annotated[

@@ -188,14 +188,31 @@ class Matcher:
             if self.query.qualifier and suffix(self.query.qualifier, current):
                 return EXACT, -1
             if self._defines(current):
-                return (NAME, -1) if occurrence.via_self or not self.query.qualifier else (ELSEWHERE, -1)
+                return (NAME, -1) if self._possible(occurrence, current) else (ELSEWHERE, -1)
             parents = self.parents.get(current)
             if parents is None:
                 return NAME, -1
             chain.extend(parents)
+        return (NAME, -1) if self._possible(occurrence, target) else (ELSEWHERE, -1)
+
+    def _possible(self, occurrence: Occurrence, current: Path) -> bool:
+        """A receiver known not to be the requested class may still be one at run time: `$this`
+        in an ancestor of a requested definition's class. A bare name accepts every receiver."""
         if not self.query.qualifier:
-            return NAME, -1
-        return (NAME, -1) if occurrence.via_self else (ELSEWHERE, -1)
+            return True
+        if not occurrence.via_self:
+            return False
+        wanted = [d.container for d in self.definitions if d.container is not None]
+        seen: set[Path] = set()
+        while wanted:
+            path = wanted.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            if same(path, current):
+                return True
+            wanted.extend(self.parents.get(path, ()))
+        return False
 
     def _defines(self, container: Path) -> bool:
         """Whether a parsed file defines the name as a member of `container` (an override)."""

@@ -172,3 +172,7 @@ def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str
         places = [Place(path, 0, why) for path, why in others]
         notes.append(not_followed("files", places, "their occurrences are counted as unclassified"))
     return notes
+
+
+def _uses(count: int) -> str:
+    return f"{count} use{'s' * (count != 1)}"

@@ -9,7 +9,7 @@ import posixpath
 
 from sofia.syntax.js import FUNCTIONS, METHODS
 from sofia.syntax.tree import Node, SymbolTree, text_of
-from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path
+from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path
 from sofia.syntax.uses.nodes import is_field, nearest, span, walk
 
 SCRIPT_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".d.ts")
@@ -322,7 +322,9 @@ class Analyzer:
             )
         if ptype == "pair" and is_field(parent, "key", node):
             return Occurrence(start, 0, 0, USE, "reference", None, member=True)
-        if ptype in ("jsx_opening_element", "jsx_self_closing_element", "jsx_closing_element"):
+        if ptype == "jsx_closing_element":
+            return Occurrence(start, 0, 0, OTHER)
+        if ptype in ("jsx_opening_element", "jsx_self_closing_element"):
             return Occurrence(start, 0, 0, USE, "tag", self.resolve(word))
         if ptype == "new_expression" and is_field(parent, "constructor", node):
             return Occurrence(start, 0, 0, USE, "new", self.resolve(word))

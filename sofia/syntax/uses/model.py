@@ -12,6 +12,8 @@ DEFINITION = "definition"
 COMMENT = "comment"
 STRING = "string"
 LOCAL = "local"
+OTHER = "other"
+"""Inside a longer token, or a closing tag repeating its opening one."""
 
 USE_KINDS = ("call", "new", "extends", "implements", "use", "import", "type", "tag", "reference")
 """Every kind a use can have, in the order totals list them."""
@@ -27,7 +29,7 @@ class Occurrence:
     col: int
     """1-based byte column, as `rg --vimgrep` prints it."""
     role: str
-    """use, definition, comment, string or local (a variable or parameter of the same name)."""
+    """use, definition, comment, string, local (a variable or parameter of the same name) or other."""
     kind: str = ""
     """For a use: one of USE_KINDS. For a definition: class, method, property, ..."""
     container: Path | None = None

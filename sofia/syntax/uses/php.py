@@ -181,7 +181,7 @@ class Analyzer:
         parent = node.parent
         here = node
         if parent is not None and parent.type == "qualified_name":
-            if parent.child_by_field_name("name") != node:
+            if parent.named_children[-1] != node:
                 return Occurrence(node.start_byte, 0, 0, USE, "reference")
             here, parent = parent, parent.parent
         if parent is None:

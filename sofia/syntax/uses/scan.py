@@ -10,10 +10,8 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from sofia.syntax.tree import Node, SymbolTree
-from sofia.syntax.uses.model import COMMENT, LOCAL, STRING, USE, FileUses, Occurrence, Path
+from sofia.syntax.uses.model import COMMENT, LOCAL, OTHER, STRING, USE, FileUses, Occurrence, Path
 
-OTHER = "other"
-"""Role of a match inside a longer token (`$get` in JavaScript when the name is `get`)."""
 
 COMMENTS = frozenset({"comment", "line_comment", "block_comment", "html_comment"})
 STRINGS = frozenset(

@@ -10,7 +10,7 @@ import re
 
 from sofia.syntax.tree import Node, SymbolTree, text_of
 from sofia.syntax.uses import js
-from sofia.syntax.uses.model import STRING, USE, Binding, Occurrence, Path
+from sofia.syntax.uses.model import OTHER, STRING, USE, Binding, Occurrence, Path
 from sofia.syntax.uses.nodes import ancestors
 from sofia.syntax.vue import sfc_blocks
 
@@ -75,6 +75,13 @@ class Analyzer:
             return Occurrence(start, 0, 0, STRING)
         length = len(word.encode("utf-8"))
         node = template.element.descendant_for_byte_range(start, start + length)
+        if (
+            node is not None
+            and node.type == "tag_name"
+            and node.parent is not None
+            and node.parent.type == "end_tag"
+        ):
+            return Occurrence(start, 0, 0, OTHER)
         if node is not None and node.type == "tag_name":
             name = word if word[0].isupper() else _pascal(word)
             return Occurrence(start, 0, 0, USE, "tag", self.resolve(name))
