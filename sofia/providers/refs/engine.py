@@ -180,13 +180,13 @@ def _classify(found: Found, ctx: Context) -> None:
             return
         if index % TICK_EVERY == 0:
             ctx.progress(index, len(order), "classifying occurrences")
-        path = found.request.cwd / os.fsdecode(raw)
-        lang = language_for(path)
+        file = found.request.cwd / os.fsdecode(raw)
+        lang = language_for(file)
         if lang is None:
             found.unparsed[rel] = "unsupported file type"
             continue
         try:
-            source = path.read_bytes()
+            source = file.read_bytes()
         except FileNotFoundError:
             found.unparsed[rel] = "vanished"
             continue

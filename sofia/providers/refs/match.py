@@ -72,7 +72,7 @@ def same(a: Path | None, b: Path | None) -> bool:
     if a is None or b is None:
         return False
     shorter, longer = (a, b) if len(a) <= len(b) else (b, a)
-    return bool(shorter) and tuple(longer[len(longer) - len(shorter) :]) == shorter or a == b
+    return (bool(shorter) and tuple(longer[len(longer) - len(shorter) :]) == shorter) or a == b
 
 
 class Matcher:
@@ -102,8 +102,8 @@ class Matcher:
                         found.append(definition)
         for rel in self.found.components.get(query.name, []):
             if not query.qualifier or suffix(query.qualifier, _component_container(rel)):
-                parsed = self.found.parsed.get(rel)
-                lines = parsed.tree.source.count(b"\n") if parsed is not None else 1
+                component = self.found.parsed.get(rel)
+                lines = component.tree.source.count(b"\n") if component is not None else 1
                 found.append(
                     Definition(
                         rel,

@@ -210,9 +210,8 @@ class Analyzer:
             ptype == "expression_list"
             and parent.parent is not None
             and parent.parent.type in ("short_var_declaration", "range_clause")
-        ):
-            if is_field(parent.parent, "left", parent):
-                return self.local(node)
+        ) and is_field(parent.parent, "left", parent):
+            return self.local(node)
         if ptype == "selector_expression" and is_field(parent, "field", node):
             return self.selector(parent, node)
         if ptype == "qualified_type" and is_field(parent, "name", node):

@@ -238,10 +238,11 @@ class Analyzer:
                     found.add(self.receiver(value)[0])
                 else:
                     found.add(None)
-            elif inner.type in ("required_parameter", "optional_parameter"):
-                if text_of(inner.child_by_field_name("pattern")) == name:
-                    annotation = inner.child_by_field_name("type")
-                    found.add(self.annotated(annotation) if annotation is not None else None)
+            elif inner.type in ("required_parameter", "optional_parameter") and (
+                text_of(inner.child_by_field_name("pattern")) == name
+            ):
+                annotation = inner.child_by_field_name("type")
+                found.add(self.annotated(annotation) if annotation is not None else None)
         return found.pop() if len(found) == 1 else None
 
     def annotated(self, annotation: Node) -> Path | None:

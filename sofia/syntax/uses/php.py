@@ -96,7 +96,7 @@ class Analyzer:
         if declaration is None:
             return None
         name = text_of(declaration.child_by_field_name("name"))
-        return self.namespace_at(declaration.start_byte) + (name,) if name else None
+        return (*self.namespace_at(declaration.start_byte), name) if name else None
 
     def parent_path(self, node: Node) -> Path | None:
         declaration = nearest(node, CLASSES)
@@ -145,13 +145,14 @@ class Analyzer:
                 if left is not None and right is not None and text_of(left) == name:
                     path = self.receiver(right)[0] if right.type == "object_creation_expression" else None
                     found.add(path or ())
-            elif inner.type in ("simple_parameter", "property_promotion_parameter"):
-                if text_of(inner.child_by_field_name("name")) == name:
-                    kind = inner.child_by_field_name("type")
-                    if kind is not None and kind.type == "named_type":
-                        found.add(self.resolve(text_of(kind), kind.start_byte))
-                    else:
-                        found.add(())
+            elif inner.type in ("simple_parameter", "property_promotion_parameter") and (
+                text_of(inner.child_by_field_name("name")) == name
+            ):
+                kind = inner.child_by_field_name("type")
+                if kind is not None and kind.type == "named_type":
+                    found.add(self.resolve(text_of(kind), kind.start_byte))
+                else:
+                    found.add(())
         return found.pop() if len(found) == 1 and () not in found else None
 
     # --- classification -----------------------------------------------------------------------
@@ -172,7 +173,7 @@ class Analyzer:
                 name = text_of(node.child_by_field_name("name"))
                 if not name:
                     continue
-                path = self.namespace_at(node.start_byte) + (name,)
+                path = (*self.namespace_at(node.start_byte), name)
                 parent = self.parent_path(node.child_by_field_name("name"))
                 found.append(Binding(path, (parent,) if parent else ()))
         return found

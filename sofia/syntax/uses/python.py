@@ -97,9 +97,12 @@ class Analyzer:
     def _defined_here(self, name: str) -> bool:
         for node in self.root.named_children:
             inner = node.child_by_field_name("definition") if node.type == "decorated_definition" else node
-            if inner is not None and inner.type in ("function_definition", "class_definition"):
-                if text_of(inner.child_by_field_name("name")) == name:
-                    return True
+            if (
+                inner is not None
+                and inner.type in ("function_definition", "class_definition")
+                and text_of(inner.child_by_field_name("name")) == name
+            ):
+                return True
             if node.type == "expression_statement" and node.named_child_count:
                 first = node.named_children[0]
                 if first.type == "assignment" and text_of(first.child_by_field_name("left")) == name:
@@ -347,9 +350,10 @@ class Analyzer:
 
     def _declared_global(self, function: Node, name: str) -> bool:
         for inner in walk(function):
-            if inner.type in ("global_statement", "nonlocal_statement"):
-                if any(text_of(child) == name for child in inner.named_children):
-                    return True
+            if inner.type in ("global_statement", "nonlocal_statement") and any(
+                text_of(child) == name for child in inner.named_children
+            ):
+                return True
         return False
 
     def _in_type(self, node: Node) -> bool:

@@ -12,7 +12,6 @@ from typing import Protocol
 from sofia.syntax.tree import Node, SymbolTree
 from sofia.syntax.uses.model import COMMENT, LOCAL, OTHER, STRING, USE, FileUses, Occurrence, Path
 
-
 COMMENTS = frozenset({"comment", "line_comment", "block_comment", "html_comment"})
 STRINGS = frozenset(
     {

@@ -87,8 +87,8 @@ class Analyzer:
             return Occurrence(start, 0, 0, USE, "tag", self.resolve(name))
         for holder in [node, *ancestors(node)] if node is not None else []:
             if holder.type == "attribute":
-                name = next((c for c in holder.named_children if c.type == "attribute_name"), None)
-                if name is not None and text_of(name).startswith(BOUND):
+                label = next((c for c in holder.named_children if c.type == "attribute_name"), None)
+                if label is not None and text_of(label).startswith(BOUND):
                     return Occurrence(start, 0, 0, USE, "reference", self.resolve(word))
                 return Occurrence(start, 0, 0, STRING)
             if holder.type == "text":
