@@ -158,7 +158,7 @@ PROVIDERS: tuple[Provider, ...] = (
         description=(
             "Definitions and every use of 1-8 symbols, syntax-aware: per file each use's line, kind and "
             "enclosing symbol, exact matches apart from same-name ones, comment/string mentions counted. "
-            "Use instead of grep -w and reads."
+            "Use instead of grep -w."
         ),
         examples=(
             "sf refs UserController::destroy",
