@@ -7,7 +7,7 @@ from __future__ import annotations
 from sofia.syntax.go import receiver_base
 from sofia.syntax.tree import Node, SymbolTree, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path
-from sofia.syntax.uses.nodes import is_field, nearest, span, walk
+from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
 
 FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
 TYPE_PARENTS = frozenset(
@@ -56,6 +56,7 @@ def import_name(path: str) -> str:
 
 class Analyzer:
     def __init__(self, tree: SymbolTree, rel: str) -> None:
+        self.tree = tree
         self.root = tree.trees[0].root_node
         package = next((c for c in self.root.named_children if c.type == "package_clause"), None)
         name = next((c for c in package.named_children), None) if package is not None else None
@@ -149,9 +150,7 @@ class Analyzer:
 
     def classes(self) -> list[Binding]:
         found: list[Binding] = []
-        for spec in walk(self.root):
-            if spec.type != "type_spec":
-                continue
+        for spec in declarations(self.tree, self.root, ("struct", "interface", "type"), ("type_spec", "type_alias")):
             kind = spec.child_by_field_name("type")
             parents: list[Path] = []
             if kind is not None and kind.type in ("struct_type", "interface_type"):

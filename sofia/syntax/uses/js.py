@@ -10,7 +10,7 @@ import posixpath
 from sofia.syntax.js import FUNCTIONS, METHODS
 from sofia.syntax.tree import Node, SymbolTree, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path
-from sofia.syntax.uses.nodes import is_field, nearest, span, walk
+from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
 
 SCRIPT_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".d.ts")
 FUNCTION_SCOPES = (
@@ -83,6 +83,7 @@ def module_path(rel: str) -> Path:
 class Analyzer:
     def __init__(self, tree: SymbolTree, rel: str, root: Node | None = None, component: str = "") -> None:
         self.rel = rel
+        self.tree = tree
         self.root = root if root is not None else tree.trees[0].root_node
         self.module = module_path(rel)
         self.component = component
@@ -272,11 +273,11 @@ class Analyzer:
         return []
 
     def classes(self) -> list[Binding]:
+        nodes = declarations(self.tree, self.root, ("class",), ("class_declaration", "abstract_class_declaration"))
         return [
             Binding((*self.module, text_of(node.child_by_field_name("name"))), self.heritage(node))
-            for node in walk(self.root)
-            if node.type in ("class_declaration", "abstract_class_declaration")
-            and node.child_by_field_name("name")
+            for node in nodes
+            if node.child_by_field_name("name") is not None and self.root.start_byte <= node.start_byte < self.root.end_byte
         ]
 
     def classify(self, node: Node, word: str) -> Occurrence:

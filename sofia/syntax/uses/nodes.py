@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from sofia.syntax.tree import Node, text_of
 
@@ -61,3 +62,36 @@ def name_of(node: Node | None) -> str:
     if node is None:
         return ""
     return text_of(node.child_by_field_name("name"))
+
+
+def declarations(tree: Any, root: Node, kinds: Iterable[str], types: Iterable[str]) -> list[Node]:
+    """The declaration nodes (of `types`) of the symbols of `kinds` in a symbol tree, found from
+    each symbol's start instead of walking the whole syntax tree."""
+    wanted_kinds = set(kinds)
+    wanted_types = set(types)
+    found: list[Node] = []
+    for symbol in tree.walk():
+        if symbol.kind not in wanted_kinds:
+            continue
+        node = root.descendant_for_byte_range(symbol.start_byte, max(symbol.start_byte, symbol.end_byte - 1))
+        node = _declaration_at(node, wanted_types)
+        if node is not None and all(node != seen for seen in found):
+            found.append(node)
+    return found
+
+
+def _declaration_at(node: Node | None, types: set[str]) -> Node | None:
+    """`node` itself, the declaration it wraps (an `export` or decorator statement), or the one
+    holding it."""
+    if node is None:
+        return None
+    level = [node]
+    for _ in range(3):
+        hit = next((n for n in level if n.type in types), None)
+        if hit is not None:
+            return hit
+        level = [child for n in level for child in n.named_children]
+    parent = node.parent
+    while parent is not None and parent.type not in types:
+        parent = parent.parent
+    return parent

@@ -7,7 +7,7 @@ from __future__ import annotations
 from sofia.syntax.php import TYPE_KINDS
 from sofia.syntax.tree import Node, SymbolTree, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path
-from sofia.syntax.uses.nodes import is_field, nearest, span, walk
+from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
 
 TYPE_NODES = frozenset(
     {
@@ -168,14 +168,11 @@ class Analyzer:
 
     def classes(self) -> list[Binding]:
         found: list[Binding] = []
-        for node in walk(self.root):
-            if node.type in CLASSES:
-                name = text_of(node.child_by_field_name("name"))
-                if not name:
-                    continue
-                path = (*self.namespace_at(node.start_byte), name)
+        for node in declarations(self.tree, self.root, ("class", "interface", "trait", "enum"), CLASSES):
+            name = text_of(node.child_by_field_name("name"))
+            if name:
                 parent = self.parent_path(node.child_by_field_name("name"))
-                found.append(Binding(path, (parent,) if parent else ()))
+                found.append(Binding((*self.namespace_at(node.start_byte), name), (parent,) if parent else ()))
         return found
 
     def classify(self, node: Node, word: str) -> Occurrence:

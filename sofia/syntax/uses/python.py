@@ -8,7 +8,7 @@ from pathlib import PurePosixPath
 
 from sofia.syntax.tree import Node, SymbolTree, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path
-from sofia.syntax.uses.nodes import is_field, nearest, span, walk
+from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
 
 SCOPES = ("function_definition", "lambda")
 PARAMETERS = frozenset(
@@ -36,6 +36,7 @@ def module_path(rel: str) -> Path:
 
 class Analyzer:
     def __init__(self, tree: SymbolTree, rel: str) -> None:
+        self.tree = tree
         self.root = tree.trees[0].root_node
         self.module = module_path(rel)
         self.names: dict[str, Path] = {}
@@ -210,11 +211,8 @@ class Analyzer:
         return []
 
     def classes(self) -> list[Binding]:
-        return [
-            Binding(self.class_path(node), self.bases(node))
-            for node in walk(self.root)
-            if node.type == "class_definition"
-        ]
+        nodes = declarations(self.tree, self.root, ("class",), ("class_definition",))
+        return [Binding(self.class_path(node), self.bases(node)) for node in nodes]
 
     def classify(self, node: Node, word: str) -> Occurrence:
         parent = node.parent
