@@ -155,6 +155,7 @@ PROVIDERS: tuple[Provider, ...] = (
         name="refs",
         cli=("refs",),
         module="sofia.providers.refs",
+        head_start="sofia.providers.refs.head_start",
         description=(
             "Definitions and every use of 1-8 symbols, syntax-aware: per file each use's line, kind and "
             "enclosing symbol, exact matches apart from same-name ones, comment/string mentions counted. "

@@ -82,12 +82,12 @@ def queries_of(symbols: Sequence[str]) -> list[Query]:
 
 
 def collect(params: Params, ctx: Context) -> Found:
-    from sofia.syntax import EXTENSIONS
+    from sofia.providers.refs.head_start import default_exts
     from sofia.syntax.uses.vue import is_component_name, kebab
 
     queries = queries_of(params.symbols)
     names = list(dict.fromkeys(q.name for q in queries))
-    exts = params.exts or sorted({e.lstrip(".") for e in EXTENSIONS})
+    exts = params.exts or default_exts()
     request = build(
         names,
         workspace=ctx.root,

@@ -150,7 +150,9 @@ class Analyzer:
 
     def classes(self) -> list[Binding]:
         found: list[Binding] = []
-        for spec in declarations(self.tree, self.root, ("struct", "interface", "type"), ("type_spec", "type_alias")):
+        for spec in declarations(
+            self.tree, self.root, ("struct", "interface", "type"), ("type_spec", "type_alias")
+        ):
             kind = spec.child_by_field_name("type")
             parents: list[Path] = []
             if kind is not None and kind.type in ("struct_type", "interface_type"):

@@ -273,11 +273,14 @@ class Analyzer:
         return []
 
     def classes(self) -> list[Binding]:
-        nodes = declarations(self.tree, self.root, ("class",), ("class_declaration", "abstract_class_declaration"))
+        nodes = declarations(
+            self.tree, self.root, ("class",), ("class_declaration", "abstract_class_declaration")
+        )
         return [
             Binding((*self.module, text_of(node.child_by_field_name("name"))), self.heritage(node))
             for node in nodes
-            if node.child_by_field_name("name") is not None and self.root.start_byte <= node.start_byte < self.root.end_byte
+            if node.child_by_field_name("name") is not None
+            and self.root.start_byte <= node.start_byte < self.root.end_byte
         ]
 
     def classify(self, node: Node, word: str) -> Occurrence:

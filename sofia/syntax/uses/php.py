@@ -172,7 +172,9 @@ class Analyzer:
             name = text_of(node.child_by_field_name("name"))
             if name:
                 parent = self.parent_path(node.child_by_field_name("name"))
-                found.append(Binding((*self.namespace_at(node.start_byte), name), (parent,) if parent else ()))
+                found.append(
+                    Binding((*self.namespace_at(node.start_byte), name), (parent,) if parent else ())
+                )
         return found
 
     def classify(self, node: Node, word: str) -> Occurrence:
