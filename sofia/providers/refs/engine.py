@@ -27,13 +27,47 @@ MIN_RESERVE = 1.0
 TICK_EVERY = 16
 
 
+@dataclass(frozen=True)
+class Holder:
+    """The innermost symbol holding a line: its qualified and bare name and line range."""
+
+    qname: str
+    name: str
+    line: int
+    end_line: int
+
+
 @dataclass
 class Parsed:
-    """One classified candidate file."""
+    """One classified candidate file, kept without its tree (a large search holds thousands)."""
 
     rel: str
-    tree: SymbolTree
+    lang: str
     uses: FileUses
+    lines: int
+    holders: dict[int, Holder | None]
+    """Line -> the symbol holding it, for every line with an occurrence."""
+    texts: dict[int, str]
+    """Line -> its text, for every line with an occurrence."""
+
+
+def summarize(rel: str, tree: SymbolTree, uses: FileUses) -> Parsed:
+    """What matching and shaping need of a classified file, so its tree can go."""
+    source = tree.source
+    holders: dict[int, Holder | None] = {}
+    texts: dict[int, str] = {}
+    for found in uses.occurrences.values():
+        for occurrence in found:
+            line = occurrence.line
+            if line not in holders:
+                symbol = tree.enclosing(line)
+                holders[line] = Holder(symbol.qname, symbol.name, symbol.line, symbol.end_line) if symbol else None
+                start = source.rfind(b"\n", 0, occurrence.start) + 1
+                end = source.find(b"\n", occurrence.start)
+                texts[line] = source[start : end if end >= 0 else len(source)].decode("utf-8", "replace")
+            if occurrence.decl != (0, 0):
+                occurrence.end_line = source.count(b"\n", 0, max(occurrence.decl[1] - 1, occurrence.start)) + 1
+    return Parsed(rel, tree.lang, uses, max(source.count(b"\n"), 1), holders, texts)
 
 
 @dataclass
@@ -204,4 +238,4 @@ def _classify(found: Found, ctx: Context) -> None:
         except ParseUnavailable as error:
             found.unparsed[rel] = f"not parsed: {error}"
             continue
-        found.parsed[rel] = Parsed(rel, tree, analyze(tree, rel, sorted(wanted[raw])))
+        found.parsed[rel] = summarize(rel, tree, analyze(tree, rel, sorted(wanted[raw])))

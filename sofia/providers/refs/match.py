@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sofia.syntax.uses.model import COMMENT, DEFINITION, LOCAL, STRING, USE, Occurrence, Path
-from sofia.syntax.uses.nodes import first_line_text
 
 if TYPE_CHECKING:
     from sofia.providers.refs.engine import Found, Parsed
@@ -103,7 +102,7 @@ class Matcher:
         for rel in self.found.components.get(query.name, []):
             if not query.qualifier or suffix(query.qualifier, _component_container(rel)):
                 component = self.found.parsed.get(rel)
-                lines = component.tree.source.count(b"\n") if component is not None else 1
+                lines = component.lines if component is not None else 1
                 found.append(
                     Definition(
                         rel,
@@ -119,19 +118,16 @@ class Matcher:
         return found
 
     def _definition(self, parsed: Parsed, occurrence: Occurrence) -> Definition:
-        tree = parsed.tree
-        source = tree.source
-        end_line = source.count(b"\n", 0, max(occurrence.decl[1] - 1, occurrence.start)) + 1
-        symbol = tree.enclosing(occurrence.line)
+        holder = parsed.holders.get(occurrence.line)
+        end_line = occurrence.end_line or occurrence.line
         name = self.query.name
-        if symbol is not None and symbol.name == name and symbol.line <= occurrence.line:
-            qname = symbol.qname
-            end_line = max(end_line, symbol.end_line)
-        elif symbol is not None:
-            qname = symbol.qname + ("::" if tree.lang == "php" else ".") + name
+        if holder is not None and holder.name == name and holder.line <= occurrence.line:
+            qname = holder.qname
+            end_line = max(end_line, holder.end_line)
+        elif holder is not None:
+            qname = holder.qname + ("::" if parsed.lang == "php" else ".") + name
         else:
             qname = name
-        line_start = source.rfind(b"\n", 0, occurrence.start) + 1
         return Definition(
             parsed.rel,
             occurrence.line,
@@ -139,7 +135,7 @@ class Matcher:
             end_line,
             occurrence.kind,
             qname,
-            first_line_text(source, line_start),
+            collapse(parsed.texts.get(occurrence.line, "")),
             occurrence.container,
         )
 
@@ -246,11 +242,10 @@ def match(query: Query, found: Found) -> Matched:
                 matched.unclassified += count
     for rel in sorted(found.parsed, key=os.fsencode):
         parsed = found.parsed[rel]
-        source = parsed.tree.source
         for occurrence in parsed.uses.occurrences.get(query.name, []):
             role = occurrence.role
             if not occurrence.spelled or role == USE:
-                _raw_line(matched, rel, source, occurrence)
+                matched.raw_lines.setdefault((rel, occurrence.line), parsed.texts.get(occurrence.line, ""))
             if role == COMMENT:
                 matched.totals["in_comments"] += 1
             elif role == STRING:
@@ -265,16 +260,16 @@ def match(query: Query, found: Found) -> Matched:
                     matched.totals[ELSEWHERE] += 1
                     continue
                 kind = occurrence.kind
-                if kind == "call" and class_only and parsed.tree.lang == "python":
+                if kind == "call" and class_only and parsed.lang == "python":
                     kind = "new"
-                symbol = parsed.tree.enclosing(occurrence.line)
+                holder = parsed.holders.get(occurrence.line)
                 matched.uses.append(
                     Use(
                         rel,
                         occurrence.line,
                         occurrence.col,
                         kind,
-                        symbol.qname if symbol else "",
+                        holder.qname if holder else "",
                         label,
                         index,
                     )
@@ -296,11 +291,7 @@ def _is_listed(matcher: Matcher, rel: str, occurrence: Occurrence) -> bool:
     )
 
 
-def _raw_line(matched: Matched, rel: str, source: bytes, occurrence: Occurrence) -> None:
-    """The `file:line:text` line `grep -rn` would print for this occurrence (the stats baseline)."""
-    key = (rel, occurrence.line)
-    if key in matched.raw_lines:
-        return
-    start = source.rfind(b"\n", 0, occurrence.start) + 1
-    end = source.find(b"\n", occurrence.start)
-    matched.raw_lines[key] = source[start : end if end >= 0 else len(source)].decode("utf-8", "replace")
+def collapse(text: str, limit: int = 160) -> str:
+    """A declaration line as a signature: whitespace collapsed, a trailing `{` dropped, cut."""
+    line = " ".join(text.split()).removesuffix("{").rstrip()
+    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -47,6 +47,8 @@ class Occurrence:
     """The text written here when it is not the name itself (an alias, a kebab-case tag)."""
     decl: tuple[int, int] = (0, 0)
     """A definition: byte range of its declaration."""
+    end_line: int = 0
+    """A definition: the last line of its declaration (filled in by whoever holds the source)."""
     scope: tuple[int, int] | None = None
     """A local binding: byte range of the scope it binds the name in."""
 
