@@ -7,8 +7,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from sofia.output.budget import cost
 from sofia.providers.contract import Context
+from sofia.providers.refs.engine import jobs_for
 from tests.refs.conftest import FIXTURES, accounted, entry, refs, uses
 
 
@@ -80,3 +83,18 @@ def test_deadline_keeps_text_totals_exact_and_notes_what_was_classified(tmp_path
     assert 0 < item["totals"]["unclassified"] < item["totals"]["text"]
     assert accounted(item) == item["totals"]["text"]
     assert any("before the deadline" in n and "narrow with root or exts" in n for n in result["notes"])
+
+
+def test_classifying_in_several_processes_gives_the_same_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = many_calls(tmp_path, files=300, calls=2)
+    (root / "m150.py").write_text("# target mentioned\ntarget = 3\n")
+    monkeypatch.setenv("SOFIA_REFS_JOBS", "1")
+    serial = refs(root, "target", "lib.target", budget=20_000, max_per_symbol=50)
+    monkeypatch.setenv("SOFIA_REFS_JOBS", "2")
+    assert jobs_for(301) == 2
+    parallel = refs(root, "target", "lib.target", budget=20_000, max_per_symbol=50)
+    assert parallel == serial
+    assert entry(serial, "target")["totals"]["uses"] == 299 * 3
+    assert entry(serial, "target")["totals"]["definitions"] == 2  # lib.target and the module variable

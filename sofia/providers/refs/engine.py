@@ -5,9 +5,11 @@ path order, for as long as the deadline allows."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sofia.providers.contract import Context, ProviderError
@@ -25,6 +27,14 @@ RESERVE_SHARE = 0.15
 """Share of the time left when classification starts that is kept for shaping the result."""
 MIN_RESERVE = 1.0
 TICK_EVERY = 16
+PROGRESS = "classifying occurrences"
+DEADLINE = "deadline"
+JOBS_ENV = "SOFIA_REFS_JOBS"
+"""Processes classifying candidates at once (1: in the calling process only)."""
+MAX_JOBS = 4
+PARALLEL_FROM = 256
+"""Candidate files from which classifying in several processes pays for forking them."""
+CHUNK = 64
 
 
 @dataclass(frozen=True)
@@ -61,12 +71,16 @@ def summarize(rel: str, tree: SymbolTree, uses: FileUses) -> Parsed:
             line = occurrence.line
             if line not in holders:
                 symbol = tree.enclosing(line)
-                holders[line] = Holder(symbol.qname, symbol.name, symbol.line, symbol.end_line) if symbol else None
+                holders[line] = (
+                    Holder(symbol.qname, symbol.name, symbol.line, symbol.end_line) if symbol else None
+                )
                 start = source.rfind(b"\n", 0, occurrence.start) + 1
                 end = source.find(b"\n", occurrence.start)
                 texts[line] = source[start : end if end >= 0 else len(source)].decode("utf-8", "replace")
             if occurrence.decl != (0, 0):
-                occurrence.end_line = source.count(b"\n", 0, max(occurrence.decl[1] - 1, occurrence.start)) + 1
+                occurrence.end_line = (
+                    source.count(b"\n", 0, max(occurrence.decl[1] - 1, occurrence.start)) + 1
+                )
     return Parsed(rel, tree.lang, uses, max(source.count(b"\n"), 1), holders, texts)
 
 
@@ -185,11 +199,20 @@ def _component_files(request: Request, name: str, ctx: Context) -> list[str]:
     return [p for p in listed if os.path.basename(p) == f"{name}.vue"]
 
 
+def jobs_for(candidates: int) -> int:
+    """Processes classifying at once: `SOFIA_REFS_JOBS` if set, else up to MAX_JOBS cores once
+    there are enough candidates to pay for forking."""
+    import multiprocessing
+
+    text = os.environ.get(JOBS_ENV, "").strip()
+    wanted = int(text) if text.isdigit() else min(os.cpu_count() or 1, MAX_JOBS)
+    if candidates < PARALLEL_FROM or wanted < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return wanted
+
+
 def _classify(found: Found, ctx: Context) -> None:
     """Parse and classify candidates in path order until the deadline's reserve is reached."""
-    from sofia.syntax import MAX_PARSE_BYTES, ParseUnavailable, language_for, parse
-    from sofia.syntax.uses import analyze
-
     wanted: dict[bytes, set[str]] = {}
     for name, spellings in found.spellings.items():
         for spelling in spellings:
@@ -198,44 +221,85 @@ def _classify(found: Found, ctx: Context) -> None:
     for name, files in found.components.items():
         for rel in files:
             wanted.setdefault(os.fsencode(rel), set()).add(name)
-    order = sorted(wanted)
+    order = [raw for raw in sorted(wanted) if display_path(raw) not in found.unparsed]
     found.candidates = len(order)
     left = ctx.time_left()
-    reserve = max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else 0.0
-    for index, raw in enumerate(order):
-        rel = display_path(raw)
-        if rel in found.unparsed:
-            continue
-        left = ctx.time_left()
-        if left is not None and left < reserve:
-            found.deadline_cut = len(order) - index
-            for rest in order[index:]:
-                found.unparsed.setdefault(display_path(rest), "deadline")
-            return
-        if index % TICK_EVERY == 0:
-            ctx.progress(index, len(order), "classifying occurrences")
-        file = found.request.cwd / os.fsdecode(raw)
-        lang = language_for(file)
-        if lang is None:
-            found.unparsed[rel] = "unsupported file type"
-            continue
-        try:
-            source = file.read_bytes()
-        except FileNotFoundError:
-            found.unparsed[rel] = "vanished"
-            continue
-        except OSError as error:
-            found.unparsed[rel] = f"unreadable: {error.strerror or error}"
-            continue
-        if b"\0" in source[:BINARY_PROBE]:
-            found.unparsed[rel] = "binary"
-            continue
-        if len(source) > MAX_PARSE_BYTES:
-            found.unparsed[rel] = "too large to parse"
-            continue
-        try:
-            tree = parse(source, lang, rel)
-        except ParseUnavailable as error:
-            found.unparsed[rel] = f"not parsed: {error}"
-            continue
-        found.parsed[rel] = summarize(rel, tree, analyze(tree, rel, sorted(wanted[raw])))
+    stop_at = time.monotonic() + left - max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else None
+    items = [(raw, sorted(wanted[raw])) for raw in order]
+    jobs = jobs_for(len(items))
+    if jobs > 1:
+        outcomes = _in_processes(found.request.cwd, items, stop_at, jobs, ctx)
+    else:
+        outcomes = []
+        reserve = max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else 0.0
+        for index, (raw, names) in enumerate(items):
+            remaining = ctx.time_left()
+            if remaining is not None and remaining < reserve:
+                outcomes += [(display_path(r), DEADLINE) for r, _ in items[index:]]
+                break
+            if index % TICK_EVERY == 0:
+                ctx.progress(index, len(items), PROGRESS)
+            outcomes.append(classify_one(found.request.cwd, raw, names))
+    for rel, outcome in outcomes:
+        if isinstance(outcome, Parsed):
+            found.parsed[rel] = outcome
+        else:
+            found.unparsed[rel] = outcome
+            found.deadline_cut += outcome == DEADLINE
+
+
+def _in_processes(
+    cwd: Path, items: list[tuple[bytes, list[str]]], stop_at: float | None, jobs: int, ctx: Context
+) -> list[tuple[str, Parsed | str]]:
+    """The same classification in forked processes, chunk by chunk, reassembled in path order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunks = [items[i : i + CHUNK] for i in range(0, len(items), CHUNK)]
+    outcomes: list[tuple[str, Parsed | str]] = []
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = [pool.submit(classify_chunk, cwd, chunk, stop_at) for chunk in chunks]
+        for index, future in enumerate(futures):
+            outcomes += future.result()
+            ctx.progress(min((index + 1) * CHUNK, len(items)), len(items), PROGRESS)
+    return outcomes
+
+
+def classify_chunk(
+    cwd: Path, items: list[tuple[bytes, list[str]]], stop_at: float | None
+) -> list[tuple[str, Parsed | str]]:
+    """Classify a run of candidates (in a worker process); those past `stop_at` are left out."""
+    outcomes: list[tuple[str, Parsed | str]] = []
+    for raw, names in items:
+        if stop_at is not None and time.monotonic() > stop_at:
+            outcomes.append((display_path(raw), DEADLINE))
+        else:
+            outcomes.append(classify_one(cwd, raw, names))
+    return outcomes
+
+
+def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed | str]:
+    """One candidate: its classified occurrences, or why it could not be classified."""
+    from sofia.syntax import MAX_PARSE_BYTES, ParseUnavailable, language_for, parse
+    from sofia.syntax.uses import analyze
+
+    rel = display_path(raw)
+    file = cwd / os.fsdecode(raw)
+    lang = language_for(file)
+    if lang is None:
+        return rel, "unsupported file type"
+    try:
+        source = file.read_bytes()
+    except FileNotFoundError:
+        return rel, "vanished"
+    except OSError as error:
+        return rel, f"unreadable: {error.strerror or error}"
+    if b"\0" in source[:BINARY_PROBE]:
+        return rel, "binary"
+    if len(source) > MAX_PARSE_BYTES:
+        return rel, "too large to parse"
+    try:
+        tree = parse(source, lang, rel)
+    except ParseUnavailable as error:
+        return rel, f"not parsed: {error}"
+    return rel, summarize(rel, tree, analyze(tree, rel, names))
