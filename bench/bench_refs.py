@@ -62,7 +62,8 @@ def occurrences(root: Path, name: str) -> int:
 
 def rare_name(root: Path) -> str:
     """A class declared once in the generated tree (each PHP file declares its own)."""
-    first = next(path for path in sorted((root / "packages").rglob("*.php")))
+    ignored = set(rg.DEFAULT_IGNORE_DIRS)
+    first = next(p for p in sorted((root / "packages").rglob("*.php")) if not ignored & set(p.parts))
     line = next(line for line in first.read_text().splitlines() if line.startswith("final class "))
     return line.split()[2]
 

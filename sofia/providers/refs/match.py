@@ -74,6 +74,34 @@ def same(a: Path | None, b: Path | None) -> bool:
     return (bool(shorter) and tuple(longer[len(longer) - len(shorter) :]) == shorter) or a == b
 
 
+class ContainerIndex:
+    """Containers looked up by `same`, in insertion order, without a scan of every entry (a
+    common name has thousands of definitions)."""
+
+    def __init__(self) -> None:
+        self.by_last: dict[str, list[tuple[Path, int]]] = {}
+        self.empty = -1
+
+    def add(self, path: Path | None, value: int) -> None:
+        if path is None:
+            return
+        if not path:
+            self.empty = value if self.empty < 0 else self.empty
+            return
+        self.by_last.setdefault(path[-1], []).append((path, value))
+
+    def find(self, target: Path | None) -> int:
+        """The first value whose container is the same as `target`, or -1."""
+        if target is None:
+            return -1
+        if not target:
+            return self.empty
+        for path, value in self.by_last.get(target[-1], []):
+            if same(path, target):
+                return value
+        return -1
+
+
 class Matcher:
     def __init__(self, query: Query, found: Found) -> None:
         self.query = query
@@ -83,6 +111,17 @@ class Matcher:
             for binding in parsed.uses.classes:
                 self.parents.setdefault(binding.path, binding.parents)
         self.definitions = self._definitions()
+        self.by_container = ContainerIndex()
+        for index, definition in enumerate(self.definitions):
+            self.by_container.add(definition.container, index)
+        self.listed = {(d.file, d.line, d.col) for d in self.definitions}
+        self.defining = ContainerIndex()
+        for parsed in found.parsed.values():
+            for occurrence in parsed.uses.occurrences.get(query.name, []):
+                if occurrence.role == DEFINITION:
+                    self.defining.add(occurrence.container, 0)
+        self.wanted = list(dict.fromkeys(d.container for d in self.definitions if d.container is not None))
+        self.related: dict[Path, bool] = {}
         self.member_query = query.member or bool(
             self.definitions and all(d.kind in MEMBER_KINDS for d in self.definitions)
         )
@@ -147,9 +186,13 @@ class Matcher:
             return self._member(occurrence)
         if not self.query.qualifier:
             target = occurrence.container
-            for index, definition in enumerate(self.definitions):
-                if target is not None and same(definition.container, target):
-                    return EXACT, index
+            index = self.by_container.find(target)
+            if index >= 0:
+                return EXACT, index
+            # A top-level name resolved through the file's imports or namespace to a place where
+            # none of the definitions is (`from html import escape`) is not one of them.
+            if target is not None and self.definitions and occurrence.kind != "tag":
+                return ELSEWHERE, -1
             return NAME, -1
         if self.member_query and occurrence.kind not in ("import", "tag", "reference"):
             return ELSEWHERE, -1
@@ -158,9 +201,9 @@ class Matcher:
         target = occurrence.container
         if target is None:
             return NAME, -1
-        for index, definition in enumerate(self.definitions):
-            if same(definition.container, target):
-                return EXACT, index
+        index = self.by_container.find(target)
+        if index >= 0:
+            return EXACT, index
         if self.query.qualifier:
             return (EXACT, -1) if suffix(self.query.qualifier, target) else (ELSEWHERE, -1)
         return NAME, -1
@@ -178,9 +221,9 @@ class Matcher:
             if current in seen:
                 continue
             seen.add(current)
-            for index, definition in enumerate(self.definitions):
-                if same(definition.container, current):
-                    return EXACT, index
+            index = self.by_container.find(current)
+            if index >= 0:
+                return EXACT, index
             if self.query.qualifier and suffix(self.query.qualifier, current):
                 return EXACT, -1
             if self._defines(current):
@@ -192,31 +235,34 @@ class Matcher:
         return (NAME, -1) if self._possible(occurrence, target) else (ELSEWHERE, -1)
 
     def _possible(self, occurrence: Occurrence, current: Path) -> bool:
-        """A receiver known not to be the requested class may still be one at run time: `$this`
-        in an ancestor of a requested definition's class. A bare name accepts every receiver."""
+        """A receiver known not to be the requested class may still reach it: a class in the same
+        hierarchy (an ancestor's `$this`, a subclass overriding it, an interface it implements)
+        dispatches to related methods. A bare name accepts every receiver."""
         if not self.query.qualifier:
             return True
-        if not occurrence.via_self:
-            return False
-        wanted = [d.container for d in self.definitions if d.container is not None]
+        if current not in self.related:
+            self.related[current] = any(
+                self._reaches(path, current) or self._reaches(current, path) for path in self.wanted
+            )
+        return self.related[current]
+
+    def _reaches(self, start: Path, ancestor: Path) -> bool:
+        """Whether `ancestor` is `start` or on its known parent chain."""
         seen: set[Path] = set()
-        while wanted:
-            path = wanted.pop()
+        todo = [start]
+        while todo:
+            path = todo.pop()
             if path in seen:
                 continue
             seen.add(path)
-            if same(path, current):
+            if same(path, ancestor):
                 return True
-            wanted.extend(self.parents.get(path, ()))
+            todo.extend(self.parents.get(path, ()))
         return False
 
     def _defines(self, container: Path) -> bool:
         """Whether a parsed file defines the name as a member of `container` (an override)."""
-        for parsed in self.found.parsed.values():
-            for occurrence in parsed.uses.occurrences.get(self.query.name, []):
-                if occurrence.role == DEFINITION and same(occurrence.container, container):
-                    return True
-        return False
+        return self.defining.find(container) >= 0
 
 
 def _qname_ends(qname: str, qualifier: tuple[str, ...], name: str) -> bool:
@@ -253,7 +299,8 @@ def match(query: Query, found: Found) -> Matched:
             elif role == LOCAL:
                 matched.totals["locals"] += 1
             elif role == DEFINITION:
-                matched.totals["definitions" if _is_listed(matcher, rel, occurrence) else ELSEWHERE] += 1
+                listed = (rel, occurrence.line, occurrence.col) in matcher.listed
+                matched.totals["definitions" if listed else ELSEWHERE] += 1
             elif role == USE:
                 label, index = matcher.classify(occurrence)
                 if label == ELSEWHERE:
@@ -283,12 +330,6 @@ def match(query: Query, found: Found) -> Matched:
                 matched.totals["other"] += 1
     matched.totals["definitions"] = len(matcher.definitions)
     return matched
-
-
-def _is_listed(matcher: Matcher, rel: str, occurrence: Occurrence) -> bool:
-    return any(
-        d.file == rel and d.line == occurrence.line and d.col == occurrence.col for d in matcher.definitions
-    )
 
 
 def collapse(text: str, limit: int = 160) -> str:

@@ -184,7 +184,13 @@ class Analyzer:
                     path = self.class_path(text_of(value))
                     if path is not None:
                         found.append(path)
-            if clause.type == "class_body":
+            elif clause.type in ("implements_clause", "extends_type_clause"):
+                for named in clause.named_children:
+                    target = named.child_by_field_name("name") if named.type == "generic_type" else named
+                    path = self.class_path(text_of(target)) if target is not None else None
+                    if path is not None:
+                        found.append(path)
+            if clause.type in ("class_body", "interface_body", "object_type"):
                 break
         return tuple(found)
 
@@ -274,7 +280,10 @@ class Analyzer:
 
     def classes(self) -> list[Binding]:
         nodes = declarations(
-            self.tree, self.root, ("class",), ("class_declaration", "abstract_class_declaration")
+            self.tree,
+            self.root,
+            ("class", "interface"),
+            ("class_declaration", "abstract_class_declaration", "interface_declaration"),
         )
         return [
             Binding((*self.module, text_of(node.child_by_field_name("name"))), self.heritage(node))

@@ -172,9 +172,15 @@ class Analyzer:
             name = text_of(node.child_by_field_name("name"))
             if name:
                 parent = self.parent_path(node.child_by_field_name("name"))
-                found.append(
-                    Binding((*self.namespace_at(node.start_byte), name), (parent,) if parent else ())
-                )
+                parents = [parent] if parent else []
+                for clause in node.named_children:
+                    if clause.type == "class_interface_clause":
+                        parents += [
+                            self.resolve(text_of(c), c.start_byte)
+                            for c in clause.named_children
+                            if c.type in ("name", "qualified_name")
+                        ]
+                found.append(Binding((*self.namespace_at(node.start_byte), name), tuple(parents)))
         return found
 
     def classify(self, node: Node, word: str) -> Occurrence:
