@@ -74,3 +74,22 @@ def test_qualified_module_function_other_module_is_elsewhere(tmp_path: Path) -> 
     item = entry(refs(tmp_path, "a.load"), "a.load")
     assert uses(item) == {("c.py", 1, "import", "exact"), ("c.py", 4, "call", "exact")}
     assert item["totals"]["elsewhere"] >= 2  # b.load's definition and its import
+
+
+def test_a_broken_class_chain_keeps_same_named_members_possible(tmp_path: Path) -> None:
+    write(tmp_path, "A.php", "<?php\nclass A extends Unknown { function run() {} }\n")
+    write(tmp_path, "B.php", "<?php\nclass B { function run() {} function go() { $this->run(); } }\n")
+    item = entry(refs(tmp_path, "A::run"), "A::run")
+    # Unknown (not in any searched file) might extend B: B's call may reach A::run's family.
+    assert uses(item) == {("B.php", 2, "call", "name")}
+
+
+def test_namespace_segments_are_not_uses_of_a_class(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "a.php",
+        "<?php\nnamespace App\\Comparator;\nuse App\\Comparator\\Thing;\nclass Comparator {}\n",
+    )
+    item = entry(refs(tmp_path, "Comparator"), "Comparator")
+    assert "name" not in item and "exact" not in item
+    assert item["totals"]["other"] == 2

@@ -247,7 +247,9 @@ class Matcher:
         return self.related[current]
 
     def _reaches(self, start: Path, ancestor: Path) -> bool:
-        """Whether `ancestor` is `start` or on its known parent chain."""
+        """Whether `ancestor` is `start` or on its parent chain — or might be: a class whose
+        parents are not known (its file does not mention the name) breaks the chain, and then
+        nothing can be ruled out."""
         seen: set[Path] = set()
         todo = [start]
         while todo:
@@ -257,7 +259,10 @@ class Matcher:
             seen.add(path)
             if same(path, ancestor):
                 return True
-            todo.extend(self.parents.get(path, ()))
+            parents = self.parents.get(path)
+            if parents is None:
+                return True
+            todo.extend(parents)
         return False
 
     def _defines(self, container: Path) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sofia.syntax.php import TYPE_KINDS
 from sofia.syntax.tree import Node, SymbolTree, text_of
-from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path
+from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path
 from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
 
 TYPE_NODES = frozenset(
@@ -187,8 +187,8 @@ class Analyzer:
         parent = node.parent
         here = node
         if parent is not None and parent.type == "qualified_name":
-            if parent.named_children[-1] != node:
-                return Occurrence(node.start_byte, 0, 0, USE, "reference")
+            if parent.named_children[-1] != node:  # a namespace segment, not the name itself
+                return Occurrence(node.start_byte, 0, 0, OTHER)
             here, parent = parent, parent.parent
         if parent is None:
             return Occurrence(node.start_byte, 0, 0, USE, "reference")
@@ -246,7 +246,7 @@ class Analyzer:
         if ptype == "attribute":
             return self.type_use("reference", here)
         if ptype in ("namespace_name", "namespace_definition"):
-            return Occurrence(start, 0, 0, USE, "reference")
+            return Occurrence(start, 0, 0, OTHER)
         return Occurrence(start, 0, 0, USE, "reference", self.constant_container(here))
 
     def constant_container(self, node: Node) -> Path | None:
