@@ -26,13 +26,23 @@ def entry(result: dict[str, Any], symbol: str) -> dict[str, Any]:
     return next(e for e in result["symbols"] if e["symbol"] == symbol)
 
 
+def rows(item: dict[str, Any], match: str) -> list[dict[str, Any]]:
+    """The shown uses of one match table, each with its file filled in (a table writes a file's
+    path on its first row only)."""
+    found: list[dict[str, Any]] = []
+    file = ""
+    for row in item.get(match, []):
+        file = row["file"] or file
+        found.append({**row, "file": file})
+    return found
+
+
 def uses(item: dict[str, Any]) -> set[Row]:
     """(file, line, kind, match) of every shown use."""
     return {
-        (group["file"], use["line"], use["kind"], match)
+        (row["file"], row["line"], row["kind"], match)
         for match in ("exact", "name")
-        for group in item.get(match, [])
-        for use in group["uses"]
+        for row in rows(item, match)
     }
 
 

@@ -17,7 +17,10 @@ def test_cli_prints_toon_with_grouped_uses() -> None:
     done = run_sf("refs", "UserController::destroy", "--max-per-symbol", "3", cwd=FIXTURES / "php")
     assert done.returncode == 0, done.stderr
     assert 'symbol: "UserController::destroy"' in done.stdout
-    assert "- file: src/Http/AdminController.php\n        uses[2]{line,col,kind,in}:" in done.stdout
+    assert "exact[3]{file,line,col,kind,in}:" in done.stdout
+    assert (
+        '      src/Http/AdminController.php,9,16,call,"AdminController::purge"\n      "",10,' in done.stdout
+    )
     assert "raise max_per_symbol" in done.stdout
 
 
@@ -25,7 +28,7 @@ def test_cli_json_and_kind_flag() -> None:
     done = run_sf("refs", "Api", "--kind", "new,type", "--json", cwd=FIXTURES / "ts")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    kinds = {u["kind"] for g in result["symbols"][0]["exact"] for u in g["uses"]}
+    kinds = {row["kind"] for row in result["symbols"][0]["exact"]}
     assert kinds == {"new", "type"}
 
 

@@ -36,7 +36,12 @@ def test_php_method_qualified_by_class() -> None:
     # UserController's whole chain (App\Base\Controller) is in files that mention the name.
     assert totals["elsewhere"] == 2
     assert accounted(item) == totals["text"] == 17
-    assert item["exact"][0]["uses"][0]["in"] == "AdminController::purge"
+    assert item["exact"][0]["in"] == "AdminController::purge"
+    assert [row["file"] for row in item["exact"][:3]] == [
+        "src/Http/AdminController.php",
+        "",
+        "src/Http/UserController.php",
+    ]
 
 
 def test_php_class_through_imports_and_alias() -> None:

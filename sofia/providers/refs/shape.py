@@ -52,14 +52,22 @@ def _ordered(uses: list[Use]) -> list[Use]:
     return sorted(uses, key=lambda u: (rank[u.match], os.fsencode(u.file), u.line, u.col))
 
 
-def _files(uses: Sequence[Use]) -> list[dict[str, Any]]:
-    return [
-        {
-            "file": file,
-            "uses": [{"line": u.line, "col": u.col, "kind": u.kind, "in": u.enclosing} for u in group],
-        }
-        for file, group in groupby(uses, key=lambda u: u.file)
-    ]
+def _rows(uses: Sequence[Use]) -> list[dict[str, Any]]:
+    """One flat row per use; `file` is written on a file's first row only ("" below it), so the
+    path costs once per file and the table stays one header plus short rows."""
+    rows: list[dict[str, Any]] = []
+    for file, group in groupby(uses, key=lambda u: u.file):
+        for index, u in enumerate(group):
+            rows.append(
+                {
+                    "file": "" if index else file,
+                    "line": u.line,
+                    "col": u.col,
+                    "kind": u.kind,
+                    "in": u.enclosing,
+                }
+            )
+    return rows
 
 
 def _result(
@@ -108,9 +116,9 @@ def _result(
         exact = [u for u in visible if u.match == EXACT]
         names = [u for u in visible if u.match == NAME]
         if exact:
-            entry[EXACT] = _files(exact)
+            entry[EXACT] = _rows(exact)
         if names:
-            entry[NAME] = _files(names)
+            entry[NAME] = _rows(names)
         omitted: dict[str, int] = {}
         if len(uses) > len(visible):
             omitted["uses"] = len(uses) - len(visible)
