@@ -48,6 +48,10 @@ async def test_refs_over_mcp(tmp_path: Path) -> None:
         assert not result.is_error, text(result)
         payload = json.loads(text(result))
         refused = await connection.call("refs", {"symbols": [""]})
+        by_name = await connection.call("code", {"files": ["."], "symbols": ["Routes"]})
     item = payload["symbols"][0]
     assert item["totals"]["exact"] == 4 and item["totals"]["name"] == 1
     assert refused.is_error and "empty symbol name" in text(refused)
+    slices = text(by_name)  # code by name answers with source text, one header per definition
+    assert "// --- Server.Routes (api/server.go:11-13) ---" in slices
+    assert "// --- other.Routes (cmd/main.go:11-11) ---" in slices
