@@ -93,3 +93,22 @@ def test_namespace_segments_are_not_uses_of_a_class(tmp_path: Path) -> None:
     item = entry(refs(tmp_path, "Comparator"), "Comparator")
     assert "name" not in item and "exact" not in item
     assert item["totals"]["other"] == 2
+
+
+def test_php_unqualified_function_resolves_to_namespace_then_global(tmp_path: Path) -> None:
+    write(tmp_path, "helpers.php", "<?php\nfunction render() {}\n")
+    write(tmp_path, "ns.php", "<?php\nnamespace App;\nfunction render() {}\n")
+    write(tmp_path, "a.php", "<?php\nnamespace App;\nrender();\n")
+    write(tmp_path, "b.php", "<?php\nnamespace Other;\nrender();\n")
+    item = entry(refs(tmp_path, "App\\render"), "App\\render")
+    assert uses(item) == {("a.php", 3, "call", "exact")}  # b.php falls back to the global render
+    assert entry(refs(tmp_path, "render"), "render")["totals"]["exact"] == 2
+
+
+def test_two_queries_in_one_call_match_independently(tmp_path: Path) -> None:
+    write(tmp_path, "helpers.php", "<?php\nfunction render() {}\n")
+    write(tmp_path, "ns.php", "<?php\nnamespace App;\nfunction render() {}\n")
+    write(tmp_path, "b.php", "<?php\nnamespace Other;\nrender();\n")
+    result = refs(tmp_path, "App\\render", "render")
+    assert entry(result, "App\\render")["totals"]["elsewhere"] >= 1
+    assert ("b.php", 3, "call", "exact") in uses(entry(result, "render"))

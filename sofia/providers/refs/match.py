@@ -184,8 +184,10 @@ class Matcher:
         """(exact|name|elsewhere, index of the definition an exact use resolves to or -1)."""
         if occurrence.member:
             return self._member(occurrence)
+        target = occurrence.container
+        if occurrence.global_fallback and self.defining.find(target) < 0:
+            target = ()  # no function of that name in the namespace: PHP calls the global one
         if not self.query.qualifier:
-            target = occurrence.container
             index = self.by_container.find(target)
             if index >= 0:
                 return EXACT, index
@@ -197,16 +199,13 @@ class Matcher:
         if self.member_query and occurrence.kind not in ("import", "tag", "reference"):
             return ELSEWHERE, -1
         if self.member_query:
-            return (NAME, -1) if occurrence.container is None else (ELSEWHERE, -1)
-        target = occurrence.container
+            return (NAME, -1) if target is None else (ELSEWHERE, -1)
         if target is None:
             return NAME, -1
         index = self.by_container.find(target)
         if index >= 0:
             return EXACT, index
-        if self.query.qualifier:
-            return (EXACT, -1) if suffix(self.query.qualifier, target) else (ELSEWHERE, -1)
-        return NAME, -1
+        return (EXACT, -1) if suffix(self.query.qualifier, target) else (ELSEWHERE, -1)
 
     def _member(self, occurrence: Occurrence) -> tuple[str, int]:
         target = occurrence.container

@@ -37,6 +37,8 @@ class Occurrence:
     member, the namespace/module/package for a top-level name; None when unknown."""
     member: bool = False
     """A member access (`x.name`, `$x->name`, `X::name`), as opposed to a top-level name."""
+    global_fallback: bool = False
+    """A PHP unqualified function call: the namespace's function if there is one, else the global."""
     qualified: bool = False
     """Written through a module or package (`api.get`, `models.Repo`): no local can shadow it."""
     via_self: bool = False

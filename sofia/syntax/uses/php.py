@@ -226,7 +226,10 @@ class Analyzer:
         if ptype == "function_call_expression":
             path = self.resolve(text_of(here), start, "function")
             imported = len(segments(text_of(here))) > 1 or text_of(here) in self.imports["function"]
-            return Occurrence(start, 0, 0, USE, "call", path[:-1] if imported else None)
+            if imported:
+                return Occurrence(start, 0, 0, USE, "call", path[:-1])
+            # PHP tries the current namespace's function first, then the global one.
+            return Occurrence(start, 0, 0, USE, "call", path[:-1], global_fallback=bool(path[:-1]))
         if ptype == "object_creation_expression":
             return self.type_use("new", here)
         if ptype == "base_clause":
