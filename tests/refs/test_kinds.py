@@ -112,3 +112,15 @@ def test_two_queries_in_one_call_match_independently(tmp_path: Path) -> None:
     result = refs(tmp_path, "App\\render", "render")
     assert entry(result, "App\\render")["totals"]["elsewhere"] >= 1
     assert ("b.php", 3, "call", "exact") in uses(entry(result, "render"))
+
+
+def test_php_braced_namespaces_have_their_own_imports(tmp_path: Path) -> None:
+    write(tmp_path, "Parser.php", "<?php\nnamespace Lib\\Parsers;\nclass Parser {}\n")
+    write(
+        tmp_path,
+        "a.php",
+        "<?php\nnamespace App {\nuse Lib\\Parsers\\Parser;\nnew Parser();\n}\nnamespace Other {\nnew Parser();\n}\n",
+    )
+    item = entry(refs(tmp_path, "Lib\\Parsers\\Parser"), "Lib\\Parsers\\Parser")
+    assert uses(item) == {("a.php", 3, "import", "exact"), ("a.php", 4, "new", "exact")}
+    assert item["totals"]["elsewhere"] == 1  # Other\\Parser

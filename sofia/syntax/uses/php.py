@@ -34,15 +34,31 @@ class Analyzer:
         self.tree = tree
         self.root = tree.trees[0].root_node
         self.namespaces: list[tuple[int, Path]] = []
-        self.imports: dict[str, dict[str, Path]] = {"class": {}, "function": {}, "const": {}}
+        self.file_imports: dict[str, dict[str, Path]] = {"class": {}, "function": {}, "const": {}}
+        self.blocks: list[tuple[int, int, dict[str, dict[str, Path]]]] = []
+        """Braced `namespace X { ... }` blocks, each with the imports declared inside it."""
         for node in self.root.named_children:
             if node.type == "namespace_definition":
                 self.namespaces.append((node.start_byte, segments(text_of(node.child_by_field_name("name")))))
+                body = node.child_by_field_name("body")
+                if body is not None:
+                    imports: dict[str, dict[str, Path]] = {"class": {}, "function": {}, "const": {}}
+                    for inner in body.named_children:
+                        if inner.type == "namespace_use_declaration":
+                            self._read_use(inner, imports)
+                    self.blocks.append((node.start_byte, node.end_byte, imports))
             elif node.type == "namespace_use_declaration":
-                self._read_use(node)
+                self._read_use(node, self.file_imports)
         self.module = self.namespaces[0][1] if self.namespaces else ()
 
-    def _read_use(self, node: Node) -> None:
+    def imports_at(self, start: int) -> dict[str, dict[str, Path]]:
+        """The imports in force at byte `start`: its braced namespace block's, else the file's."""
+        for low, high, imports in self.blocks:
+            if low <= start < high:
+                return imports
+        return self.file_imports
+
+    def _read_use(self, node: Node, into: dict[str, dict[str, Path]]) -> None:
         kind_node = next((c for c in node.children if c.type in ("function", "const")), None)
         prefix: Path = ()
         for child in node.named_children:
@@ -61,7 +77,7 @@ class Analyzer:
             path = prefix + segments(text_of(target))
             alias = clause.child_by_field_name("alias")
             local = text_of(alias) if alias is not None else path[-1]
-            self.imports.setdefault(kind, {})[local] = path
+            into.setdefault(kind, {})[local] = path
 
     # --- resolution ---------------------------------------------------------------------------
 
@@ -82,11 +98,12 @@ class Analyzer:
         lower = parts[0].lower()
         if parts[0].lower() == "namespace":
             return self.namespace_at(start) + parts[1:]
-        imported = self.imports.get(kind, {})
+        imports = self.imports_at(start)
+        imported = imports.get(kind, {})
         if len(parts) == 1 and parts[0] in imported:
             return imported[parts[0]]
-        if len(parts) > 1 and parts[0] in self.imports["class"]:
-            return self.imports["class"][parts[0]] + parts[1:]
+        if len(parts) > 1 and parts[0] in imports["class"]:
+            return imports["class"][parts[0]] + parts[1:]
         if lower in ("self", "static", "parent"):
             return ()
         return self.namespace_at(start) + parts
@@ -225,7 +242,7 @@ class Analyzer:
             return Occurrence(start, 0, 0, USE, "reference", target, member=True, via_self=own)
         if ptype == "function_call_expression":
             path = self.resolve(text_of(here), start, "function")
-            imported = len(segments(text_of(here))) > 1 or text_of(here) in self.imports["function"]
+            imported = len(segments(text_of(here))) > 1 or text_of(here) in self.imports_at(start)["function"]
             if imported:
                 return Occurrence(start, 0, 0, USE, "call", path[:-1])
             # PHP tries the current namespace's function first, then the global one.
@@ -254,7 +271,7 @@ class Analyzer:
 
     def constant_container(self, node: Node) -> Path | None:
         text = text_of(node)
-        if len(segments(text)) > 1 or text in self.imports["const"]:
+        if len(segments(text)) > 1 or text in self.imports_at(node.start_byte)["const"]:
             return self.resolve(text, node.start_byte, "const")[:-1]
         return None
 
