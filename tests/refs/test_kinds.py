@@ -124,3 +124,17 @@ def test_php_braced_namespaces_have_their_own_imports(tmp_path: Path) -> None:
     item = entry(refs(tmp_path, "Lib\\Parsers\\Parser"), "Lib\\Parsers\\Parser")
     assert uses(item) == {("a.php", 3, "import", "exact"), ("a.php", 4, "new", "exact")}
     assert item["totals"]["elsewhere"] == 1  # Other\\Parser
+
+
+def test_siblings_implementing_one_interface_method_stay_possible(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "a.ts",
+        "interface Runner { run(): void }\n"
+        "class A implements Runner { run() {} }\n"
+        "class B implements Runner { run() {} go() { this.run() } }\n"
+        "class C { run() {} go() { this.run() } }\n",
+    )
+    item = entry(refs(tmp_path, "A.run"), "A.run")
+    assert uses(item) == {("a.ts", 3, "call", "name")}  # B's run and A's run both implement Runner.run
+    assert item["totals"]["elsewhere"] >= 2  # C.run and its own call

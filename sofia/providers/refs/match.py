@@ -235,34 +235,42 @@ class Matcher:
 
     def _possible(self, occurrence: Occurrence, current: Path) -> bool:
         """A receiver known not to be the requested class may still reach it: a class in the same
-        hierarchy (an ancestor's `$this`, a subclass overriding it, an interface it implements)
-        dispatches to related methods. A bare name accepts every receiver."""
+        hierarchy (an ancestor's `$this`, a subclass overriding it, a sibling implementing the
+        same interface method) dispatches to related methods. A bare name accepts every receiver."""
         if not self.query.qualifier:
             return True
         if current not in self.related:
-            self.related[current] = any(
-                self._reaches(path, current) or self._reaches(current, path) for path in self.wanted
-            )
+            self.related[current] = any(self._share(path, current) for path in self.wanted)
         return self.related[current]
 
-    def _reaches(self, start: Path, ancestor: Path) -> bool:
-        """Whether `ancestor` is `start` or on its parent chain — or might be: a class whose
-        parents are not known (its file does not mention the name) breaks the chain, and then
-        nothing can be ruled out."""
+    def _share(self, wanted: Path, current: Path) -> bool:
+        """Whether two classes are one hierarchy for the name: one reaches the other, or both
+        reach an ancestor declaring it — or a chain is broken (a parent in no searched file),
+        and then nothing can be ruled out."""
+        mine, mine_known = self._ancestors(wanted)
+        theirs, theirs_known = self._ancestors(current)
+        if not (mine_known and theirs_known):
+            return True
+        if any(same(a, current) for a in mine) or any(same(a, wanted) for a in theirs):
+            return True
+        return any(self.defining.find(a) >= 0 for a in mine & theirs)
+
+    def _ancestors(self, start: Path) -> tuple[set[Path], bool]:
+        """`start` and every known ancestor, and whether the whole chain is known."""
         seen: set[Path] = set()
         todo = [start]
+        known = True
         while todo:
             path = todo.pop()
             if path in seen:
                 continue
             seen.add(path)
-            if same(path, ancestor):
-                return True
             parents = self.parents.get(path)
             if parents is None:
-                return True
+                known = False
+                continue
             todo.extend(parents)
-        return False
+        return seen, known
 
     def _defines(self, container: Path) -> bool:
         """Whether a parsed file defines the name as a member of `container` (an override)."""
