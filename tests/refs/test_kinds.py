@@ -138,3 +138,8 @@ def test_siblings_implementing_one_interface_method_stay_possible(tmp_path: Path
     item = entry(refs(tmp_path, "A.run"), "A.run")
     assert uses(item) == {("a.ts", 3, "call", "name")}  # B's run and A's run both implement Runner.run
     assert item["totals"]["elsewhere"] >= 2  # C.run and its own call
+
+
+def test_ts_parameter_with_a_generic_class_type_is_that_class(tmp_path: Path) -> None:
+    write(tmp_path, "a.ts", "class Box<T> { open(): void {} }\nfunction f(b: Box<number>) { b.open() }\n")
+    assert uses(entry(refs(tmp_path, "Box.open"), "Box.open")) == {("a.ts", 2, "call", "exact")}

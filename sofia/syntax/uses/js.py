@@ -254,6 +254,8 @@ class Analyzer:
 
     def annotated(self, annotation: Node) -> Path | None:
         kind = annotation.named_children[0] if annotation.named_child_count else None
+        if kind is not None and kind.type == "generic_type":  # `Subscriber<T>`
+            kind = kind.child_by_field_name("name")
         if kind is not None and kind.type == "type_identifier":
             return self.class_path(text_of(kind))
         return None
