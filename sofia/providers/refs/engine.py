@@ -151,9 +151,10 @@ def collect(params: Params, ctx: Context) -> Found:
     for name in component_names:
         if kebab(name) != name:
             spellings[name].append(kebab(name))
+    kebabs = [spelling for n in component_names for spelling in spellings[n][1:]]
     vue_request = (
         build(
-            [kebab(n) for n in component_names] or ["x"],
+            kebabs,
             workspace=ctx.root,
             root=params.root,
             word=True,
@@ -161,7 +162,7 @@ def collect(params: Params, ctx: Context) -> Found:
             ignore_dirs=params.ignore_dirs,
             cap=0,
         )
-        if vue
+        if kebabs
         else None
     )
     counts: dict[str, dict[bytes, int]] = {}

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from sofia.syntax.tree import Node, SymbolTree
-from sofia.syntax.uses.model import COMMENT, LOCAL, OTHER, STRING, USE, FileUses, Occurrence, Path
+from sofia.syntax.uses.model import COMMENT, LOCAL, OTHER, STRING, USE, Binding, FileUses, Occurrence, Path
 
 COMMENTS = frozenset({"comment", "line_comment", "block_comment", "html_comment"})
 STRINGS = frozenset(
@@ -75,7 +75,7 @@ class Analyzer(Protocol):
     def outside(self, start: int, word: str) -> Occurrence:
         """The occurrence for a match no script tree covers (Vue template and style, ...)."""
 
-    def classes(self) -> list[object]:
+    def classes(self) -> list[Binding]:
         """Bindings of the classes declared in the file."""
 
     def extra_spellings(self, word: str) -> list[str]:
@@ -150,7 +150,7 @@ def analyze(tree: SymbolTree, rel: str, words: Iterable[str]) -> FileUses:
         found.sort(key=lambda o: o.start)
         _shadow(found)
         result.occurrences[word] = found
-    result.classes = analyzer.classes()  # type: ignore[assignment]
+    result.classes = analyzer.classes()
     return result
 
 
