@@ -217,15 +217,33 @@ PROVIDERS: tuple[Provider, ...] = (
         head_start="sofia.providers.grep.head_start",
         guide="`grep`: where names or text occur, each hit with its enclosing symbol",
         description=(
-            "Search for 1-32 literal or regex patterns at once: each hit with file, line, column, text and "
-            "enclosing symbol (a code slice key), exact totals per pattern, files with unshown hits. "
-            "Use instead of grep -rn and follow-up reads."
+            "Search 1-32 literal or regex patterns at once: hits per file with line, column, text and "
+            "enclosing symbol (a code slice key), exact totals per pattern. Use instead of grep -rn and "
+            "follow-up reads."
         ),
         examples=(
             "sf grep deleteUser",
             "sf grep deleteUser UserService --ext php --word",
             'sf grep "fn\\w+\\(" --regex --root src --ignore-dir generated',
             "sf grep --no-case --max-per-pattern 5 -- -foo",
+        ),
+    ),
+    Provider(
+        name="refs",
+        cli=("refs",),
+        module="sofia.providers.refs",
+        head_start="sofia.providers.refs.head_start",
+        description=(
+            "Definitions and every use of 1-8 symbols, syntax-aware: per file each use's line, kind and "
+            "enclosing symbol, exact matches apart from same-name ones, comment/string mentions counted. "
+            "Use instead of grep -w."
+        ),
+        guide="`refs`: where a symbol is defined and who uses it, each use classified",
+        self_check={"symbols": ["main"]},
+        examples=(
+            "sf refs UserController::destroy",
+            "sf refs Repo.fetch get_user --root src --ext py",
+            "sf refs useCartStore --kind call --max-per-symbol 0",
         ),
     ),
     Provider(
@@ -250,10 +268,9 @@ PROVIDERS: tuple[Provider, ...] = (
         cli=("vue", "routes"),
         module="sofia.providers.vue",
         description=(
-            "The vue-router route table flattened: full path, name, component file, meta, depth, redirect, "
-            "alias and the module each route is written in (`file`: index into `files`, absent = 0), resolved "
-            "across imported and glob-loaded route modules; what it cannot follow is named in notes. Use "
-            "instead of reading router files."
+            "The vue-router table flattened: full path, name, component, meta, depth, redirect, alias and "
+            "source module (`file` indexes `files`), across imported and glob-loaded modules. Use instead of "
+            "reading router files."
         ),
         guide="`vue_routes`: which view serves which URL",
         examples=("sf vue routes", "sf vue routes src/router/index.ts", "sf vue routes --root apps/admin"),
@@ -433,7 +450,7 @@ PROVIDERS: tuple[Provider, ...] = (
         module="sofia.providers.github.branches",
         description=(
             "Non-default branches across your own repositories with age, newest pull request and a verdict "
-            "(merged, closed, stale, no-pr, open), to find branches to clean up. Reports only."
+            "(merged, closed, stale, no-pr, open), to find branches to clean up."
         ),
         annotations=REMOTE,
         examples=(

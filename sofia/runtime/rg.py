@@ -242,3 +242,45 @@ def skipped_note(skipped: Sequence[Skipped], what: str) -> str:
         f"{count} entr{'y' if count == 1 else 'ies'} could not be read and {what}: "
         f"{first.path} ({first.reason}){more}"
     )
+
+
+def files_with_words(
+    words: Sequence[str],
+    paths: Sequence[str],
+    *,
+    cwd: Path,
+    globs: Iterable[str] = (),
+    ignore_dirs: Iterable[str] = (),
+    timeout: float = 60.0,
+) -> list[str]:
+    """Files under `paths` holding any of `words` as a whole word (literal, case-sensitive), walked
+    as `list_files` walks, sorted by path bytes, without `./`."""
+    if not words or not paths:
+        return []
+    args = [executable(), "--no-config", "--files-with-matches", "--null", "--no-messages"]
+    args += ["--fixed-strings", "--word-regexp", "--case-sensitive", *walk_args(ignore_dirs)]
+    args.extend(f"--iglob={g}" for g in globs)
+    args.extend(f"--regexp={w}" for w in words)
+    found: set[str] = set()
+    for batch in _batches(paths):
+        done = proc.run([*args, "--", *batch], cwd=cwd, timeout=timeout)
+        if done.returncode not in (0, 1, 2):  # 2: some entries could not be read (--no-messages)
+            raise ProviderError(
+                f"ripgrep failed: {done.last_error_line()}", "check the path and its permissions"
+            )
+        found.update(os.fsdecode(p) for p in done.stdout.split(b"\0") if p)
+    cleaned = {n[2:] if n.startswith("./") else n for n in found}
+    return sorted(cleaned, key=os.fsencode)
+
+
+def _batches(paths: Sequence[str], limit: int = 100_000) -> list[list[str]]:
+    """Paths split so no command line carries more than `limit` bytes of them."""
+    batches: list[list[str]] = [[]]
+    size = 0
+    for path in paths:
+        if batches[-1] and size + len(path) + 1 > limit:
+            batches.append([])
+            size = 0
+        batches[-1].append(path)
+        size += len(path) + 1
+    return batches

@@ -233,7 +233,7 @@ def test_validation_error_names_the_option(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["grpe", "x"], "sf: error: unknown command 'grpe'; did you mean grep?"),
+        (["grpe", "x"], "sf: error: unknown command 'grpe'; did you mean grep"),
         (["cc", "shwo"], "sf cc: error: unknown subcommand 'shwo'; did you mean show"),
         (["grep", "x", "--max-per-patern", "3"], "--max-per-patern (did you mean --max-per-pattern?)"),
         (["github", "ci", "--wacth"], "--wacth (did you mean --watch?)"),

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from sofia.cli.configedit import parse_jsonc
+from sofia.providers.registry import served
 from tests.helpers import run_sf
 
 
@@ -235,7 +236,9 @@ def test_check_greets_a_working_entry_and_names_a_broken_one(places: tuple[Path,
     done = init(home, project, "--client", "cursor", "--check", "--json")
     assert done.returncode == 1
     rows = {row["scope"]: row for row in report(done)["entries"]}
-    assert rows["user"]["action"] == "ok" and rows["user"]["detail"].startswith("17 tools from sofia")
+    assert rows["user"]["action"] == "ok" and rows["user"]["detail"].startswith(
+        f"{len(served())} tools from sofia"
+    )
     assert rows["project"]["action"] == "fail"
     assert "unrecognized arguments: --bogus" in rows["project"]["detail"]
 

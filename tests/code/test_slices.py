@@ -111,20 +111,18 @@ def test_slices_not_smaller_than_the_file_return_the_file(tmp_path: Path, no_pas
     assert (doc["mode"], doc["reason"]) == ("raw", "slices_not_smaller")
 
 
-@pytest.mark.parametrize(
-    ("files", "message"),
-    [
-        (["server/server.go", "cache/cache.go"], "symbols need exactly one file, got 2"),
-        (["server"], "symbols need one file, not a directory: server"),
-        (["server/*.go"], "symbols need one file, not a glob: server/*.go"),
-        (["server/missing.go"], "not found: server/missing.go"),
-    ],
-)
-def test_symbols_need_one_real_file(files: list[str], message: str) -> None:
+def test_symbols_in_a_missing_file_name_it() -> None:
     with pytest.raises(ProviderError) as caught:
-        code(GO, *files, symbols=["New"])
-    assert caught.value.message.startswith(message)
-    assert "sf code FILE SYMBOL" in caught.value.hint or "relative to" in caught.value.hint
+        code(GO, "server/missing.go", symbols=["New"])
+    assert caught.value.message.startswith("not found: server/missing.go")
+    assert "relative to" in caught.value.hint
+
+
+@pytest.mark.parametrize("files", [["server/server.go", "cache/cache.go"], ["server"], ["server/*.go"]])
+def test_symbols_under_several_files_a_directory_or_a_glob_are_looked_up(files: list[str]) -> None:
+    result = code(GO, *files, symbols=["New"])
+    found = {(d["path"], s["symbol"]) for d in result["files"] for s in d["slices"]}
+    assert ("server/server.go", "New") in found
 
 
 def test_unsupported_file_type_cannot_be_sliced(tmp_path: Path) -> None:

@@ -21,7 +21,9 @@ PATH_NAMES = {"root", "file", "files", "paths", "projects_dir", "dir", "director
 
 
 def _arity(function: object) -> int:
-    return len(inspect.signature(function).parameters)  # type: ignore[arg-type]
+    """Positional parameters (keyword-only ones with defaults are optional extras)."""
+    parameters = inspect.signature(function).parameters.values()  # type: ignore[arg-type]
+    return sum(1 for p in parameters if p.kind is not inspect.Parameter.KEYWORD_ONLY)
 
 
 @pytest.mark.parametrize("provider", REAL, ids=lambda p: p.name)

@@ -66,6 +66,11 @@ class Row:
 ROWS: dict[str, Row] = {
     "code": Row({"files": ["app/src/Models/Widget.php"]}, ("files",), lambda p: "final class Widget" in p),
     "grep": Row({"patterns": ["caption"], "root": "app"}, ("patterns",), lambda p: "Widget::caption" in p),
+    "refs": Row(
+        {"symbols": ["Widget::caption"], "root": "app"},
+        ("symbols",),
+        lambda p: '"qname":"Widget::caption"' in p,
+    ),
     "changed": Row({"root": "app"}, ("files",), lambda p: "+Widget::caption; -Widget::label" in p),
     "vue_routes": Row({"root": "app"}, ("routes",), lambda p: "/widgets/:id" in p),
     "cc_ls": Row({}, ("sessions",), lambda p: "acme-api" in p),

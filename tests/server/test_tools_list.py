@@ -18,14 +18,14 @@ from tests.server.snapshot import SNAPSHOT, current, registered, render
 pytestmark = pytest.mark.anyio
 
 SPEC_TOOLS = {
-    "code", "grep", "changed", "vue_routes",
+    "code", "grep", "refs", "changed", "vue_routes",
     "cc_ls", "cc_show", "cc_resume", "cc_prompts", "cc_bash", "cc_candidates",
     "composer_ls", "composer_show", "composer_check",
     "packagist_status",
     "github_ci", "github_pr", "github_branches",
 }  # fmt: skip
 OPEN_WORLD = {"composer_check", "packagist_status", "github_ci", "github_pr", "github_branches"}
-MAX_LIST_TOKENS = 4000
+MAX_LIST_TOKENS = 4200
 
 
 @pytest.fixture(scope="module")

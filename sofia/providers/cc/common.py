@@ -32,12 +32,12 @@ SESSION_PATH = PathParam(when=lambda value, workspace: is_session_path(value))
 
 ProjectsDir = Annotated[
     str | None,
-    Field(description="Claude Code projects dir (default $CC_PROJECTS_DIR or ~/.claude/projects)"),
+    Field(description="Claude Code projects dir (default ~/.claude/projects)"),
     PathParam(),
 ]
 SessionSelector = Annotated[
     str,
-    Field(description=("empty or 'last' = newest; else an id prefix, project name or .jsonl path")),
+    Field(description=("empty or 'last' = newest; else id prefix, project or .jsonl path")),
     Cli(positional=True, metavar="SESSION"),
     SESSION_PATH,
 ]

@@ -62,8 +62,7 @@ class Params(Input):
         Literal["workspace", "repo"],
         Field(
             description=(
-                "workspace: only changes inside the workspace, with a count of the rest; "
-                "repo: the whole repository, paths outside the workspace as ../…"
+                "workspace: changes inside it, with a count of the rest; repo: all, outside paths as ../…"
             )
         ),
     ] = "workspace"

@@ -15,9 +15,7 @@ from sofia.providers.params import Input, PathParam
 __all__ = ["IMPLEMENTATION", "CliParams", "Params", "as_text", "prepare", "render", "run", "slice_text"]
 
 FILES_HELP = "Files, directories or globs (src/**/*.php), at most 250 files."
-SYMBOLS_HELP = (
-    "Symbols to return verbatim from one file: Class::method, Type.Method, Class.method or a bare name."
-)
+SYMBOLS_HELP = "Symbols to return verbatim, from one file or under a directory/glob: Class::method, Type.Method, bare name."
 Files = Annotated[
     list[str],
     Field(min_length=1, description=FILES_HELP),

@@ -54,11 +54,14 @@ def display(root: Path, path: Path) -> str:
 def classify(args: list[str], root: Path) -> tuple[list[str], list[str]]:
     """Split CLI positionals into (files, symbols), spec tools-code §1.2.
 
-    After an existing regular file, words that are neither paths nor globs are symbols (a Go
+    After an existing regular file, a directory or a glob, words that are neither paths nor globs
+    are symbols, looked up in that file or under that directory or glob (a Go
     receiver spelling such as `(*Server).Routes` is a word); when all
     the rest look like paths (exist, are globs, or contain `/`) they are files; a mix is an error.
     """
-    if len(args) <= 1 or not resolve(root, args[0]).is_file():
+    first = resolve(root, args[0])
+    searchable = first.is_file() or first.is_dir() or (not os.path.lexists(first) and is_glob(args[0]))
+    if len(args) <= 1 or not searchable:
         return list(args), []
     rest = args[1:]
     path_like = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sofia.errors import quote
-from sofia.providers.code import documents, fit, inputs, slices
+from sofia.providers.code import by_name, documents, fit, inputs, slices
 from sofia.providers.code.model import SLICE_MODE, SummaryOptions
 from sofia.providers.code.unfollowed import Unfollowed
 from sofia.providers.contract import Context, ProviderError
@@ -36,6 +36,8 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     root = ctx.root
     below = documents.raw_below()
     symbols = requested_symbols(params)
+    if symbols and by_name.wants_lookup(params.files, root):
+        return by_name.run_by_name(params.files, symbols, ctx)
     if symbols:
         target = inputs.slice_target(params.files, root)
         sliced = slices.run_slices(target, symbols, below)

@@ -3,8 +3,6 @@ accepted spelling, with close matches for misses and the whole file when that is
 
 from __future__ import annotations
 
-import difflib
-import re
 from typing import Any
 
 from sofia.output.notes import Place
@@ -13,57 +11,38 @@ from sofia.providers.code import unfollowed
 from sofia.providers.code.documents import count_lines, decode, header, raw, read, size_text
 from sofia.providers.code.inputs import Input
 from sofia.providers.contract import ProviderError
-from sofia.syntax import EXTENSIONS, MAX_PARSE_BYTES, ParseUnavailable, Symbol, SymbolTree, parse, slice_text
+from sofia.syntax import (
+    EXTENSIONS,
+    MAX_PARSE_BYTES,
+    ParseUnavailable,
+    Symbol,
+    SymbolTree,
+    lookup,
+    parse,
+    slice_text,
+)
 
 AVAILABLE_SHOWN = 40
 WHOLE_FILE_NOTE = "whole file returned"
-_GO_RECEIVER = re.compile(r"^\(?\*?\s*([A-Za-z_][\w]*)(?:\[[^\]]*\])?\)?\.(\w+)$")
 
 
 def spellings(symbol: str, lang: str) -> list[str]:
-    """The qnames a requested spelling may stand for, most literal first."""
-    wanted = symbol.strip().lstrip("\\")
-    found = [wanted]
-    if lang == "php":
-        if "::" not in wanted and "." in wanted:
-            found.append(wanted.replace(".", "::", 1))
-        found.extend(s.rsplit("\\", 1)[-1] for s in list(found) if "\\" in s)
-    elif lang == "go":
-        match = _GO_RECEIVER.match(wanted.replace(" ", ""))
-        if match:
-            found.append(f"{match.group(1)}.{match.group(2)}")
-    return list(dict.fromkeys(found))
+    """The qnames a requested spelling may stand for, most literal first (see `sofia.syntax.lookup`)."""
+    return lookup.spellings(symbol, lang)
 
 
 def last_segment(qname: str) -> str:
-    return re.split(r"::|\.", qname)[-1] if not qname.startswith("<") else qname
+    return lookup.last_segment(qname)
 
 
 def find(tree: SymbolTree, symbol: str) -> list[Symbol]:
-    """Symbols for one request: an exact qname or accepted spelling, else every symbol whose last
-    qname segment equals a bare name (all of them, in source order)."""
-    for spelling in spellings(symbol, tree.lang):
-        exact = tree.find(spelling)
-        if exact:
-            return exact
-    bare = symbol.strip()
-    if re.search(r"::|\.|\\", bare):
-        return []
-    return [s for s in tree.walk() if last_segment(s.qname) == bare]
+    """Symbols for one request (see `sofia.syntax.lookup.find`)."""
+    return lookup.find(tree, symbol)
 
 
 def close_matches(tree: SymbolTree, symbol: str) -> list[str]:
-    """Up to 3 qnames close to a missed spelling (difflib), also comparing bare names."""
-    qnames = tree.qnames()
-    close = difflib.get_close_matches(symbol, qnames, n=3, cutoff=0.6)
-    if len(close) < 3:
-        by_segment: dict[str, list[str]] = {}
-        for qname in qnames:
-            by_segment.setdefault(last_segment(qname), []).append(qname)
-        target = last_segment(symbol)
-        for segment in difflib.get_close_matches(target, list(by_segment), n=3, cutoff=0.6):
-            close.extend(q for q in by_segment[segment] if q not in close)
-    return close[:3]
+    """Up to 3 qnames close to a missed spelling."""
+    return lookup.close_matches(tree, symbol)
 
 
 def run_slices(item: Input, symbols: list[str], below: int) -> dict[str, Any]:

@@ -81,15 +81,18 @@ def render(result: Any, fmt: str) -> str | None:
 def slice_text(result: dict[str, Any]) -> str:
     """Slice mode as plain source: `// --- <qname> (<path>:<line>-<end_line>) ---` before each slice
     (`#` for Python), misses as marker lines, the whole-file case under one header, notes last."""
-    document = result["files"][0]
+    documents = result["files"]
+    document = documents[0]
     mark = "#" if document.get("lang") == "python" else "//"
     blocks: list[str] = []
     if document.get("mode") == "slice":
-        for piece in document["slices"]:
-            head = (
-                f"{mark} --- {piece['symbol']} ({document['path']}:{piece['line']}-{piece['end_line']}) ---\n"
-            )
-            blocks.append(head + with_newline(piece["text"]))
+        for each in documents:
+            sign = "#" if each.get("lang") == "python" else "//"
+            for piece in each["slices"]:
+                head = (
+                    f"{sign} --- {piece['symbol']} ({each['path']}:{piece['line']}-{piece['end_line']}) ---\n"
+                )
+                blocks.append(head + with_newline(piece["text"]))
     else:
         why = reason_text(document).split(":")[0]
         names = ", ".join(document.get("symbols", []))
@@ -99,7 +102,7 @@ def slice_text(result: dict[str, Any]) -> str:
         )
     misses = [
         f"{mark} --- {m['symbol']}: not found{'; close: ' + m['close'] if m['close'] else ''} ---\n"
-        for m in document.get("missing", [])
+        for m in [*document.get("missing", []), *result.get("missing", [])]
     ]
     if misses:
         blocks.append("".join(misses))

@@ -23,8 +23,8 @@ class Params(Input):
         Field(
             min_length=1,
             description=(
-                "Package: full name (acme/array-reader), the part after the slash, the directory name, "
-                "or a path to the package directory or its composer.json."
+                "Full name (acme/array-reader), the part after the slash, its directory name, or a path "
+                "to it or its composer.json."
             ),
         ),
         Cli(positional=True, metavar="PACKAGE"),

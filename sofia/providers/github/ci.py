@@ -38,8 +38,7 @@ class Params(Input):
         Field(
             default="",
             description=(
-                "Package (Composer name, name suffix or directory basename) or directory under root "
-                "whose repository to show; empty = root itself."
+                "Package (name, name suffix, directory name) or directory under root; empty = root itself."
             ),
         ),
         Cli(positional=True, metavar="PACKAGE"),

@@ -22,8 +22,9 @@ _VALUE_FLAGS = {"--root", "--ext", "--ignore-dir", "--max-per-pattern", "--forma
 _LISTS = {"--ext": "exts", "--ignore-dir": "ignore_dirs"}
 
 
-def start(args: Sequence[str], workspace: Path) -> None:
-    """Start the count runs `sf grep ARGS` will need, if `args` are plain enough to read here."""
+def start(args: Sequence[str], workspace: Path, *, per_pattern: bool = False) -> None:
+    """Start the runs `sf grep ARGS` will need, if `args` are plain enough to read here; with
+    `per_pattern`, one count run per pattern (what `refs` runs) instead of grep's first runs."""
     from sofia import settings
 
     if not settings.get("SOFIA_HEAD_START"):  # `off` compares timings, or rules head starts out
@@ -38,7 +39,12 @@ def start(args: Sequence[str], workspace: Path) -> None:
     try:
         request = build(workspace=workspace, **options)
         ripgrep = Ripgrep(request, Context(root=workspace, budget=None))
-        for command in ripgrep.first_commands():
+        commands = (
+            [ripgrep.count_command(pattern) for pattern in request.patterns]
+            if per_pattern
+            else ripgrep.first_commands()
+        )
+        for command in commands:
             early.offer(command, request.cwd, proc.Background(command, cwd=request.cwd))
     except (ProviderError, OSError):
         discard()

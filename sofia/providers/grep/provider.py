@@ -49,7 +49,7 @@ class Params(Input):
         list[str],
         Field(
             default_factory=list,
-            description="More directory names to skip at any depth, not paths or globs (vendor, node_modules... and .gitignore apply anyway).",
+            description="Directory names (not paths) to skip too; vendor, node_modules, .gitignore always apply.",
         ),
         Cli(flag="--ignore-dir", split=True, metavar="NAME"),
     ]

@@ -1,0 +1,256 @@
+"""`sf refs` against what an agent would otherwise run: end-to-end time vs `rg -w` on a tree of
+more than 50,000 files (a new CLI process, and over MCP with a warm worker), a name with more than
+10,000 occurrences over MCP inside the default deadline (exact totals, worker memory), and output
+tokens vs `grep -rn -w` and `grep -rn -w -C2` for the same symbols on the same files.
+
+Corpora: grep's generated polyglot monorepo (fixed seed) and Laravel and Symfony components from
+Debian (both built by bench_grep into bench/.cache).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import harness
+from bench_grep import files_walked, monorepo, php_corpus, side_by_side
+from harness import ratio, section, sf_command, table, tokens_of_command
+
+from sofia.providers.refs.head_start import default_exts
+from sofia.runtime import rg
+
+TIME_NAMES = ("deleteUser", "InvoiceRepository")
+"""Names every generated package uses (thousands of files); a rare one is picked from the tree."""
+BIG_NAME = "CACHE_TTL"
+PHP_SYMBOLS = (
+    "getConnection",
+    "dispatch",
+    "InvalidArgumentException",
+    "setAttribute",
+    "Request",
+    "Symfony\\Component\\HttpFoundation\\Request",
+    "Model::getConnection",
+    "handle",
+)
+MONOREPO_SYMBOLS = ("deleteUser", "DeleteUser", "delete_user", "InvoiceRepository")
+DEFAULT_DEADLINE = 120.0
+
+
+def rg_word(name: str) -> list[str]:
+    """Bare `rg -n -w` with the walk and extensions refs uses."""
+    args = [rg.executable(), "--no-config", "-n", "--fixed-strings", "--word-regexp", *rg.walk_args()]
+    args += [f"--iglob=*.{ext}" for ext in default_exts()]
+    return [*args, f"--regexp={name}", "--", "."]
+
+
+def grep_word(name: str, *extra: str, include: Sequence[str] = ("php",)) -> list[str]:
+    includes = [f"--include=*.{ext}" for ext in include]
+    return ["grep", "-rn", "-w", "-F", *includes, *extra, "--", name.rsplit("\\", 1)[-1].split("::")[-1], "."]
+
+
+def occurrences(root: Path, name: str) -> int:
+    args = [rg.executable(), "--no-config", "--count-matches", "-F", "-w", "--no-filename", *rg.walk_args()]
+    args += [f"--iglob=*.{ext}" for ext in default_exts()]
+    done = harness.run([*args, "-e", name, "--", "."], root)
+    return sum(int(n) for n in done.stdout.split())
+
+
+def rare_name(root: Path) -> str:
+    """A class declared once in the generated tree (each PHP file declares its own)."""
+    ignored = set(rg.DEFAULT_IGNORE_DIRS)
+    first = next(p for p in sorted((root / "packages").rglob("*.php")) if not ignored & set(p.parts))
+    line = next(line for line in first.read_text().splitlines() if line.startswith("final class "))
+    return line.split()[2]
+
+
+def time_rows(root: Path, names: Sequence[str]) -> list[list[object]]:
+    commands: dict[str, list[str]] = {}
+    for name in names:
+        commands[f"sf:{name}"] = sf_command("refs", name)
+        commands[f"rg:{name}"] = rg_word(name)
+    t = side_by_side(commands, root)
+    size = f"{files_walked(root):,} files"
+    return [
+        [
+            size,
+            f"`sf refs {name}` ({occurrences(root, name):,} occurrences)",
+            ratio(t[f"sf:{name}"], t[f"rg:{name}"]),
+            f"{t[f'sf:{name}']:.2f} / {t[f'rg:{name}']:.2f}",
+        ]
+        for name in names
+    ]
+
+
+class RssSampler:
+    """Peak resident memory of the server's worker processes while a call runs."""
+
+    def __init__(self) -> None:
+        import psutil
+
+        self.psutil = psutil
+        self.peak = 0
+        self.running = True
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        me = self.psutil.Process()
+        while self.running:
+            for child in me.children(recursive=True):
+                try:
+                    if "mcp" not in child.cmdline():
+                        self.peak = max(self.peak, child.memory_info().rss)
+                except self.psutil.Error:
+                    continue
+            time.sleep(0.05)
+
+    def __enter__(self) -> RssSampler:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.running = False
+        self.thread.join()
+
+
+def mcp_rows(
+    root: Path, names: Sequence[str], calls: int = 5
+) -> tuple[list[list[object]], list[list[object]]]:
+    """Warm-worker calls against bare rg, interleaved; then the big name once, with worker memory."""
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    async def measure() -> tuple[list[list[object]], list[list[object]]]:
+        params = StdioServerParameters(
+            command=sf_command()[0], args=[*sf_command()[1:], "mcp", "--workers", "1"], cwd=root
+        )
+        rows: list[list[object]] = []
+        with open(os.devnull, "w") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                await session.call_tool("refs", {"symbols": ["warmup"]}, read_timeout_seconds=None)
+                for name in names:
+                    over: list[float] = []
+                    bare: list[float] = []
+                    for round_ in range(calls + 1):
+                        start = time.perf_counter()
+                        result = await session.call_tool("refs", {"symbols": [name]})
+                        elapsed = time.perf_counter() - start
+                        assert not result.is_error, result
+                        start = time.perf_counter()
+                        await anyio.to_thread.run_sync(lambda n=name: harness.run(rg_word(n), cwd=root))
+                        if round_:
+                            over.append(elapsed)
+                            bare.append(time.perf_counter() - start)
+                    mcp_time, rg_time = statistics.median(over), statistics.median(bare)
+                    rows.append(
+                        [
+                            f"`refs {name}` over MCP (warm worker)",
+                            ratio(mcp_time, rg_time),
+                            f"{mcp_time:.2f} / {rg_time:.2f}",
+                        ]
+                    )
+                expected = occurrences(root, BIG_NAME)
+                with RssSampler() as sampler:
+                    start = time.perf_counter()
+                    result = await session.call_tool(
+                        "refs", {"symbols": [BIG_NAME]}, read_timeout_seconds=None
+                    )
+                    elapsed = time.perf_counter() - start
+                assert not result.is_error, result
+                payload = json.loads(result.content[0].text)  # type: ignore[union-attr]
+                totals = payload["symbols"][0]["totals"]
+                big = [
+                    [
+                        f"`refs {BIG_NAME}` over MCP",
+                        f"{expected:,}",
+                        f"{totals['text']:,}",
+                        f"{totals.get('unclassified', 0):,}",
+                        f"{elapsed:.1f} s (deadline {DEFAULT_DEADLINE:.0f} s)",
+                        f"{sampler.peak / 2**20:.0f} MiB",
+                    ]
+                ]
+        return rows, big
+
+    return anyio.run(measure)
+
+
+def token_rows(
+    root: Path, symbols: Sequence[str], include: Sequence[str]
+) -> tuple[list[list[object]], list[float], list[float]]:
+    env = {"SOFIA_MAX_OUTPUT_TOKENS": "10000000"}
+    exts = ",".join(include)
+    rows: list[list[object]] = []
+    vs_plain: list[float] = []
+    vs_context: list[float] = []
+    for symbol in symbols:
+        sf = tokens_of_command(
+            sf_command("refs", symbol, "--ext", exts, "--max-per-symbol", "0"), cwd=root, env=env
+        )
+        sf_json = tokens_of_command(
+            sf_command("refs", symbol, "--ext", exts, "--max-per-symbol", "0", "--json"), cwd=root, env=env
+        )
+        plain = tokens_of_command(grep_word(symbol, include=include), cwd=root)
+        context = tokens_of_command(grep_word(symbol, "-C2", include=include), cwd=root)
+        vs_plain.append(sf / plain)
+        vs_context.append(context / sf)
+        rows.append(
+            [
+                f"`{symbol}`",
+                f"{sf:,}",
+                f"{sf_json:,}",
+                f"{plain:,}",
+                f"{context:,}",
+                ratio(sf, plain),
+                ratio(context, sf),
+            ]
+        )
+    return rows, vs_plain, vs_context
+
+
+def main() -> None:
+    tree = monorepo()
+    names = (rare_name(tree), *TIME_NAMES)
+    body = table(["tree", "call", "sf vs rg -w", "seconds (sf / rg)"], time_rows(tree, names))
+    section(
+        "refs: time end to end, a new CLI process (median of 5, warm cache)",
+        body,
+        "python bench/bench_refs.py",
+    )
+
+    rows, big = mcp_rows(tree, names)
+    body = table(["call", "vs rg -w", "seconds (MCP / rg)"], rows)
+    body += "\n\n" + table(
+        ["call", "rg -w occurrences", "text total", "unclassified", "wall", "worker peak RSS"], big
+    )
+    section(
+        "refs: over MCP, warm worker; a name with > 10,000 occurrences", body, "python bench/bench_refs.py"
+    )
+
+    header = ["symbol", "sf TOON", "sf JSON", "grep -rn -w", "grep -rn -w -C2", "sf / grep", "-C2 / sf"]
+    php = php_corpus()
+    php_rows, php_plain, php_context = token_rows(php, PHP_SYMBOLS, ("php",))
+    mono_rows, mono_plain, mono_context = token_rows(tree, MONOREPO_SYMBOLS, ("php", "ts", "go", "py"))
+    body = table(header, php_rows)
+    body += (
+        f"\n\nLaravel and Symfony ({files_walked(php):,} PHP files): median `sf refs` / `grep -rn -w` "
+        f"{statistics.median(php_plain):.2f}×, `grep -rn -w -C2` / `sf refs` {statistics.median(php_context):.2f}×."
+    )
+    body += "\n\n" + table(header, mono_rows)
+    body += (
+        f"\n\nGenerated monorepo: median `sf refs` / `grep -rn -w` {statistics.median(mono_plain):.2f}×, "
+        f"`grep -rn -w -C2` / `sf refs` {statistics.median(mono_context):.2f}× "
+        "(every use shown: max_per_symbol 0, unlimited budget; grep over the same extensions)."
+    )
+    section("refs: tokens", body, "python bench/bench_refs.py")
+
+
+if __name__ == "__main__":
+    main()

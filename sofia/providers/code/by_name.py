@@ -1,0 +1,213 @@
+"""Slices by name under a directory or glob: "show me `UserController::destroy`" without knowing
+its file. ripgrep finds the files holding each name's last segment as a word, those are parsed,
+and `sofia.syntax.lookup` picks the symbols, as for a single file; at most MAX_SLICES slices
+come back, in path order, the rest counted."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from sofia.output.budget import MARGIN, cost, largest_prefix, note, with_omitted
+from sofia.output.notes import Place, not_followed
+from sofia.providers.code.documents import count_lines, decode, header, read
+from sofia.providers.code.globs import is_glob
+from sofia.providers.code.inputs import display, match_glob, resolve
+from sofia.providers.code.model import SLICE_MODE
+from sofia.providers.contract import Context, ProviderError
+from sofia.syntax import EXTENSIONS, MAX_PARSE_BYTES, ParseUnavailable, Symbol, lookup, parse, slice_text
+
+MAX_SLICES = 20
+SUGGESTION_WORDS = 2_000
+"""Identifiers read to suggest close matches for a name defined nowhere."""
+GLOBS = [f"*{ext}" for ext in EXTENSIONS]
+
+
+def wants_lookup(files: list[str], root: Any) -> bool:
+    """Symbols with anything but one existing regular file: look them up under the paths given."""
+    if len(files) != 1:
+        return True
+    path = resolve(root, files[0])
+    return path.is_dir() or (not os.path.lexists(path) and is_glob(files[0]))
+
+
+def run_by_name(files: list[str], symbols: list[str], ctx: Context) -> dict[str, Any]:
+    from sofia.runtime import rg
+
+    root = ctx.root
+    queries = []
+    for text in symbols:
+        try:
+            queries.append((text, lookup.parse_query(text)))
+        except lookup.BadName as error:
+            raise ProviderError(str(error), error.hint) from None
+    words = sorted({q.name for _, q in queries})
+    walk_notes: list[str] = []
+    searched = _paths(files, root, ctx, walk_notes)
+    candidates = rg.files_with_words(words, searched, cwd=root, globs=GLOBS, timeout=ctx.timeout(60.0))
+    found: list[tuple[str, str, Symbol, str]] = []  # (path, lang, symbol, requested name)
+    documents: dict[str, dict[str, Any]] = {}
+    sources: dict[str, bytes] = {}
+    qnames: list[str] = []
+    unread: list[Place] = []
+    for index, rel in enumerate(candidates):
+        ctx.check_deadline()
+        ctx.progress(index, len(candidates), rel)
+        file = read(resolve(root, rel))
+        why = _unparsable(file)
+        if why:
+            unread.append(Place(rel, 0, why))
+            continue
+        try:
+            tree = parse(file.source, file.lang, rel)
+        except ParseUnavailable as error:
+            unread.append(Place(rel, 0, str(error) or "the parser gave up"))
+            continue
+        qnames.extend(tree.qnames())
+        for text, _query in queries:
+            for symbol in lookup.find(tree, text):
+                if all(s is not symbol for _, _, s, _ in found):
+                    found.append((rel, file.lang, symbol, text))
+                    sources[rel] = file.source
+                    documents.setdefault(rel, header(rel, file.lang, "slice", count_lines(file.text)))
+    missing = [text for text, _ in queries if all(t != text for _, _, _, t in found)]
+    if not found:
+        raise _nowhere(missing, searched, list(dict.fromkeys(qnames)), root, ctx)
+    if unread:
+        walk_notes.append(not_followed("files", unread, "they hold the name but could not be parsed"))
+    return _result(found, sources, documents, missing, searched, root, ctx, walk_notes)
+
+
+def _unparsable(file: Any) -> str:
+    """Why a candidate file cannot be searched for definitions, or ""."""
+    if file.error:
+        return str(file.error)
+    if not file.lang:
+        return "no grammar for it"
+    if b"\0" in file.source[:8000]:
+        return "binary"
+    if len(file.source) > MAX_PARSE_BYTES:
+        return f"larger than {MAX_PARSE_BYTES:,} bytes"
+    return ""
+
+
+def _paths(files: list[str], root: Any, ctx: Context, notes: list[str]) -> list[str]:
+    """The directories and files to search, globs matched (relative to the root)."""
+    paths: list[str] = []
+    for text in files:
+        path = resolve(root, text)
+        if os.path.lexists(path):
+            paths.append(display(root, path))
+        elif is_glob(text):
+            paths.extend(match_glob(text, path, root, ctx.timeout(60.0), notes))
+        else:
+            raise ProviderError(f"not found: {text}", f"paths are relative to {root}")
+    return list(dict.fromkeys(paths))
+
+
+def _result(
+    found: list[tuple[str, str, Symbol, str]],
+    sources: dict[str, bytes],
+    documents: dict[str, dict[str, Any]],
+    missing: list[str],
+    searched: list[str],
+    root: Any,
+    ctx: Context,
+    walk_notes: list[str],
+) -> dict[str, Any]:
+    shown = found[:MAX_SLICES]
+    notes: list[str] = list(walk_notes)
+    if len(found) > MAX_SLICES:
+        rest = found[MAX_SLICES:]
+        files = list(dict.fromkeys(path for path, _, _, _ in rest))
+        named = ", ".join(f"{s.qname} ({p}:{s.line})" for p, _, s, _ in rest[:10])
+        more = f" and {len(rest) - 10} more" if len(rest) > 10 else ""
+        hint = f"not shown: {named}{more} in {len(files)} files; narrow the path or qualify the name"
+        notes.append(
+            f"slices: showing {MAX_SLICES} of {len(found)} slices (at most {MAX_SLICES} per call); {hint}"
+        )
+    per_name: dict[str, list[str]] = {}
+    for path, _, symbol, text in found:
+        per_name.setdefault(text, []).append(f"{symbol.qname} ({path})")
+    for text, places in per_name.items():
+        if len(places) > 1:
+            notes.append(f"{text} is defined {len(places)} times: {', '.join(places[:5])}")
+    slices = [
+        (
+            path,
+            {
+                "symbol": s.qname,
+                "kind": s.kind,
+                "line": s.slice_line,
+                "end_line": s.end_line,
+                "text": decode(slice_text(sources[path], s)),
+            },
+        )
+        for path, _, s, _ in shown
+    ]
+    from sofia.output.tokens import estimate
+
+    raw_tok = sum(estimate(sources[p]) for p in dict.fromkeys(p for p, _ in slices))
+
+    def build(count: int) -> dict[str, Any]:
+        docs: dict[str, dict[str, Any]] = {}
+        for path, piece in slices[:count]:
+            docs.setdefault(path, {**documents[path], "slices": []})["slices"].append(piece)
+        result: dict[str, Any] = {"mode": SLICE_MODE, "files": list(docs.values())}
+        if missing:
+            result["missing"] = [{"symbol": m, "close": ""} for m in missing]
+        extra = []
+        if count < len(slices):
+            later = [str(piece["symbol"]) for _, piece in slices[count:]]
+            extra.append(
+                note(
+                    "slices",
+                    count,
+                    len(found),
+                    "slices",
+                    ctx.budget,
+                    f"not shown: {', '.join(later)}; request them separately",
+                )
+            )
+        result["notes"] = [*notes, *extra]
+        with_omitted(result, {"slices": len(found) - count})
+        result["stats"] = {"raw_tok": raw_tok}
+        return result
+
+    if ctx.budget is None:
+        return build(len(slices))
+    limit = ctx.budget - MARGIN
+    count = largest_prefix(len(slices), lambda k: cost(build(k)) <= limit)
+    return build(max(count, 1))
+
+
+def _nowhere(
+    names: list[str], searched: list[str], qnames: list[str], root: Any, ctx: Context
+) -> ProviderError:
+    """The error for names defined nowhere under the paths, with close matches: qualified names
+    declared in the files holding the last segment, else identifiers written under the paths."""
+    from sofia.runtime import proc, rg
+
+    close: list[str] = []
+    for name in names:
+        close += [c for c in lookup.close_names(qnames, name) if c not in close]
+    for name in names if not close else []:
+        last = lookup.parse_query(name).name
+        stem = re.escape(last[:3]) if len(last) >= 3 else re.escape(last)
+        args = [
+            rg.executable(),
+            "--no-config",
+            "--only-matching",
+            "--no-filename",
+            "--no-line-number",
+            "--ignore-case",
+        ]
+        args += [*rg.walk_args(), *(f"--iglob={g}" for g in GLOBS), f"--max-count={SUGGESTION_WORDS}"]
+        args += [f"--regexp=\\b[A-Za-z_]\\w*{stem}\\w*|\\b{stem}\\w*", "--", *searched]
+        done = proc.run(args, cwd=root, timeout=ctx.timeout(20.0))
+        words = sorted(set(done.out.split()))
+        close += [c for c in lookup.close_names(words, last) if c not in close and c != last]
+    where = ", ".join(searched[:3]) + (" …" if len(searched) > 3 else "")
+    hint = f"close: {', '.join(close[:5])}" if close else "check the spelling, or widen the path"
+    return ProviderError(f"no definition of {', '.join(names)} under {where}", hint)

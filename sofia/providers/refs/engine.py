@@ -1,0 +1,306 @@
+"""The `refs` search: ripgrep counts each name over the walk (grep's engine: exact textual totals
+and the candidate files), then the candidates are parsed and their occurrences classified, in
+path order, for as long as the deadline allows."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sofia.providers.contract import Context, ProviderError
+from sofia.providers.grep.request import Request, build
+from sofia.providers.grep.ripgrep import MAX_PROCESSES, Ripgrep, display_path
+
+if TYPE_CHECKING:
+    from sofia.providers.refs import Params
+    from sofia.syntax import SymbolTree
+    from sofia.syntax.lookup import Query
+    from sofia.syntax.uses import FileUses
+
+BINARY_PROBE = 8000
+RESERVE_SHARE = 0.15
+"""Share of the time left when classification starts that is kept for shaping the result."""
+MIN_RESERVE = 1.0
+TICK_EVERY = 16
+PROGRESS = "classifying occurrences"
+DEADLINE = "deadline"
+JOBS_ENV = "SOFIA_REFS_JOBS"
+"""Processes classifying candidates at once (1: in the calling process only)."""
+MAX_JOBS = 4
+PARALLEL_FROM = 256
+"""Candidate files from which classifying in several processes pays for forking them."""
+CHUNK = 64
+
+
+@dataclass(frozen=True)
+class Holder:
+    """The innermost symbol holding a line: its qualified and bare name and line range."""
+
+    qname: str
+    name: str
+    line: int
+    end_line: int
+
+
+@dataclass
+class Parsed:
+    """One classified candidate file, kept without its tree (a large search holds thousands)."""
+
+    rel: str
+    lang: str
+    uses: FileUses
+    lines: int
+    holders: dict[int, Holder | None]
+    """Line -> the symbol holding it, for every line with an occurrence."""
+    texts: dict[int, str]
+    """Line -> its text, for every line with an occurrence."""
+
+
+def summarize(rel: str, tree: SymbolTree, uses: FileUses) -> Parsed:
+    """What matching and shaping need of a classified file, so its tree can go."""
+    source = tree.source
+    holders: dict[int, Holder | None] = {}
+    texts: dict[int, str] = {}
+    for found in uses.occurrences.values():
+        for occurrence in found:
+            line = occurrence.line
+            if line not in holders:
+                symbol = tree.enclosing(line)
+                holders[line] = (
+                    Holder(symbol.qname, symbol.name, symbol.line, symbol.end_line) if symbol else None
+                )
+                start = source.rfind(b"\n", 0, occurrence.start) + 1
+                end = source.find(b"\n", occurrence.start)
+                texts[line] = source[start : end if end >= 0 else len(source)].decode("utf-8", "replace")
+            if occurrence.decl != (0, 0):
+                occurrence.end_line = (
+                    source.count(b"\n", 0, max(occurrence.decl[1] - 1, occurrence.start)) + 1
+                )
+    return Parsed(rel, tree.lang, uses, max(source.count(b"\n"), 1), holders, texts)
+
+
+@dataclass
+class Found:
+    """Everything the search learnt, for the matcher and the shaper."""
+
+    request: Request
+    queries: list[Query]
+    counts: dict[str, dict[bytes, int]]
+    """Spelling searched -> raw path -> rg's count of it."""
+    spellings: dict[str, list[str]]
+    """Name -> the spellings searched for it (itself, a Vue component's kebab-case form)."""
+    components: dict[str, list[str]]
+    """Component name -> `.vue` files of that name under the root."""
+    parsed: dict[str, Parsed] = field(default_factory=dict)
+    unparsed: dict[str, str] = field(default_factory=dict)
+    """Display path -> why it was not classified (binary, too large, vanished, deadline)."""
+    deadline_cut: int = 0
+    """Candidate files left unclassified because the deadline came near."""
+    candidates: int = 0
+
+
+def search(params: Params, ctx: Context) -> dict[str, Any]:
+    from sofia.providers.refs.match import match
+    from sofia.providers.refs.shape import shape
+
+    found = collect(params, ctx)
+    matched = [match(query, found) for query in found.queries]
+    return shape(params, found, matched, ctx.budget)
+
+
+def queries_of(symbols: Sequence[str]) -> list[Query]:
+    from sofia.syntax.lookup import BadName, parse_query
+
+    if not symbols:
+        raise ProviderError("refs needs at least one symbol", "pass a name: sf refs UserController::destroy")
+    queries: list[Query] = []
+    for text in symbols:
+        try:
+            query = parse_query(text)
+        except BadName as error:
+            raise ProviderError(str(error), error.hint) from None
+        if all(q.text != query.text for q in queries):
+            queries.append(query)
+    return queries
+
+
+def collect(params: Params, ctx: Context) -> Found:
+    from sofia.providers.refs.head_start import default_exts
+    from sofia.syntax.uses.vue import is_component_name, kebab
+
+    queries = queries_of(params.symbols)
+    names = list(dict.fromkeys(q.name for q in queries))
+    exts = params.exts or default_exts()
+    request = build(
+        names,
+        workspace=ctx.root,
+        root=params.root,
+        word=True,
+        exts=exts,
+        ignore_dirs=params.ignore_dirs,
+        cap=0,
+    )
+    spellings = {name: [name] for name in names}
+    vue = "vue" in request.exts
+    component_names = [n for n in names if vue and is_component_name(n)]
+    for name in component_names:
+        if kebab(name) != name:
+            spellings[name].append(kebab(name))
+    kebabs = [spelling for n in component_names for spelling in spellings[n][1:]]
+    vue_request = (
+        build(
+            kebabs,
+            workspace=ctx.root,
+            root=params.root,
+            word=True,
+            exts=["vue"],
+            ignore_dirs=params.ignore_dirs,
+            cap=0,
+        )
+        if kebabs
+        else None
+    )
+    counts: dict[str, dict[bytes, int]] = {}
+    problems: dict[str, str] = {}
+    ripgrep = Ripgrep(request, ctx)
+    jobs: list[tuple[str, Ripgrep]] = [(n, ripgrep) for n in names]
+    if vue_request is not None:
+        vue_rg = Ripgrep(vue_request, ctx)
+        jobs += [(s, vue_rg) for n in component_names for s in spellings[n][1:]]
+    with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(jobs))) as pool:
+        futures = [pool.submit(rg.count, spelling) for spelling, rg in jobs]
+        components = {n: _component_files(request, n, ctx) for n in component_names}
+        for (spelling, _), future in zip(jobs, futures, strict=True):
+            counted = future.result()
+            counts[spelling] = {path.removeprefix(b"./"): n for path, n in counted.counts.items() if n > 0}
+            problems.update(counted.problems)
+    ctx.check_deadline()
+    found = Found(request, queries, counts, spellings, components)
+    found.unparsed.update(problems)
+    _classify(found, ctx)
+    return found
+
+
+def _component_files(request: Request, name: str, ctx: Context) -> list[str]:
+    """`.vue` files named after the component, found by the same walk as the search."""
+    from sofia.runtime import rg
+
+    listed = rg.list_files(
+        [request.target],
+        cwd=request.cwd,
+        globs=[f"{name}.vue"],
+        ignore_dirs=request.ignore_dirs,
+        timeout=ctx.timeout(60.0),
+    )
+    return [p for p in listed if os.path.basename(p) == f"{name}.vue"]
+
+
+def jobs_for(candidates: int) -> int:
+    """Processes classifying at once: `SOFIA_REFS_JOBS` if set, else up to MAX_JOBS cores once
+    there are enough candidates to pay for forking."""
+    import multiprocessing
+
+    text = os.environ.get(JOBS_ENV, "").strip()
+    wanted = int(text) if text.isdigit() else min(os.cpu_count() or 1, MAX_JOBS)
+    if candidates < PARALLEL_FROM or wanted < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return wanted
+
+
+def _classify(found: Found, ctx: Context) -> None:
+    """Parse and classify candidates in path order until the deadline's reserve is reached."""
+    wanted: dict[bytes, set[str]] = {}
+    for name, spellings in found.spellings.items():
+        for spelling in spellings:
+            for path in found.counts.get(spelling, {}):
+                wanted.setdefault(path, set()).add(name)
+    for name, files in found.components.items():
+        for rel in files:
+            wanted.setdefault(os.fsencode(rel), set()).add(name)
+    order = [raw for raw in sorted(wanted) if display_path(raw) not in found.unparsed]
+    found.candidates = len(order)
+    left = ctx.time_left()
+    stop_at = time.monotonic() + left - max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else None
+    items = [(raw, sorted(wanted[raw])) for raw in order]
+    jobs = jobs_for(len(items))
+    if jobs > 1:
+        outcomes = _in_processes(found.request.cwd, items, stop_at, jobs, ctx)
+    else:
+        outcomes = []
+        reserve = max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else 0.0
+        for index, (raw, names) in enumerate(items):
+            remaining = ctx.time_left()
+            if remaining is not None and remaining < reserve:
+                outcomes += [(display_path(r), DEADLINE) for r, _ in items[index:]]
+                break
+            if index % TICK_EVERY == 0:
+                ctx.progress(index, len(items), PROGRESS)
+            outcomes.append(classify_one(found.request.cwd, raw, names))
+    for rel, outcome in outcomes:
+        if isinstance(outcome, Parsed):
+            found.parsed[rel] = outcome
+        else:
+            found.unparsed[rel] = outcome
+            found.deadline_cut += outcome == DEADLINE
+
+
+def _in_processes(
+    cwd: Path, items: list[tuple[bytes, list[str]]], stop_at: float | None, jobs: int, ctx: Context
+) -> list[tuple[str, Parsed | str]]:
+    """The same classification in forked processes, chunk by chunk, reassembled in path order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunks = [items[i : i + CHUNK] for i in range(0, len(items), CHUNK)]
+    outcomes: list[tuple[str, Parsed | str]] = []
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = [pool.submit(classify_chunk, cwd, chunk, stop_at) for chunk in chunks]
+        for index, future in enumerate(futures):
+            outcomes += future.result()
+            ctx.progress(min((index + 1) * CHUNK, len(items)), len(items), PROGRESS)
+    return outcomes
+
+
+def classify_chunk(
+    cwd: Path, items: list[tuple[bytes, list[str]]], stop_at: float | None
+) -> list[tuple[str, Parsed | str]]:
+    """Classify a run of candidates (in a worker process); those past `stop_at` are left out."""
+    outcomes: list[tuple[str, Parsed | str]] = []
+    for raw, names in items:
+        if stop_at is not None and time.monotonic() > stop_at:
+            outcomes.append((display_path(raw), DEADLINE))
+        else:
+            outcomes.append(classify_one(cwd, raw, names))
+    return outcomes
+
+
+def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed | str]:
+    """One candidate: its classified occurrences, or why it could not be classified."""
+    from sofia.syntax import MAX_PARSE_BYTES, ParseUnavailable, language_for, parse
+    from sofia.syntax.uses import analyze
+
+    rel = display_path(raw)
+    file = cwd / os.fsdecode(raw)
+    lang = language_for(file)
+    if lang is None:
+        return rel, "unsupported file type"
+    try:
+        source = file.read_bytes()
+    except FileNotFoundError:
+        return rel, "vanished"
+    except OSError as error:
+        return rel, f"unreadable: {error.strerror or error}"
+    if b"\0" in source[:BINARY_PROBE]:
+        return rel, "binary"
+    if len(source) > MAX_PARSE_BYTES:
+        return rel, "too large to parse"
+    try:
+        tree = parse(source, lang, rel)
+    except ParseUnavailable as error:
+        return rel, f"not parsed: {error}"
+    return rel, summarize(rel, tree, analyze(tree, rel, names))

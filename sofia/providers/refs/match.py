@@ -1,0 +1,350 @@
+"""Matching classified occurrences to one requested name: which definitions it denotes, and for
+each use whether it statically refers to one of them (`exact`), may (`name`), or refers to
+something else of the same name (counted as `elsewhere`, never shown)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sofia.syntax.uses.model import COMMENT, DEFINITION, LOCAL, STRING, USE, Occurrence, Path
+
+if TYPE_CHECKING:
+    from sofia.providers.refs.engine import Found, Parsed
+    from sofia.syntax.lookup import Query
+
+EXACT = "exact"
+NAME = "name"
+ELSEWHERE = "elsewhere"
+MEMBER_KINDS = frozenset({"method", "property", "constant"})
+CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type", "component"})
+
+
+@dataclass
+class Definition:
+    file: str
+    line: int
+    col: int
+    end_line: int
+    kind: str
+    qname: str
+    sig: str
+    container: Path | None
+    uses: int = 0
+
+
+@dataclass
+class Use:
+    file: str
+    line: int
+    col: int
+    kind: str
+    enclosing: str
+    match: str
+    definition: int = -1
+    """Index of the definition an exact use resolves to."""
+
+
+@dataclass
+class Matched:
+    query: Query
+    definitions: list[Definition]
+    uses: list[Use]
+    totals: Counter[str] = field(default_factory=Counter)
+    kinds: Counter[str] = field(default_factory=Counter)
+    text: int = 0
+    unclassified: int = 0
+    raw_lines: dict[tuple[str, int], str] = field(default_factory=dict)
+
+
+def suffix(qualifier: tuple[str, ...], path: Path | None) -> bool:
+    """Whether `qualifier` names the end of `path` (`UserController` ends `App\\Http\\UserController`)."""
+    if path is None or len(qualifier) > len(path):
+        return False
+    return not qualifier or tuple(path[len(path) - len(qualifier) :]) == qualifier
+
+
+def same(a: Path | None, b: Path | None) -> bool:
+    """Two containers are the same when one ends the other (a source root may prefix module paths)."""
+    if a is None or b is None:
+        return False
+    shorter, longer = (a, b) if len(a) <= len(b) else (b, a)
+    return (bool(shorter) and tuple(longer[len(longer) - len(shorter) :]) == shorter) or a == b
+
+
+class ContainerIndex:
+    """Containers looked up by `same`, in insertion order, without a scan of every entry (a
+    common name has thousands of definitions)."""
+
+    def __init__(self) -> None:
+        self.by_last: dict[str, list[tuple[Path, int]]] = {}
+        self.empty = -1
+
+    def add(self, path: Path | None, value: int) -> None:
+        if path is None:
+            return
+        if not path:
+            self.empty = value if self.empty < 0 else self.empty
+            return
+        self.by_last.setdefault(path[-1], []).append((path, value))
+
+    def find(self, target: Path | None) -> int:
+        """The first value whose container is the same as `target`, or -1."""
+        if target is None:
+            return -1
+        if not target:
+            return self.empty
+        for path, value in self.by_last.get(target[-1], []):
+            if same(path, target):
+                return value
+        return -1
+
+
+class Matcher:
+    def __init__(self, query: Query, found: Found) -> None:
+        self.query = query
+        self.found = found
+        self.parents: dict[Path, tuple[Path, ...]] = {}
+        for parsed in found.parsed.values():
+            for binding in parsed.uses.classes:
+                self.parents.setdefault(binding.path, binding.parents)
+        self.definitions = self._definitions()
+        self.by_container = ContainerIndex()
+        for index, definition in enumerate(self.definitions):
+            self.by_container.add(definition.container, index)
+        self.listed = {(d.file, d.line, d.col) for d in self.definitions}
+        self.defining = ContainerIndex()
+        for parsed in found.parsed.values():
+            for occurrence in parsed.uses.occurrences.get(query.name, []):
+                if occurrence.role == DEFINITION:
+                    self.defining.add(occurrence.container, 0)
+        self.wanted = list(dict.fromkeys(d.container for d in self.definitions if d.container is not None))
+        self.related: dict[Path, bool] = {}
+        self.member_query = query.member or bool(
+            self.definitions and all(d.kind in MEMBER_KINDS for d in self.definitions)
+        )
+
+    def _definitions(self) -> list[Definition]:
+        query = self.query
+        found: list[Definition] = []
+        for rel in sorted(self.found.parsed, key=os.fsencode):
+            parsed = self.found.parsed[rel]
+            for occurrence in parsed.uses.occurrences.get(query.name, []):
+                if occurrence.role == DEFINITION and not occurrence.spelled:
+                    definition = self._definition(parsed, occurrence)
+                    if suffix(query.qualifier, definition.container) or (
+                        query.qualifier and _qname_ends(definition.qname, query.qualifier, query.name)
+                    ):
+                        found.append(definition)
+        for rel in self.found.components.get(query.name, []):
+            if not query.qualifier or suffix(query.qualifier, _component_container(rel)):
+                component = self.found.parsed.get(rel)
+                lines = component.lines if component is not None else 1
+                found.append(
+                    Definition(
+                        rel,
+                        1,
+                        1,
+                        max(lines, 1),
+                        "component",
+                        query.name,
+                        f"<{query.name}> single-file component",
+                        _component_container(rel),
+                    )
+                )
+        return found
+
+    def _definition(self, parsed: Parsed, occurrence: Occurrence) -> Definition:
+        holder = parsed.holders.get(occurrence.line)
+        end_line = occurrence.end_line or occurrence.line
+        name = self.query.name
+        if holder is not None and holder.name == name and holder.line <= occurrence.line:
+            qname = holder.qname
+            end_line = max(end_line, holder.end_line)
+        elif holder is not None:
+            qname = holder.qname + ("::" if parsed.lang == "php" else ".") + name
+        else:
+            qname = name
+        return Definition(
+            parsed.rel,
+            occurrence.line,
+            occurrence.col,
+            end_line,
+            occurrence.kind,
+            qname,
+            collapse(parsed.texts.get(occurrence.line, "")),
+            occurrence.container,
+        )
+
+    # --- uses ---------------------------------------------------------------------------------
+
+    def classify(self, occurrence: Occurrence) -> tuple[str, int]:
+        """(exact|name|elsewhere, index of the definition an exact use resolves to or -1)."""
+        if occurrence.member:
+            return self._member(occurrence)
+        target = occurrence.container
+        if occurrence.global_fallback and self.defining.find(target) < 0:
+            target = ()  # no function of that name in the namespace: PHP calls the global one
+        if not self.query.qualifier:
+            index = self.by_container.find(target)
+            if index >= 0:
+                return EXACT, index
+            # A top-level name resolved through the file's imports or namespace to a place where
+            # none of the definitions is (`from html import escape`) is not one of them.
+            if target is not None and self.definitions and occurrence.kind != "tag":
+                return ELSEWHERE, -1
+            return NAME, -1
+        if self.member_query and occurrence.kind not in ("import", "tag", "reference"):
+            return ELSEWHERE, -1
+        if self.member_query:
+            return (NAME, -1) if target is None else (ELSEWHERE, -1)
+        if target is None:
+            return NAME, -1
+        index = self.by_container.find(target)
+        if index >= 0:
+            return EXACT, index
+        return (EXACT, -1) if suffix(self.query.qualifier, target) else (ELSEWHERE, -1)
+
+    def _member(self, occurrence: Occurrence) -> tuple[str, int]:
+        target = occurrence.container
+        if target is None:
+            return NAME, -1
+        if not self.member_query and self.query.qualifier:
+            return NAME, -1
+        seen: set[Path] = set()
+        chain = [target]
+        while chain:
+            current = chain.pop(0)
+            if current in seen:
+                continue
+            seen.add(current)
+            index = self.by_container.find(current)
+            if index >= 0:
+                return EXACT, index
+            if self.query.qualifier and suffix(self.query.qualifier, current):
+                return EXACT, -1
+            if self._defines(current):
+                return (NAME, -1) if self._possible(occurrence, current) else (ELSEWHERE, -1)
+            parents = self.parents.get(current)
+            if parents is None:
+                return NAME, -1
+            chain.extend(parents)
+        return (NAME, -1) if self._possible(occurrence, target) else (ELSEWHERE, -1)
+
+    def _possible(self, occurrence: Occurrence, current: Path) -> bool:
+        """A receiver known not to be the requested class may still reach it: a class in the same
+        hierarchy (an ancestor's `$this`, a subclass overriding it, a sibling implementing the
+        same interface method) dispatches to related methods. A bare name accepts every receiver."""
+        if not self.query.qualifier:
+            return True
+        if current not in self.related:
+            self.related[current] = any(self._share(path, current) for path in self.wanted)
+        return self.related[current]
+
+    def _share(self, wanted: Path, current: Path) -> bool:
+        """Whether two classes are one hierarchy for the name: one reaches the other, or both
+        reach an ancestor declaring it — or a chain is broken (a parent in no searched file),
+        and then nothing can be ruled out."""
+        mine, mine_known = self._ancestors(wanted)
+        theirs, theirs_known = self._ancestors(current)
+        if not (mine_known and theirs_known):
+            return True
+        if any(same(a, current) for a in mine) or any(same(a, wanted) for a in theirs):
+            return True
+        return any(self.defining.find(a) >= 0 for a in mine & theirs)
+
+    def _ancestors(self, start: Path) -> tuple[set[Path], bool]:
+        """`start` and every known ancestor, and whether the whole chain is known."""
+        seen: set[Path] = set()
+        todo = [start]
+        known = True
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            parents = self.parents.get(path)
+            if parents is None:
+                known = False
+                continue
+            todo.extend(parents)
+        return seen, known
+
+    def _defines(self, container: Path) -> bool:
+        """Whether a parsed file defines the name as a member of `container` (an override)."""
+        return self.defining.find(container) >= 0
+
+
+def _qname_ends(qname: str, qualifier: tuple[str, ...], name: str) -> bool:
+    parts = tuple(p for p in qname.replace("::", ".").split(".") if p)
+    return parts[-len(qualifier) - 1 :] == (*qualifier, name)
+
+
+def _component_container(rel: str) -> Path:
+    from sofia.syntax.uses.js import module_path
+
+    return module_path(rel)[:-1]
+
+
+def match(query: Query, found: Found) -> Matched:
+    matcher = Matcher(query, found)
+    matched = Matched(query, matcher.definitions, [])
+    class_only = bool(matcher.definitions) and all(d.kind in CLASS_KINDS for d in matcher.definitions)
+    for spelling in found.spellings.get(query.name, [query.name]):
+        counts = found.counts.get(spelling, {})
+        matched.text += sum(counts.values())
+        for raw, count in counts.items():
+            if os.fsdecode(raw) not in found.parsed and raw.decode("utf-8", "replace") not in found.parsed:
+                matched.unclassified += count
+    for rel in sorted(found.parsed, key=os.fsencode):
+        parsed = found.parsed[rel]
+        for occurrence in parsed.uses.occurrences.get(query.name, []):
+            role = occurrence.role
+            if not occurrence.spelled or role == USE:
+                matched.raw_lines.setdefault((rel, occurrence.line), parsed.texts.get(occurrence.line, ""))
+            if role == COMMENT:
+                matched.totals["in_comments"] += 1
+            elif role == STRING:
+                matched.totals["in_strings"] += 1
+            elif role == LOCAL:
+                matched.totals["locals"] += 1
+            elif role == DEFINITION:
+                listed = (rel, occurrence.line, occurrence.col) in matcher.listed
+                matched.totals["definitions" if listed else ELSEWHERE] += 1
+            elif role == USE:
+                label, index = matcher.classify(occurrence)
+                if label == ELSEWHERE:
+                    matched.totals[ELSEWHERE] += 1
+                    continue
+                kind = occurrence.kind
+                if kind == "call" and class_only and parsed.lang == "python":
+                    kind = "new"
+                holder = parsed.holders.get(occurrence.line)
+                matched.uses.append(
+                    Use(
+                        rel,
+                        occurrence.line,
+                        occurrence.col,
+                        kind,
+                        holder.qname if holder else "",
+                        label,
+                        index,
+                    )
+                )
+                matched.totals[label] += 1
+                matched.totals["uses"] += 1
+                matched.kinds[kind] += 1
+                if index >= 0:
+                    matcher.definitions[index].uses += 1
+            else:
+                matched.totals["other"] += 1
+    matched.totals["definitions"] = len(matcher.definitions)
+    return matched
+
+
+def collapse(text: str, limit: int = 160) -> str:
+    """A declaration line as a signature: whitespace collapsed, a trailing `{` dropped, cut."""
+    line = " ".join(text.split()).removesuffix("{").rstrip()
+    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -1,0 +1,186 @@
+"""The `refs` result: per symbol its exact totals, definitions and uses grouped per file (exact
+matches first), cut to `max_per_symbol` and then to the output budget, every cut counted in
+`omitted` and named in a note that says how to narrow."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from itertools import groupby
+from typing import TYPE_CHECKING, Any
+
+from sofia.output.budget import MARGIN, cost, largest_prefix
+from sofia.output.notes import Place, not_followed
+from sofia.output.tokens import estimate
+from sofia.providers.refs.match import EXACT, NAME, Matched, Use
+
+if TYPE_CHECKING:
+    from sofia.providers.refs import Params
+    from sofia.providers.refs.engine import Found
+
+MAX_DEFINITIONS = 20
+"""Definitions listed per symbol; the rest are counted."""
+AMBIGUOUS_SHOWN = 5
+NARROW = "narrow with root, exts, kinds or a qualified name"
+OPTIONAL_TOTALS = ("in_comments", "in_strings", "locals", "elsewhere", "other", "unclassified")
+
+
+def shape(params: Params, found: Found, matched: Sequence[Matched], budget: int | None) -> dict[str, Any]:
+    kinds = set(params.kinds)
+    shown = [[u for u in _ordered(m.uses) if not kinds or u.kind in kinds] for m in matched]
+    cap = params.max_per_symbol
+    top = max((len(s) for s in shown), default=0)
+    wanted = min(top, cap) if cap else top
+    definitions = MAX_DEFINITIONS if params.definitions else 0
+    notes = _notes(params, found, matched)
+
+    def build(k: int, d: int) -> dict[str, Any]:
+        return _result(params, found, matched, shown, k, d, notes, budget)
+
+    if budget is None:
+        return build(wanted, definitions)
+    limit = budget - MARGIN
+    k = largest_prefix(wanted, lambda n: cost(build(n, definitions)) <= limit)
+    if k == 0 and cost(build(0, definitions)) > limit:
+        definitions = largest_prefix(definitions, lambda n: cost(build(0, n)) <= limit)
+    return build(k, definitions)
+
+
+def _ordered(uses: list[Use]) -> list[Use]:
+    """Exact matches first, then name matches; each in path, line and column order."""
+    rank = {EXACT: 0, NAME: 1}
+    return sorted(uses, key=lambda u: (rank[u.match], os.fsencode(u.file), u.line, u.col))
+
+
+def _rows(uses: Sequence[Use]) -> list[dict[str, Any]]:
+    """One flat row per use; `file` is written on a file's first row only ("" below it), so the
+    path costs once per file and the table stays one header plus short rows."""
+    rows: list[dict[str, Any]] = []
+    for file, group in groupby(uses, key=lambda u: u.file):
+        for index, u in enumerate(group):
+            rows.append(
+                {
+                    "file": "" if index else file,
+                    "line": u.line,
+                    "col": u.col,
+                    "kind": u.kind,
+                    "in": u.enclosing,
+                }
+            )
+    return rows
+
+
+def _result(
+    params: Params,
+    found: Found,
+    matched: Sequence[Matched],
+    shown: Sequence[list[Use]],
+    k: int,
+    d: int,
+    notes: list[str],
+    budget: int | None,
+) -> dict[str, Any]:
+    entries: list[dict[str, Any]] = []
+    extra: list[str] = []
+    cap = params.max_per_symbol
+    for m, uses in zip(matched, shown, strict=True):
+        totals: dict[str, int] = {
+            "text": m.text,
+            "uses": m.totals["uses"],
+            EXACT: m.totals[EXACT],
+            NAME: m.totals[NAME],
+            "definitions": len(m.definitions),
+        }
+        optional = {**m.totals, "unclassified": m.unclassified}
+        totals.update({key: optional[key] for key in OPTIONAL_TOTALS if optional.get(key)})
+        entry: dict[str, Any] = {
+            "symbol": m.query.text,
+            "totals": totals,
+            "kinds": dict(sorted(m.kinds.items())),
+        }
+        if params.definitions and m.definitions:
+            entry["definitions"] = [
+                {
+                    "file": x.file,
+                    "line": x.line,
+                    "col": x.col,
+                    "end_line": x.end_line,
+                    "kind": x.kind,
+                    "qname": x.qname,
+                    "sig": x.sig,
+                    "uses": x.uses,
+                }
+                for x in m.definitions[:d]
+            ]
+        visible = uses[:k]
+        exact = [u for u in visible if u.match == EXACT]
+        names = [u for u in visible if u.match == NAME]
+        if exact:
+            entry[EXACT] = _rows(exact)
+        if names:
+            entry[NAME] = _rows(names)
+        omitted: dict[str, int] = {}
+        if len(uses) > len(visible):
+            omitted["uses"] = len(uses) - len(visible)
+            by_cap = bool(cap) and len(visible) == cap
+            how = f"max_per_symbol {cap}" if by_cap else f"budget {budget} tok"
+            hint = ("raise max_per_symbol or " if by_cap else "") + NARROW
+            extra.append(f"{m.query.text}: showing {len(visible)} of {len(uses)} uses ({how}); {hint}")
+        if params.definitions and len(m.definitions) > d:
+            omitted["definitions"] = len(m.definitions) - d
+            extra.append(
+                f"{m.query.text}: showing {d} of {len(m.definitions)} definitions; qualify the name or narrow the root"
+            )
+        if omitted:
+            entry["omitted"] = omitted
+        entries.append(entry)
+    result: dict[str, Any] = {
+        "root": found.request.root_display,
+        "symbols": entries,
+        "notes": [*notes, *extra],
+    }
+    raw = sum(estimate(f"{f}:{line}:{text}\n") for m in matched for (f, line), text in m.raw_lines.items())
+    result["stats"] = {"raw_tok": raw}
+    return result
+
+
+def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str]:
+    notes: list[str] = []
+    for m in matched:
+        query = m.query
+        qnames = list(dict.fromkeys(d.qname for d in m.definitions))
+        if not query.qualifier and len(qnames) > 1:
+            listed = ", ".join(
+                f"{q} ({sum(d.uses for d in m.definitions if d.qname == q)} uses)"
+                for q in qnames[:AMBIGUOUS_SHOWN]
+            )
+            more = f" and {len(qnames) - AMBIGUOUS_SHOWN} more" if len(qnames) > AMBIGUOUS_SHOWN else ""
+            notes.append(
+                f"{query.text} is defined {len(m.definitions)} times: {listed}{more}; qualify it (e.g. {qnames[0]}) "
+                "to tell exact uses from same-named ones"
+            )
+        if not m.definitions and not m.totals["uses"] and not m.text:
+            notes.append(f"{query.text}: not found under {found.request.root_display}")
+        elif not m.definitions:
+            notes.append(
+                f"{query.text}: no definition under {found.request.root_display} (defined outside the root, "
+                "in an unsupported file, or generated); uses whose receiver is known are exact"
+            )
+    if params.kinds:
+        notes.append(f"showing uses of kind {', '.join(params.kinds)}; totals count every kind")
+    if found.deadline_cut:
+        classified = found.candidates - found.deadline_cut
+        notes.append(
+            f"classified {classified} of {found.candidates} candidate files before the deadline; text totals are "
+            "exact, the other totals cover the classified files and the rest are counted as unclassified; "
+            "narrow with root or exts"
+        )
+    others = [(path, why) for path, why in sorted(found.unparsed.items()) if why != "deadline"]
+    if others:
+        places = [Place(path, 0, why) for path, why in others]
+        notes.append(not_followed("files", places, "their occurrences are counted as unclassified"))
+    return notes
+
+
+def _uses(count: int) -> str:
+    return f"{count} use{'s' * (count != 1)}"

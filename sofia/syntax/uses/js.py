@@ -1,0 +1,437 @@
+"""JavaScript and TypeScript occurrences: ES imports (named, aliased, default, namespace),
+`this.`/`super.` receivers, classes used statically, variables assigned `new Class()` or
+annotated with a class in the same function, heritage clauses, type positions, JSX tags and
+locals that shadow the name."""
+
+from __future__ import annotations
+
+import posixpath
+
+from sofia.syntax.js import FUNCTIONS, METHODS
+from sofia.syntax.tree import Node, SymbolTree, text_of
+from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path
+from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
+
+SCRIPT_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".d.ts")
+FUNCTION_SCOPES = (
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "arrow_function",
+    "method_definition",
+    "generator_function",
+)
+BLOCK_SCOPES = (*FUNCTION_SCOPES, "statement_block", "for_statement", "for_in_statement", "class_body")
+TYPE_PARENTS = frozenset(
+    {
+        "type_annotation",
+        "type_arguments",
+        "generic_type",
+        "union_type",
+        "intersection_type",
+        "array_type",
+        "tuple_type",
+        "type_query",
+        "nested_type_identifier",
+        "as_expression",
+        "satisfies_expression",
+        "type_alias_declaration",
+        "constraint",
+        "default_type",
+        "lookup_type",
+        "index_type_query",
+        "readonly_type",
+        "conditional_type",
+        "function_type",
+        "parenthesized_type",
+        "predefined_type",
+        "type_predicate",
+        "opting_type_annotation",
+        "omitting_type_annotation",
+        "asserts",
+        "infer_type",
+        "mapped_type_clause",
+        "extends_type_clause",
+    }
+)
+DEFINITIONS = {
+    "class_declaration": "class",
+    "abstract_class_declaration": "class",
+    "class": "class",
+    "interface_declaration": "interface",
+    "type_alias_declaration": "type",
+    "enum_declaration": "enum",
+    "internal_module": "namespace",
+    "module": "namespace",
+}
+
+
+def module_path(rel: str) -> Path:
+    """`src/api/index.ts` -> ("src", "api"); `src/api.ts` -> ("src", "api")."""
+    stem = rel
+    for extension in SCRIPT_EXTENSIONS:
+        if stem.lower().endswith(extension):
+            stem = stem[: -len(extension)]
+            break
+    parts = [p for p in stem.split("/") if p and p != "."]
+    if len(parts) > 1 and parts[-1] == "index":
+        parts.pop()
+    return tuple(parts)
+
+
+class Analyzer:
+    def __init__(self, tree: SymbolTree, rel: str, root: Node | None = None, component: str = "") -> None:
+        self.rel = rel
+        self.tree = tree
+        self.root = root if root is not None else tree.trees[0].root_node
+        self.module = module_path(rel)
+        self.component = component
+        self.names: dict[str, Path] = {}
+        """Imported local names -> module path + imported name."""
+        self.namespaces: dict[str, Path] = {}
+        self.top: set[str] = set()
+        self.top_classes: set[str] = set()
+        for statement in self.root.named_children:
+            if statement.type == "import_statement":
+                self._read_import(statement)
+            declaration = (
+                statement.child_by_field_name("declaration")
+                if statement.type == "export_statement"
+                else statement
+            )
+            if declaration is not None and declaration.type in (*DEFINITIONS, *FUNCTIONS):
+                self.top.add(text_of(declaration.child_by_field_name("name")))
+                if declaration.type in DEFINITIONS:
+                    self.top_classes.add(text_of(declaration.child_by_field_name("name")))
+            elif declaration is not None and declaration.type in (
+                "lexical_declaration",
+                "variable_declaration",
+            ):
+                for declarator in declaration.named_children:
+                    if declarator.type == "variable_declarator":
+                        self.top.add(text_of(declarator.child_by_field_name("name")))
+
+    def target_module(self, source: str) -> Path:
+        if source.startswith("."):
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(self.rel), source))
+            return module_path(joined)
+        return module_path(source)
+
+    def _read_import(self, statement: Node) -> None:
+        source = statement.child_by_field_name("source")
+        raw = text_of(source)[1:-1] if source is not None else ""
+        module = self.target_module(raw)
+        clause = next((c for c in statement.named_children if c.type == "import_clause"), None)
+        for part in clause.named_children if clause is not None else []:
+            if part.type == "identifier":
+                if raw.lower().endswith(".vue"):
+                    self.names[text_of(part)] = module
+                else:
+                    self.names[text_of(part)] = (*module, text_of(part))
+            elif part.type == "namespace_import":
+                name = next((c for c in part.named_children if c.type == "identifier"), None)
+                if name is not None:
+                    self.namespaces[text_of(name)] = module
+            elif part.type == "named_imports":
+                for specifier in part.named_children:
+                    if specifier.type == "import_specifier":
+                        original = text_of(specifier.child_by_field_name("name"))
+                        alias = specifier.child_by_field_name("alias")
+                        self.names[text_of(alias) if alias is not None else original] = (*module, original)
+
+    # --- resolution ---------------------------------------------------------------------------
+
+    def resolve(self, name: str) -> Path | None:
+        """The container of a top-level name as this file sees it."""
+        if name in self.names:
+            return self.names[name][:-1]
+        if name in self.top:
+            return self.module
+        return None
+
+    def class_of(self, node: Node) -> tuple[Path | None, Node | None]:
+        """The class (or Options API component) whose member function holds `node`."""
+        function = nearest(
+            node, ("method_definition", "function_expression", "arrow_function", "function_declaration")
+        )
+        current = function
+        while current is not None and current.type == "arrow_function":  # `this` passes through arrows
+            current = nearest(current, ("method_definition", "function_expression", "function_declaration"))
+        if current is None or current.type != "method_definition":
+            return None, None
+        holder = current.parent
+        if holder is not None and holder.type == "class_body" and holder.parent is not None:
+            declaration = holder.parent
+            return (*self.module, text_of(declaration.child_by_field_name("name"))), declaration
+        if holder is not None and holder.type == "object" and self.component:
+            return (*self.module[:-1], self.component), None
+        return None, None
+
+    def class_path(self, name: str) -> Path | None:
+        if name in self.names:
+            return self.names[name]
+        if name in self.top_classes:
+            return (*self.module, name)
+        return None
+
+    def heritage(self, declaration: Node) -> tuple[Path, ...]:
+        found: list[Path] = []
+        for clause in walk(declaration):
+            if clause.type == "extends_clause":
+                value = clause.child_by_field_name("value")
+                if value is not None and value.type == "identifier":
+                    path = self.class_path(text_of(value))
+                    if path is not None:
+                        found.append(path)
+            elif clause.type in ("implements_clause", "extends_type_clause"):
+                for named in clause.named_children:
+                    target = named.child_by_field_name("name") if named.type == "generic_type" else named
+                    path = self.class_path(text_of(target)) if target is not None else None
+                    if path is not None:
+                        found.append(path)
+            if clause.type in ("class_body", "interface_body", "object_type"):
+                break
+        return tuple(found)
+
+    def receiver(self, node: Node) -> tuple[Path | None, bool, bool]:
+        """(class path, is the enclosing class, is a module namespace) of a member's object."""
+        while node.type in ("parenthesized_expression", "non_null_expression") and node.named_child_count:
+            node = node.named_children[0]
+        if node.type == "this":
+            path, _ = self.class_of(node)
+            return path, path is not None, False
+        if node.type == "super":
+            _, declaration = self.class_of(node)
+            parents = self.heritage(declaration) if declaration is not None else ()
+            return (parents[0] if parents else None), False, False
+        if node.type == "identifier":
+            name = text_of(node)
+            if name in self.namespaces:
+                return self.namespaces[name], False, True
+            local = self.variable_class(node, name)
+            if local is not None:
+                return local, False, False
+            if self._bound_locally(node, name):
+                return None, False, False
+            return self.class_path(name), False, False
+        if node.type == "new_expression":
+            constructor = node.child_by_field_name("constructor")
+            if constructor is not None and constructor.type == "identifier":
+                return self.class_path(text_of(constructor)), False, False
+        if node.type == "member_expression":
+            base = node.child_by_field_name("object")
+            if base is not None and base.type == "identifier" and text_of(base) in self.namespaces:
+                return (
+                    (*self.namespaces[text_of(base)], text_of(node.child_by_field_name("property"))),
+                    False,
+                    False,
+                )
+        return None, False, False
+
+    def variable_class(self, node: Node, name: str) -> Path | None:
+        """`const x = new C()` or a parameter/variable annotated `: C` in the same function."""
+        function = nearest(node, FUNCTION_SCOPES)
+        if function is None:
+            return None
+        found: set[Path | None] = set()
+        for inner in walk(function):
+            if inner.type == "variable_declarator" and text_of(inner.child_by_field_name("name")) == name:
+                value = inner.child_by_field_name("value")
+                annotation = inner.child_by_field_name("type")
+                if annotation is not None:
+                    found.add(self.annotated(annotation))
+                elif value is not None and value.type == "new_expression":
+                    found.add(self.receiver(value)[0])
+                else:
+                    found.add(None)
+            elif inner.type in ("required_parameter", "optional_parameter") and (
+                text_of(inner.child_by_field_name("pattern")) == name
+            ):
+                annotation = inner.child_by_field_name("type")
+                found.add(self.annotated(annotation) if annotation is not None else None)
+        return found.pop() if len(found) == 1 else None
+
+    def annotated(self, annotation: Node) -> Path | None:
+        kind = annotation.named_children[0] if annotation.named_child_count else None
+        if kind is not None and kind.type == "generic_type":  # `Subscriber<T>`
+            kind = kind.child_by_field_name("name")
+        if kind is not None and kind.type == "type_identifier":
+            return self.class_path(text_of(kind))
+        return None
+
+    def _bound_locally(self, node: Node, name: str) -> bool:
+        function = nearest(node, FUNCTION_SCOPES)
+        if function is None:
+            return False
+        return any(
+            inner.type == "variable_declarator" and text_of(inner.child_by_field_name("name")) == name
+            for inner in walk(function)
+        )
+
+    # --- classification -----------------------------------------------------------------------
+
+    def root_at(self, start: int) -> Node | None:
+        return self.root
+
+    def outside(self, start: int, word: str) -> Occurrence:
+        return Occurrence(start, 0, 0, USE, "reference")
+
+    def extra_spellings(self, word: str) -> list[str]:
+        return []
+
+    def classes(self) -> list[Binding]:
+        nodes = declarations(
+            self.tree,
+            self.root,
+            ("class", "interface"),
+            ("class_declaration", "abstract_class_declaration", "interface_declaration"),
+        )
+        return [
+            Binding((*self.module, text_of(node.child_by_field_name("name"))), self.heritage(node))
+            for node in nodes
+            if node.child_by_field_name("name") is not None
+            and self.root.start_byte <= node.start_byte < self.root.end_byte
+        ]
+
+    def classify(self, node: Node, word: str) -> Occurrence:
+        parent = node.parent
+        start = node.start_byte
+        if parent is None:
+            return Occurrence(start, 0, 0, USE, "reference")
+        ptype = parent.type
+        if ptype in DEFINITIONS and is_field(parent, "name", node):
+            outer = nearest(parent, (*DEFINITIONS, *FUNCTION_SCOPES))
+            return self.definition(
+                DEFINITIONS[ptype], parent, self.container(parent) if outer else self.module
+            )
+        if ptype in FUNCTIONS and is_field(parent, "name", node):
+            return self.definition("function", parent, self.module)
+        if ptype in METHODS and is_field(parent, "name", node):
+            owner = self.member_owner(parent)
+            return self.definition("method", parent, owner)
+        if ptype in ("public_field_definition", "field_definition", "property_signature") and (
+            is_field(parent, "name", node) or is_field(parent, "property", node)
+        ):
+            return self.definition("property", parent, self.member_owner(parent))
+        if ptype == "enum_body" or (ptype == "enum_assignment" and is_field(parent, "name", node)):
+            enum = nearest(parent, ("enum_declaration",))
+            owner = (*self.module, text_of(enum.child_by_field_name("name"))) if enum is not None else None
+            return self.definition("constant", parent, owner)
+        if ptype == "variable_declarator" and is_field(parent, "name", node):
+            return self.declarator(parent, node)
+        if ptype == "import_specifier":
+            return self.import_specifier(parent, node)
+        if ptype in ("import_clause", "namespace_import"):
+            return Occurrence(start, 0, 0, USE, "import", self.resolve(word))
+        if ptype == "export_specifier":
+            statement = nearest(parent, ("export_statement",))
+            source = statement.child_by_field_name("source") if statement is not None else None
+            if source is not None:
+                return Occurrence(start, 0, 0, USE, "import", self.target_module(text_of(source)[1:-1]))
+            return Occurrence(start, 0, 0, USE, "reference", self.resolve(word))
+        if ptype == "member_expression" and is_field(parent, "property", node):
+            target, own, is_module = self.receiver(parent.child_by_field_name("object"))
+            kind = "call" if self._called(parent) else "reference"
+            return Occurrence(
+                start, 0, 0, USE, kind, target, member=not is_module, qualified=is_module, via_self=own
+            )
+        if ptype == "pair" and is_field(parent, "key", node):
+            return Occurrence(start, 0, 0, USE, "reference", None, member=True)
+        if ptype == "jsx_closing_element":
+            return Occurrence(start, 0, 0, OTHER)
+        if ptype in ("jsx_opening_element", "jsx_self_closing_element"):
+            return Occurrence(start, 0, 0, USE, "tag", self.resolve(word))
+        if ptype == "new_expression" and is_field(parent, "constructor", node):
+            return Occurrence(start, 0, 0, USE, "new", self.resolve(word))
+        if ptype == "extends_clause" or ptype == "class_heritage":
+            return Occurrence(start, 0, 0, USE, "extends", self.resolve(word))
+        if ptype == "implements_clause":
+            return Occurrence(start, 0, 0, USE, "implements", self.resolve(word))
+        if ptype == "extends_type_clause":
+            return Occurrence(start, 0, 0, USE, "extends", self.resolve(word))
+        if node.type == "type_identifier" or ptype in TYPE_PARENTS:
+            return Occurrence(start, 0, 0, USE, "type", self.resolve(word))
+        binding = self.parameter(node)
+        if binding is not None:
+            return binding
+        if ptype == "call_expression" and is_field(parent, "function", node):
+            return Occurrence(start, 0, 0, USE, "call", self.resolve(word))
+        if ptype == "decorator":
+            return Occurrence(start, 0, 0, USE, "call", self.resolve(word))
+        return Occurrence(start, 0, 0, USE, "reference", self.resolve(word))
+
+    def _called(self, member: Node) -> bool:
+        parent = member.parent
+        return (
+            parent is not None and parent.type == "call_expression" and is_field(parent, "function", member)
+        )
+
+    def member_owner(self, member: Node) -> Path | None:
+        holder = member.parent
+        if holder is not None and holder.type in ("class_body", "interface_body", "object_type"):
+            declaration = holder.parent
+            if declaration is not None and declaration.child_by_field_name("name") is not None:
+                return (*self.module, text_of(declaration.child_by_field_name("name")))
+        if holder is not None and holder.type == "object" and self.component:
+            return (*self.module[:-1], self.component)
+        return None
+
+    def container(self, declaration: Node) -> Path:
+        outer = nearest(declaration, tuple(DEFINITIONS))
+        if outer is not None and outer.child_by_field_name("name") is not None:
+            return (*self.module, text_of(outer.child_by_field_name("name")))
+        return self.module
+
+    def declarator(self, declarator: Node, node: Node) -> Occurrence:
+        scope = nearest(declarator, BLOCK_SCOPES)
+        if scope is not None and scope.type != "class_body":
+            return self.local(node, scope)
+        value = declarator.child_by_field_name("value")
+        statement = declarator.parent
+        kind = "variable"
+        if value is not None and value.type in (
+            "arrow_function",
+            "function_expression",
+            "function",
+            "generator_function",
+        ):
+            kind = "function"
+        elif statement is not None and statement.child_count and text_of(statement.children[0]) == "const":
+            kind = "constant"
+        outer = statement if statement is not None else declarator
+        if outer.parent is not None and outer.parent.type == "export_statement":
+            outer = outer.parent
+        return Occurrence(declarator.start_byte, 0, 0, DEFINITION, kind, self.module, decl=span(outer))
+
+    def import_specifier(self, specifier: Node, node: Node) -> Occurrence:
+        statement = nearest(specifier, ("import_statement",))
+        source = statement.child_by_field_name("source") if statement is not None else None
+        module = self.target_module(text_of(source)[1:-1]) if source is not None else None
+        alias = specifier.child_by_field_name("alias")
+        if alias is not None and alias == node:
+            return Occurrence(node.start_byte, 0, 0, USE, "import", None, alias=text_of(node))
+        return Occurrence(
+            node.start_byte, 0, 0, USE, "import", module, alias=text_of(alias) if alias is not None else ""
+        )
+
+    def parameter(self, node: Node) -> Occurrence | None:
+        parent = node.parent
+        if parent is None:
+            return None
+        if parent.type in ("required_parameter", "optional_parameter") and is_field(parent, "pattern", node):
+            return self.local(node, nearest(parent, FUNCTION_SCOPES))
+        if parent.type == "formal_parameters":
+            return self.local(node, parent.parent)
+        if parent.type == "arrow_function" and is_field(parent, "parameter", node):
+            return self.local(node, parent)
+        if parent.type == "catch_clause" and is_field(parent, "parameter", node):
+            return self.local(node, parent)
+        return None
+
+    def local(self, node: Node, scope: Node | None) -> Occurrence:
+        return Occurrence(node.start_byte, 0, 0, LOCAL, scope=span(scope) if scope is not None else None)
+
+    def definition(self, kind: str, decl: Node, container: Path | None) -> Occurrence:
+        outer = decl.parent if decl.parent is not None and decl.parent.type == "export_statement" else decl
+        return Occurrence(decl.start_byte, 0, 0, DEFINITION, kind, container, decl=span(outer))

@@ -1,0 +1,74 @@
+"""What the occurrence classifier reports for one file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Path = tuple[str, ...]
+"""A container as segments: a namespace, module or package, optionally followed by a class."""
+
+USE = "use"
+DEFINITION = "definition"
+COMMENT = "comment"
+STRING = "string"
+LOCAL = "local"
+OTHER = "other"
+"""Inside a longer token, or a closing tag repeating its opening one."""
+
+USE_KINDS = ("call", "new", "extends", "implements", "use", "import", "type", "tag", "reference")
+"""Every kind a use can have, in the order totals list them."""
+
+
+@dataclass
+class Occurrence:
+    """One place the name (or a local alias of it) is written."""
+
+    start: int
+    """Byte offset of the name in the file."""
+    line: int
+    col: int
+    """1-based byte column, as `rg --vimgrep` prints it."""
+    role: str
+    """use, definition, comment, string, local (a variable or parameter of the same name) or other."""
+    kind: str = ""
+    """For a use: one of USE_KINDS. For a definition: class, method, property, ..."""
+    container: Path | None = None
+    """What holds the thing referred to, as far as this file tells: the receiver's class for a
+    member, the namespace/module/package for a top-level name; None when unknown."""
+    member: bool = False
+    """A member access (`x.name`, `$x->name`, `X::name`), as opposed to a top-level name."""
+    global_fallback: bool = False
+    """A PHP unqualified function call: the namespace's function if there is one, else the global."""
+    qualified: bool = False
+    """Written through a module or package (`api.get`, `models.Repo`): no local can shadow it."""
+    via_self: bool = False
+    """The receiver is the enclosing class itself (`$this`, `self`, `this`): a subclass's call."""
+    alias: str = ""
+    """An import binding the thing under another local name (`as Users`)."""
+    spelled: str = ""
+    """The text written here when it is not the name itself (an alias, a kebab-case tag)."""
+    decl: tuple[int, int] = (0, 0)
+    """A definition: byte range of its declaration."""
+    end_line: int = 0
+    """A definition: the last line of its declaration (filled in by whoever holds the source)."""
+    scope: tuple[int, int] | None = None
+    """A local binding: byte range of the scope it binds the name in."""
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A class declared in a file and the parents it names (resolved as the file resolves them)."""
+
+    path: Path
+    parents: tuple[Path, ...]
+
+
+@dataclass
+class FileUses:
+    """Every occurrence of the wanted names in one file, by name, in byte order."""
+
+    lang: str
+    module: Path
+    """The file's own namespace, module or package."""
+    occurrences: dict[str, list[Occurrence]] = field(default_factory=dict)
+    classes: list[Binding] = field(default_factory=list)

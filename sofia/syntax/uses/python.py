@@ -1,0 +1,377 @@
+"""Python occurrences: imports (with `as`), classes and their bases, `self.`/`cls.`/`super().`
+receivers, module aliases, variables assigned a class instance in the same function, and locals
+(parameters, assignments) that shadow the name."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from sofia.syntax.tree import Node, SymbolTree, text_of
+from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path
+from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
+
+SCOPES = ("function_definition", "lambda")
+PARAMETERS = frozenset(
+    {
+        "parameters",
+        "lambda_parameters",
+        "typed_parameter",
+        "default_parameter",
+        "typed_default_parameter",
+        "list_splat_pattern",
+        "dictionary_splat_pattern",
+    }
+)
+TARGETS = frozenset({"pattern_list", "tuple_pattern", "list_pattern", "as_pattern_target"})
+
+
+def module_path(rel: str) -> Path:
+    """`pkg/models.py` -> ("pkg", "models"); a package's `__init__.py` is the package itself."""
+    pure = PurePosixPath(rel)
+    parts = [*pure.parent.parts, pure.stem]
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return tuple(p for p in parts if p not in ("", "."))
+
+
+class Analyzer:
+    def __init__(self, tree: SymbolTree, rel: str) -> None:
+        self.tree = tree
+        self.root = tree.trees[0].root_node
+        self.module = module_path(rel)
+        self.names: dict[str, Path] = {}
+        """Imported names -> the path of what they bind (module + name)."""
+        self.modules: dict[str, Path] = {}
+        """Module aliases (`import pkg.models as m`, `from pkg import models`) -> module path."""
+        self.classes_here: dict[str, Node] = {}
+        for node in self.root.named_children:
+            if node.type == "import_from_statement":
+                self._read_from(node)
+            elif node.type == "import_statement":
+                for item in node.named_children:
+                    self._read_import(item)
+            elif node.type in ("class_definition", "decorated_definition"):
+                inner = (
+                    node.child_by_field_name("definition") if node.type == "decorated_definition" else node
+                )
+                if inner is not None and inner.type == "class_definition":
+                    self.classes_here[text_of(inner.child_by_field_name("name"))] = inner
+
+    def _read_from(self, node: Node) -> None:
+        source = node.child_by_field_name("module_name")
+        module = self._module_of(text_of(source))
+        for item in node.children_by_field_name("name"):
+            original, local = item, item
+            if item.type == "aliased_import":
+                original, local = item.child_by_field_name("name"), item.child_by_field_name("alias")
+            name = text_of(original)
+            self.names[text_of(local)] = (*module, name)
+            self.modules.setdefault(text_of(local), (*module, name))
+
+    def _read_import(self, item: Node) -> None:
+        if item.type == "aliased_import":
+            path = tuple(text_of(item.child_by_field_name("name")).split("."))
+            self.modules[text_of(item.child_by_field_name("alias"))] = path
+        elif item.type == "dotted_name":
+            path = tuple(text_of(item).split("."))
+            self.modules[path[0]] = path[:1]
+
+    def _module_of(self, text: str) -> Path:
+        """An absolute or relative module name as a path (relative ones from this file's package)."""
+        dots = len(text) - len(text.lstrip("."))
+        rest = tuple(p for p in text.lstrip(".").split(".") if p)
+        if not dots:
+            return rest
+        package = self.module[: len(self.module) - dots] if len(self.module) >= dots else ()
+        return package + rest
+
+    # --- resolution ---------------------------------------------------------------------------
+
+    def resolve_name(self, name: str, node: Node) -> Path | None:
+        """Where a bare name used at module level comes from: an import or this module."""
+        if name in self.names:
+            return self.names[name][:-1]
+        if name in self.classes_here or self._defined_here(name):
+            return self.module
+        return None
+
+    def _defined_here(self, name: str) -> bool:
+        for node in self.root.named_children:
+            inner = node.child_by_field_name("definition") if node.type == "decorated_definition" else node
+            if (
+                inner is not None
+                and inner.type in ("function_definition", "class_definition")
+                and text_of(inner.child_by_field_name("name")) == name
+            ):
+                return True
+            if node.type == "expression_statement" and node.named_child_count:
+                first = node.named_children[0]
+                if first.type == "assignment" and text_of(first.child_by_field_name("left")) == name:
+                    return True
+        return False
+
+    def class_of(self, node: Node) -> tuple[Path | None, Node | None]:
+        """The class whose method holds `node` (directly: not through a nested function)."""
+        function = nearest(node, ("function_definition",))
+        holder = function.parent if function is not None else None
+        if holder is not None and holder.type == "block":
+            declaration = holder.parent
+            if declaration is not None and declaration.type == "class_definition":
+                return self.class_path(declaration), declaration
+        return None, None
+
+    def class_path(self, declaration: Node) -> Path:
+        names = [text_of(declaration.child_by_field_name("name"))]
+        outer = nearest(declaration, ("class_definition",))
+        while outer is not None:
+            names.insert(0, text_of(outer.child_by_field_name("name")))
+            outer = nearest(outer, ("class_definition",))
+        return (*self.module, *names)
+
+    def bases(self, declaration: Node) -> tuple[Path, ...]:
+        found: list[Path] = []
+        arguments = declaration.child_by_field_name("superclasses")
+        for base in arguments.named_children if arguments is not None else []:
+            path = self.class_reference(base)
+            if path is not None:
+                found.append(path)
+        return tuple(found)
+
+    def class_reference(self, node: Node) -> Path | None:
+        """The path of a class named by an expression (`Repo`, `models.Repo`), if it can be told."""
+        if node.type == "identifier":
+            name = text_of(node)
+            if name in self.names:
+                return self.names[name]
+            if name in self.classes_here:
+                return self.class_path(self.classes_here[name])
+            return None
+        if node.type == "attribute":
+            base = node.child_by_field_name("object")
+            attribute = text_of(node.child_by_field_name("attribute"))
+            if base is not None and base.type == "identifier" and text_of(base) in self.modules:
+                return (*self.modules[text_of(base)], attribute)
+        return None
+
+    def receiver(self, node: Node) -> tuple[Path | None, bool, bool]:
+        """(class path, is the enclosing class itself, is a module) of an attribute's object."""
+        if node.type == "identifier":
+            name = text_of(node)
+            if name in ("self", "cls"):
+                path, _ = self.class_of(node)
+                return path, path is not None, False
+            if name in self.modules and name not in self.names:
+                return self.modules[name], False, True
+            reference = self.class_reference(node)
+            if reference is not None:
+                return reference, False, False
+            return self.variable_class(node, name), False, False
+        if node.type == "call":
+            function = node.child_by_field_name("function")
+            if function is not None and function.type == "identifier" and text_of(function) == "super":
+                _, declaration = self.class_of(node)
+                bases = self.bases(declaration) if declaration is not None else ()
+                return (bases[0] if len(bases) == 1 else None), False, False
+            if function is not None:
+                return self.class_reference(function), False, False
+        if node.type == "attribute":
+            base = node.child_by_field_name("object")
+            if base is not None and base.type == "identifier" and text_of(base) in self.modules:
+                inner = (*self.modules[text_of(base)], text_of(node.child_by_field_name("attribute")))
+                return inner, False, True
+            return self.class_reference(node), False, False
+        return None, False, False
+
+    def variable_class(self, node: Node, name: str) -> Path | None:
+        """A local assigned `Class(...)` (one class only) in the same function."""
+        function = nearest(node, SCOPES)
+        if function is None:
+            return None
+        found: set[Path | None] = set()
+        for inner in walk(function):
+            if inner.type == "assignment" and text_of(inner.child_by_field_name("left")) == name:
+                right = inner.child_by_field_name("right")
+                function_node = (
+                    right.child_by_field_name("function")
+                    if right is not None and right.type == "call"
+                    else None
+                )
+                found.add(self.class_reference(function_node) if function_node is not None else None)
+        return found.pop() if len(found) == 1 else None
+
+    # --- classification -----------------------------------------------------------------------
+
+    def root_at(self, start: int) -> Node | None:
+        return self.root
+
+    def outside(self, start: int, word: str) -> Occurrence:
+        return Occurrence(start, 0, 0, USE, "reference")
+
+    def extra_spellings(self, word: str) -> list[str]:
+        return []
+
+    def classes(self) -> list[Binding]:
+        nodes = declarations(self.tree, self.root, ("class",), ("class_definition",))
+        return [Binding(self.class_path(node), self.bases(node)) for node in nodes]
+
+    def classify(self, node: Node, word: str) -> Occurrence:
+        parent = node.parent
+        start = node.start_byte
+        if parent is None:
+            return Occurrence(start, 0, 0, USE, "reference")
+        ptype = parent.type
+        if ptype == "class_definition" and is_field(parent, "name", node):
+            return self.definition("class", parent, self.container_of(parent))
+        if ptype == "function_definition" and is_field(parent, "name", node):
+            owner, _ = self.class_of(node) if self._is_method(parent) else (None, None)
+            kind = "method" if owner is not None else "function"
+            return self.definition(kind, parent, owner if owner is not None else self.container_of(parent))
+        if ptype == "attribute" and is_field(parent, "attribute", node):
+            target, own, is_module = self.receiver(parent.child_by_field_name("object"))
+            kind = self.call_kind(parent)
+            if self._assigned(parent):
+                kind = "reference"
+            return Occurrence(
+                start, 0, 0, USE, kind, target, member=not is_module, qualified=is_module, via_self=own
+            )
+        if ptype in ("dotted_name", "aliased_import") or ptype.startswith("import"):
+            return self.import_use(node)
+        binding = self.binding(node)
+        if binding is not None:
+            return binding
+        if self._in_type(node):
+            return Occurrence(start, 0, 0, USE, "type", self.resolve_name(word, node))
+        if (
+            ptype == "argument_list"
+            and parent.parent is not None
+            and parent.parent.type == "class_definition"
+        ):
+            return Occurrence(start, 0, 0, USE, "extends", self.resolve_name(word, node))
+        if ptype == "keyword_argument" and is_field(parent, "name", node):
+            return Occurrence(start, 0, 0, USE, "reference", None, member=True)
+        kind = (
+            "call"
+            if ptype in ("call", "decorator") and (ptype == "decorator" or is_field(parent, "function", node))
+            else "reference"
+        )
+        return Occurrence(start, 0, 0, USE, kind, self.resolve_name(word, node))
+
+    def _is_method(self, function: Node) -> bool:
+        holder = function.parent
+        if holder is not None and holder.type == "decorated_definition":
+            holder = holder.parent
+        return (
+            holder is not None
+            and holder.type == "block"
+            and holder.parent is not None
+            and holder.parent.type == "class_definition"
+        )
+
+    def container_of(self, declaration: Node) -> Path:
+        outer = nearest(declaration, ("class_definition", "function_definition"))
+        if outer is None:
+            return self.module
+        if outer.type == "class_definition":
+            return self.class_path(outer)
+        return (*self.module, text_of(outer.child_by_field_name("name")))
+
+    def call_kind(self, attribute: Node) -> str:
+        parent = attribute.parent
+        if parent is not None and parent.type == "call" and is_field(parent, "function", attribute):
+            return "call"
+        if parent is not None and parent.type == "decorator":
+            return "call"
+        return "reference"
+
+    def _assigned(self, node: Node) -> bool:
+        parent = node.parent
+        return parent is not None and parent.type == "assignment" and is_field(parent, "left", node)
+
+    def import_use(self, node: Node) -> Occurrence:
+        statement = nearest(node, ("import_from_statement", "import_statement"))
+        start = node.start_byte
+        if statement is None:
+            return Occurrence(start, 0, 0, USE, "import")
+        aliased = nearest(node, ("aliased_import",))
+        alias = ""
+        if aliased is not None:
+            alias_node = aliased.child_by_field_name("alias")
+            if alias_node == node:
+                return Occurrence(start, 0, 0, USE, "import", None, alias=text_of(node))
+            alias = text_of(alias_node)
+        if statement.type == "import_from_statement":
+            module = statement.child_by_field_name("module_name")
+            if module is not None and module.start_byte <= start < module.end_byte:
+                return Occurrence(start, 0, 0, USE, "import", None)
+            return Occurrence(start, 0, 0, USE, "import", self._module_of(text_of(module)), alias=alias)
+        dotted = nearest(node, ("dotted_name",))
+        parts = text_of(dotted).split(".") if dotted is not None else []
+        word = text_of(node)
+        container = tuple(parts[: parts.index(word)]) if word in parts else None
+        return Occurrence(start, 0, 0, USE, "import", container, alias=alias)
+
+    def binding(self, node: Node) -> Occurrence | None:
+        """An assignment target or parameter: a definition at module and class level, else a local."""
+        parent = node.parent
+        assert parent is not None
+        target = False
+        if (
+            (parent.type in ("assignment", "augmented_assignment") and is_field(parent, "left", node))
+            or parent.type in TARGETS
+            or (parent.type == "for_statement" and is_field(parent, "left", node))
+        ):
+            target = True
+        elif parent.type in PARAMETERS and (
+            parent.type != "default_parameter" or is_field(parent, "name", node)
+        ):
+            if (
+                parent.type == "typed_parameter"
+                and parent.named_children
+                and parent.named_children[0] != node
+            ):
+                return None
+            if parent.type == "typed_default_parameter" and not is_field(parent, "name", node):
+                return None
+            scope = nearest(node, SCOPES)
+            return Occurrence(node.start_byte, 0, 0, LOCAL, scope=span(scope) if scope is not None else None)
+        if not target:
+            return None
+        scope = nearest(node, ("function_definition", "lambda", "class_definition"))
+        if scope is None or scope.type == "class_definition":
+            kind = "property" if scope is not None else "variable"
+            container = self.class_path(scope) if scope is not None else self.module
+            statement = parent.parent if parent.parent is not None else parent
+            return self.definition(kind, statement, container)
+        if self._declared_global(scope, text_of(node)):
+            return self.definition("variable", parent, self.module)
+        return Occurrence(node.start_byte, 0, 0, LOCAL, scope=span(scope))
+
+    def _declared_global(self, function: Node, name: str) -> bool:
+        for inner in walk(function):
+            if inner.type in ("global_statement", "nonlocal_statement") and any(
+                text_of(child) == name for child in inner.named_children
+            ):
+                return True
+        return False
+
+    def _in_type(self, node: Node) -> bool:
+        parent = node.parent
+        while parent is not None and parent.type in (
+            "type",
+            "generic_type",
+            "type_parameter",
+            "union_type",
+            "subscript",
+            "attribute",
+            "binary_operator",
+        ):
+            if parent.type == "type":
+                return True
+            parent = parent.parent
+        return False
+
+    def definition(self, kind: str, decl: Node, container: Path | None) -> Occurrence:
+        outer = (
+            decl.parent if decl.parent is not None and decl.parent.type == "decorated_definition" else decl
+        )
+        return Occurrence(decl.start_byte, 0, 0, DEFINITION, kind, container, decl=span(outer))

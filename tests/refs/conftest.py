@@ -1,0 +1,53 @@
+"""Helpers for the refs tests: the provider called in-process on the fixture trees."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sofia.providers.contract import Context
+from sofia.providers.refs import Params, run
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "refs"
+
+Row = tuple[str, int, str, str]
+
+
+def refs(
+    workspace: Path, *symbols: str, budget: int | None = None, ctx: Context | None = None, **params: Any
+) -> dict[str, Any]:
+    """`run` with every use shown unless the test says otherwise."""
+    params.setdefault("max_per_symbol", 0)
+    context = ctx or Context(root=workspace, budget=budget)
+    return run(Params(symbols=list(symbols), **params), context)
+
+
+def entry(result: dict[str, Any], symbol: str) -> dict[str, Any]:
+    return next(e for e in result["symbols"] if e["symbol"] == symbol)
+
+
+def rows(item: dict[str, Any], match: str) -> list[dict[str, Any]]:
+    """The shown uses of one match table, each with its file filled in (a table writes a file's
+    path on its first row only)."""
+    found: list[dict[str, Any]] = []
+    file = ""
+    for row in item.get(match, []):
+        file = row["file"] or file
+        found.append({**row, "file": file})
+    return found
+
+
+def uses(item: dict[str, Any]) -> set[Row]:
+    """(file, line, kind, match) of every shown use."""
+    return {
+        (row["file"], row["line"], row["kind"], match)
+        for match in ("exact", "name")
+        for row in rows(item, match)
+    }
+
+
+def accounted(item: dict[str, Any]) -> int:
+    """Every bucket an occurrence of the written name can land in."""
+    totals = item["totals"]
+    keys = ("definitions", "in_comments", "in_strings", "locals", "elsewhere", "other", "unclassified")
+    return sum(totals.get(k, 0) for k in keys) + totals["uses"]

@@ -1,0 +1,100 @@
+"""Caps, the output budget, kind filters and the deadline: totals always exact, every cut counted
+in `omitted` and named in a note that says how to narrow."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from sofia.output.budget import cost
+from sofia.providers.contract import Context
+from sofia.providers.refs.engine import jobs_for
+from tests.refs.conftest import FIXTURES, accounted, entry, refs, uses
+
+
+def many_calls(root: Path, files: int = 30, calls: int = 12) -> Path:
+    (root / "lib.py").write_text("def target(x):\n    return x\n")
+    for index in range(files):
+        body = "from lib import target\n\n\ndef f():\n" + "".join(f"    target({i})\n" for i in range(calls))
+        (root / f"m{index:03}.py").write_text(body)
+    return root
+
+
+def shown(item: dict[str, object]) -> int:
+    return sum(len(item.get(match, [])) for match in ("exact", "name"))  # type: ignore[arg-type]
+
+
+def test_cap_keeps_totals_exact_and_says_how_to_see_more(tmp_path: Path) -> None:
+    result = refs(many_calls(tmp_path), "target", max_per_symbol=50)
+    item = entry(result, "target")
+    assert item["totals"]["uses"] == 30 * 13 and item["totals"]["text"] == 1 + 30 * 13
+    assert shown(item) == 50 and item["omitted"] == {"uses": 340}
+    assert any("showing 50 of 390 uses" in n and "raise max_per_symbol" in n for n in result["notes"])
+
+
+def test_budget_cut_fits_and_counts_the_rest(tmp_path: Path) -> None:
+    result = refs(many_calls(tmp_path), "target", budget=2_000, max_per_symbol=0)
+    item = entry(result, "target")
+    assert cost(result) <= 2_000
+    assert 0 < shown(item) < 390 and item["omitted"]["uses"] == 390 - shown(item)
+    assert any("budget 2000 tok" in n for n in result["notes"])
+
+
+def test_file_path_is_written_once_per_file(tmp_path: Path) -> None:
+    result = refs(many_calls(tmp_path, files=2), "target")
+    files = [row["file"] for row in entry(result, "target")["exact"]]
+    assert files == ["m000.py", *[""] * 12, "m001.py", *[""] * 12]
+
+
+def test_kinds_filter_shows_only_those_kinds_and_keeps_totals() -> None:
+    item = entry(refs(FIXTURES / "ts", "Api", kinds=["new"]), "Api")
+    assert {row[2] for row in uses(item)} == {"new"}
+    assert item["totals"]["uses"] == 8 and item["kinds"]["type"] == 3
+
+
+def test_definitions_can_be_left_out() -> None:
+    item = entry(
+        refs(FIXTURES / "php", "UserController::destroy", definitions=False), "UserController::destroy"
+    )
+    assert "definitions" not in item and item["totals"]["definitions"] == 1
+
+
+@dataclass(frozen=True)
+class RunningOut(Context):
+    """A context whose deadline comes near after a number of checks, so the cut is reproducible."""
+
+    checks_left: list[int] | None = None
+
+    def time_left(self) -> float | None:
+        assert self.checks_left is not None
+        self.checks_left[0] -= 1
+        return 100.0 if self.checks_left[0] > 0 else 0.5
+
+
+def test_deadline_keeps_text_totals_exact_and_notes_what_was_classified(tmp_path: Path) -> None:
+    root = many_calls(tmp_path, files=10, calls=3)
+    ctx = RunningOut(root=root, budget=None, deadline=time.monotonic() + 100, checks_left=[6])
+    result = refs(root, "target", ctx=ctx)
+    item = entry(result, "target")
+    assert item["totals"]["text"] == 1 + 10 * 4
+    assert 0 < item["totals"]["unclassified"] < item["totals"]["text"]
+    assert accounted(item) == item["totals"]["text"]
+    assert any("before the deadline" in n and "narrow with root or exts" in n for n in result["notes"])
+
+
+def test_classifying_in_several_processes_gives_the_same_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = many_calls(tmp_path, files=300, calls=2)
+    (root / "m150.py").write_text("# target mentioned\ntarget = 3\n")
+    monkeypatch.setenv("SOFIA_REFS_JOBS", "1")
+    serial = refs(root, "target", "lib.target", budget=20_000, max_per_symbol=50)
+    monkeypatch.setenv("SOFIA_REFS_JOBS", "2")
+    assert jobs_for(301) == 2
+    parallel = refs(root, "target", "lib.target", budget=20_000, max_per_symbol=50)
+    assert parallel == serial
+    assert entry(serial, "target")["totals"]["uses"] == 299 * 3
+    assert entry(serial, "target")["totals"]["definitions"] == 2  # lib.target and the module variable
