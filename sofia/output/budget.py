@@ -85,9 +85,10 @@ def shortened_note(what: str, change: str, budget: int | None, hint: str) -> str
     return f"{what}: {change} ({_why(budget, '')}); {hint}"
 
 
-def texts_cut(count: int, limit: int, unit: str = "characters") -> str:
-    """The `change` of `shortened_note` for `count` texts cut to `limit` units each."""
-    return f"{count} text{'' if count == 1 else 's'} cut to {limit} {unit}"
+def texts_cut(count: int, limit: int, unit: str = "characters", noun: str = "text") -> str:
+    """The `change` of `shortened_note` for `count` texts cut to `limit` units each:
+    `3 texts cut to 100 characters`, `12 cells cut to 3 names`."""
+    return f"{count} {noun}{'' if count == 1 else 's'} cut to {limit} {unit}"
 
 
 def _why(budget: int | None, limit: str) -> str:
