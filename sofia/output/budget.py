@@ -37,6 +37,7 @@ FLOOR_NOTE = "still over the output budget of {budget} tokens after every shorte
 
 Knobs = dict[str, int]
 Build = Callable[[Knobs], dict[str, Any]]
+Measure = Callable[[dict[str, Any]], int]
 
 
 def cost(obj: Any) -> int:
@@ -138,35 +139,39 @@ class Lower:
 Step = Shrink | Lower
 
 
-def fit(build: Build, knobs: Knobs, ladder: Sequence[Step], budget: int | None) -> dict[str, Any]:
+def fit(
+    build: Build, knobs: Knobs, ladder: Sequence[Step], budget: int | None, measure: Measure = cost
+) -> dict[str, Any]:
     """The result of the first ladder position that fits; past the last step, with the floor note.
 
     `build` must derive `omitted` and its notes from the knobs, so what it says is always exact.
+    `measure` is the result's size in tokens: `cost` unless the result travels in another form
+    (a text rendering, say), which must then be what is measured.
     """
     result = build(knobs)
-    if budget is None or cost(result) <= budget:
+    if budget is None or measure(result) <= budget:
         return result
     for step in ladder:
         if isinstance(step, Lower):
             for knob, value in step.values.items():
                 knobs[knob] = min(knobs[knob], value)
         else:
-            knobs[step.knob] = _shrink(build, knobs, step, budget)
+            knobs[step.knob] = _shrink(build, knobs, step, budget, measure)
         result = build(knobs)
-        if cost(result) <= budget:
+        if measure(result) <= budget:
             return result
     result.setdefault("notes", []).append(floor_note(budget))
     return result
 
 
-def _shrink(build: Build, knobs: Knobs, step: Shrink, budget: int) -> int:
+def _shrink(build: Build, knobs: Knobs, step: Shrink, budget: int, measure: Measure) -> int:
     current = knobs[step.knob]
     floor = min(step.floor, current)
 
     def fits_with(extra: int) -> bool:
         trial = dict(knobs)
         trial[step.knob] = floor + extra
-        return cost(build(trial)) <= budget
+        return measure(build(trial)) <= budget
 
     return floor + largest_prefix(current - floor, fits_with)
 
