@@ -196,7 +196,7 @@ def result_tail(redactions: int, notes: list[str], omitted: dict[str, int]) -> d
     return budgets.with_omitted({"redactions": redactions, "notes": notes}, omitted)
 
 
-BIGGER = "a larger output budget (--max-output-tokens) shows more"
+BIGGER = "a larger budget shows more"
 """The hint of a cut the call itself cannot avoid: the budget alone decides."""
 
 
