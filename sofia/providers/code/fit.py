@@ -22,8 +22,10 @@ def fit_files(
     """Every document that fits, in order; when not even the first does, the first shortened:
     a summary goes brief, then loses rows from the end of its largest tables; raw content is
     cut at a line boundary."""
-    first = documents[0] if documents else {}
-    shape = _First(first)
+    whole = {"files": documents, "notes": notes, "stats": {"raw_tok": raw_tok}}
+    if budgets.fits(whole, budget):
+        return whole  # the common case, without preparing the ladder
+    shape = _First(documents[0] if documents else {})
     knobs = {"files": len(documents), **shape.knobs}
     ladder: list[budgets.Step] = [budgets.Shrink("files", 1), *shape.ladder]
 
