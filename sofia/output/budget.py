@@ -4,9 +4,14 @@ Every provider shortens the same way and says so the same way:
 
 * **what was left out** is `result["omitted"]`, an object mapping the key of each shortened list
   to the exact number of its items not shown (`{"hits": 412, "files": 3}`); the key is present
-  only when something was left out, so its absence means the result is complete;
+  only when something was left out, so its absence means the result is complete. A list inside
+  a nested object is named by its path, dots between keys and `[i]` for a list index
+  (`subagents.tasks`, `files[0].functions`);
 * **why, and how to narrow** is one note per shortened list in `result["notes"]`, worded by
-  `note()`: `hits: showing 30 of 442 (budget 20000 tok); pass exts or a narrower root`;
+  `note()`: `hits: showing 30 of 442 hits (budget 20000 tok); pass exts or a narrower root`, with
+  the limit that cut it besides the budget when there is one (`limit=30`);
+* **a text or a form made shorter** (nothing left out of a list) says so in the same frame, worded
+  by `shortened_note()`: `prompts: 3 texts cut to 100 characters (budget 300 tok); <hint>`;
 * **the last resort**, when every step of the ladder still leaves the result too large, is the
   one `FLOOR_NOTE`.
 
@@ -32,6 +37,7 @@ FLOOR_NOTE = "still over the output budget of {budget} tokens after every shorte
 
 Knobs = dict[str, int]
 Build = Callable[[Knobs], dict[str, Any]]
+Measure = Callable[[dict[str, Any]], int]
 
 
 def cost(obj: Any) -> int:
@@ -60,10 +66,37 @@ def largest_prefix(count: int, fits_with: Callable[[int], bool]) -> int:
     return low
 
 
-def note(what: str, shown: int, total: int, unit: str, budget: int | None, hint: str) -> str:
-    """The one-line truncation note: `<what>: showing X of Y <unit> (budget N tok); <hint>`."""
-    limit = f"budget {budget} tok" if budget is not None else "no budget"
-    return f"{what}: showing {shown} of {total} {unit} ({limit}); {hint}"
+def note(
+    what: str, shown: int, total: int, unit: str, budget: int | None, hint: str, *, limit: str = ""
+) -> str:
+    """The one-line truncation note: `<what>: showing X of Y <unit> (<why>); <hint>`.
+
+    `why` is `budget N tok`, or `limit`, what else cut the list (`limit=30`, `first 10 and last
+    5`), or both; pass `budget=None` when the budget did not cut the list.
+    """
+    return f"{what}: showing {shown} of {total} {unit} ({_why(budget, limit)}); {hint}"
+
+
+def shortened_note(what: str, change: str, budget: int | None, hint: str) -> str:
+    """The note for a text or a form made shorter: `<what>: <change> (budget N tok); <hint>`.
+
+    `change` says exactly what was done, with its count: `3 texts cut to 100 characters`, `content
+    cut at line 812 of 5120`, `brief form`.
+    """
+    return f"{what}: {change} ({_why(budget, '')}); {hint}"
+
+
+def texts_cut(count: int, limit: int, unit: str = "characters", noun: str = "text") -> str:
+    """The `change` of `shortened_note` for `count` texts cut to `limit` units each:
+    `3 texts cut to 100 characters`, `12 cells cut to 3 names`."""
+    return f"{count} {noun}{'' if count == 1 else 's'} cut to {limit} {unit}"
+
+
+def _why(budget: int | None, limit: str) -> str:
+    reasons = [limit] if limit else []
+    if budget is not None:
+        reasons.append(f"budget {budget} tok")
+    return ", ".join(reasons) or "no budget"
 
 
 def floor_note(budget: int | None) -> str:
@@ -106,35 +139,39 @@ class Lower:
 Step = Shrink | Lower
 
 
-def fit(build: Build, knobs: Knobs, ladder: Sequence[Step], budget: int | None) -> dict[str, Any]:
+def fit(
+    build: Build, knobs: Knobs, ladder: Sequence[Step], budget: int | None, measure: Measure = cost
+) -> dict[str, Any]:
     """The result of the first ladder position that fits; past the last step, with the floor note.
 
     `build` must derive `omitted` and its notes from the knobs, so what it says is always exact.
+    `measure` is the result's size in tokens: `cost` unless the result travels in another form
+    (a text rendering, say), which must then be what is measured.
     """
     result = build(knobs)
-    if budget is None or cost(result) <= budget:
+    if budget is None or measure(result) <= budget:
         return result
     for step in ladder:
         if isinstance(step, Lower):
             for knob, value in step.values.items():
                 knobs[knob] = min(knobs[knob], value)
         else:
-            knobs[step.knob] = _shrink(build, knobs, step, budget)
+            knobs[step.knob] = _shrink(build, knobs, step, budget, measure)
         result = build(knobs)
-        if cost(result) <= budget:
+        if measure(result) <= budget:
             return result
     result.setdefault("notes", []).append(floor_note(budget))
     return result
 
 
-def _shrink(build: Build, knobs: Knobs, step: Shrink, budget: int) -> int:
+def _shrink(build: Build, knobs: Knobs, step: Shrink, budget: int, measure: Measure) -> int:
     current = knobs[step.knob]
     floor = min(step.floor, current)
 
     def fits_with(extra: int) -> bool:
         trial = dict(knobs)
         trial[step.knob] = floor + extra
-        return cost(build(trial)) <= budget
+        return measure(build(trial)) <= budget
 
     return floor + largest_prefix(current - floor, fits_with)
 

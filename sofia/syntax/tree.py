@@ -74,11 +74,6 @@ class SymbolTree:
             found = inner
             level = inner.children
 
-    def intersecting(self, ranges: Iterable[tuple[int, int]]) -> list[Symbol]:
-        """Symbols (at any depth, pre-order) whose extent overlaps at least one inclusive line range."""
-        wanted = [(a, b) for a, b in ranges if a <= b]
-        return [s for s in self.walk() if any(a <= s.end_line and s.slice_line <= b for a, b in wanted)]
-
     def find(self, qname: str) -> list[Symbol]:
         """Symbols whose qname is exactly `qname` (several for overloads), in source order."""
         return [s for s in self.walk() if s.qname == qname]

@@ -32,7 +32,6 @@ EXPECTED_AB = {
     ],
     "redactions": 0,
     "notes": [transcripts.MALFORMED_A],
-    "omitted": {},
 }
 
 
@@ -83,13 +82,15 @@ def test_subagent_activity_counts(call: Call, full_root: Path) -> None:
 
 def test_limit_zero_returns_all_and_a_limit_counts_the_rest(call: Call, full_root: Path) -> None:
     everything = call(candidates, projects_dir=str(full_root), min_count=1, limit=0)
-    assert everything["omitted"] == {}
+    assert "omitted" not in everything
     limited = call(candidates, projects_dir=str(full_root), min_count=1, limit=2)
     assert len(limited["repeated_commands"]) == 2
-    assert limited["omitted"] == {
-        "repeated_commands": len(everything["repeated_commands"]) - 2,
-        "repeated_reads": len(everything["repeated_reads"]) - 2,
-    }
+    commands, reads = len(everything["repeated_commands"]), len(everything["repeated_reads"])
+    assert limited["omitted"] == {"repeated_commands": commands - 2, "repeated_reads": reads - 2}
+    assert limited["notes"][-2:] == [
+        f"repeated_commands: showing 2 of {commands} commands (limit=2); pass limit=0 for all",
+        f"repeated_reads: showing 2 of {reads} reads (limit=2); pass limit=0 for all",
+    ]
 
 
 def test_budget_shrinks_the_repeated_lists_alternately(call: Call, full_root: Path) -> None:
@@ -106,3 +107,7 @@ def test_budget_shrinks_the_repeated_lists_alternately(call: Call, full_root: Pa
     assert cut["omitted"] == {
         k: v for k, v in {"repeated_commands": dropped_commands, "repeated_reads": dropped_reads}.items() if v
     }
+    assert (
+        f"repeated_commands: showing {kept_commands} of {len(full['repeated_commands'])} commands "
+        "(budget 500 tok); raise min_count or narrow with project/since"
+    ) in cut["notes"]

@@ -34,13 +34,11 @@ CALLS: list[tuple[Any, dict[str, Any]]] = [
     (bash, {"session": "ops"}),
     (candidates, {"min_count": 1}),
 ]
-LISTS = {"tasks": ("subagents", "tasks")}
 
 
 def _rows(result: dict[str, Any], key: str) -> list[Any]:
-    path = LISTS.get(key, (key,))
     value: Any = result
-    for part in path:
+    for part in key.split("."):
         value = value[part]
     return list(value)
 
@@ -60,11 +58,11 @@ def test_a_300_token_budget_fits_and_omitted_adds_up(
     whole = call(module, projects_dir=str(full_root), **params)
     small = call(module, projects_dir=str(full_root), budget=300, **params)
     assert cost(small) <= 300 or any("still over the output budget" in note for note in small["notes"])
-    for key, count in small["omitted"].items():
+    for key, count in small.get("omitted", {}).items():
         assert count > 0
         shown_small = len(_rows(small, key)) if key != "prompts" or "prompts" in small else 0
         shown_whole = len(_rows(whole, key))
-        assert shown_small + count == shown_whole + whole["omitted"].get(key, 0), key
+        assert shown_small + count == shown_whole + whole.get("omitted", {}).get(key, 0), key
 
 
 def test_budget_cuts_are_announced(call: Call, full_root: Path) -> None:

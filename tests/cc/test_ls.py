@@ -48,7 +48,6 @@ def test_a_and_b(call: Call, ab_root: Path) -> None:
         "stats": {"files": 2, "malformed_lines": 1, "unreadable": 0},
         "redactions": 0,
         "notes": [transcripts.MALFORMED_A],
-        "omitted": {},
     }
 
 
@@ -67,7 +66,7 @@ def test_limit_keeps_the_newest_and_counts_the_rest(call: Call, ab_root: Path) -
     assert result["omitted"] == {"sessions": 1}
     assert result["notes"] == [
         transcripts.MALFORMED_A,
-        "1 older sessions beyond limit=1; pass limit=0 for all",
+        "sessions: showing 1 of 2 sessions (limit=1); pass limit=0 for all",
     ]
 
 

@@ -47,7 +47,6 @@ def test_resume_a(call: Call, ab_root: Path) -> None:
         ],
         "redactions": 0,
         "notes": [transcripts.MALFORMED_A],
-        "omitted": {},
     }
 
 
@@ -94,7 +93,6 @@ def test_prompts_a(call: Call, ab_root: Path) -> None:
         ],
         "redactions": 0,
         "notes": [transcripts.MALFORMED_A],
-        "omitted": {},
     }
 
 
@@ -114,7 +112,10 @@ def test_prompts_under_a_budget_continue_with_offset(call: Call, tmp_path: Path)
     shown = len(first["prompts"])
     assert 0 < shown < 400
     assert first["omitted"] == {"prompts": 400 - shown}
-    assert first["notes"][-1] == f"prompts {shown + 1}–400 omitted; call again with offset={shown}"
+    assert first["notes"][-1] == (
+        f"prompts: showing {shown} of 400 prompts (budget 5000 tok); "
+        f"prompts {shown + 1}–400 follow; call again with offset={shown}"
+    )
     following = call(prompts, session=str(path), budget=5000, offset=shown)
     assert following["prompts"][0]["i"] == shown + 1
 
@@ -144,7 +145,6 @@ def test_bash_a(call: Call, ab_root: Path) -> None:
         "unique_total": 3,
         "redactions": 0,
         "notes": [transcripts.MALFORMED_A],
-        "omitted": {},
     }
 
 
@@ -157,6 +157,7 @@ def test_bash_filters(call: Call, ab_root: Path) -> None:
     limited = call(bash, projects_dir=root, limit=1)
     assert len(limited["commands"]) == 1
     assert limited["omitted"] == {"commands": 2}
+    assert limited["notes"][-1] == "commands: showing 1 of 3 commands (limit=1); pass limit=0 for all"
     with pytest.raises(ValidationError, match="test"):
         bash.Params(category="nope")
     with pytest.raises(ValidationError):

@@ -64,7 +64,6 @@ EXPECTED_A = {
     "last_text": "Committed 1a2b3c4 on fix/retry-ctx. Next: push the branch and open a PR.",
     "redactions": 0,
     "notes": [transcripts.MALFORMED_A],
-    "omitted": {},
 }
 
 
@@ -158,7 +157,9 @@ def test_sixteen_prompts_keep_first_ten_and_last_five(call: Call, tmp_path: Path
     assert [p["i"] for p in result["prompts"]] == [*range(1, 11), *range(12, 17)]
     assert result["prompts"][10]["text"] == "prompt number 12"
     assert result["omitted"] == {"prompts": 1}
-    assert any("cc_prompts" in note for note in result["notes"])
+    assert result["notes"][-1] == (
+        "prompts: showing 15 of 16 prompts (first 10 and last 5); cc_prompts returns them verbatim"
+    )
 
 
 def test_twenty_one_files_show_twenty(call: Call, tmp_path: Path) -> None:
@@ -166,6 +167,7 @@ def test_twenty_one_files_show_twenty(call: Call, tmp_path: Path) -> None:
     assert len(result["files"]) == 20
     assert result["files"][0]["path"] == "f00.go"
     assert result["omitted"] == {"files": 1}
+    assert not any(note.startswith("files:") for note in result["notes"])  # a fixed cap, counted only
 
 
 def test_fat_result_threshold_counts_estimated_tokens(call: Call, tmp_path: Path) -> None:

@@ -437,8 +437,11 @@ def test_budget_cuts_rows_by_category_priority_with_exact_totals(tmp_path: Path)
     shown = document["files"]
     assert 0 < len(shown) < 120
     assert all(row["path"].startswith("src/") for row in shown)  # docs give way before source
-    note = document["notes"][-1]
-    assert note.startswith(f"changed: showing {len(shown)} of 120 files (budget 1500 tok); left out: docs 60")
+    assert document["notes"][-1] == (
+        f"files: showing {len(shown)} of 120 files (budget 1500 tok); "
+        f"left out: docs 60, source {60 - len(shown)}; narrow with paths=[…]"
+    )
+    assert document["omitted"] == {"files": 120 - len(shown)}
     from sofia.output.budget import cost
 
     assert cost(document) <= 1500

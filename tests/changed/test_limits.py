@@ -105,8 +105,8 @@ def test_no_symbols_never_claims_a_symbol_cut(tmp_path: Path) -> None:
     done = run_sf("changed", "--json", "--no-symbols", "--max-output-tokens", "1500", cwd=repo.path)
     document = json.loads(done.stdout)
     assert 0 < len(document["files"]) < 120
-    assert not any("symbols cut" in note for note in document["notes"])
-    assert document["notes"][-1].startswith("changed: showing ")
+    assert not any(note.startswith("symbols:") for note in document["notes"])
+    assert document["notes"][-1].startswith("files: showing ")
 
 
 def test_symbols_are_cut_only_when_a_file_has_more_than_three(tmp_path: Path) -> None:
@@ -116,9 +116,9 @@ def test_symbols_are_cut_only_when_a_file_has_more_than_three(tmp_path: Path) ->
     with_symbols = json.loads(
         run_sf("changed", "--json", "--max-output-tokens", "1200", cwd=repo.path).stdout
     )
-    assert not any("symbols cut" in note for note in with_symbols["notes"])
+    assert not any(note.startswith("symbols:") for note in with_symbols["notes"])
     for i in range(80):
         repo.write(f"src/mod{i:02}.py", "".join(f"def g{j}():\n    return {j}\n\n" for j in range(5)))
     cut = json.loads(run_sf("changed", "--json", "--max-output-tokens", "1200", cwd=repo.path).stdout)
-    assert "changed: symbols cut to 3 names per file to fit the budget" in cut["notes"]
+    assert "symbols: 80 cells cut to 3 names (budget 1200 tok); narrow with paths=[…]" in cut["notes"]
     assert all(row["symbols"] == "g0; g1; g2 (+2 more)" for row in cut["files"])

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sofia.output.budget import cost
+from sofia.output.tokens import estimate
+from sofia.providers.code import slice_text
 from tests.code.conftest import code
 
 
@@ -24,13 +26,14 @@ def test_forty_files_over_budget_are_omitted_in_order_with_a_note(tmp_path: Path
     first = code(tmp_path, "svc", budget=4000)
     assert first == code(tmp_path, "svc", budget=4000)
     shown = [d["path"] for d in first["files"]]
-    omitted = [o["path"] for o in first["omitted"]]
-    assert shown + omitted == [f"svc/s{i:02}.go" for i in range(40)]
-    assert all(o["reason"] == "budget" for o in first["omitted"])
+    everything = [f"svc/s{i:02}.go" for i in range(40)]
+    assert shown == everything[: len(shown)]
     assert 0 < len(shown) < 40
+    assert first["omitted"] == {"files": 40 - len(shown)}
+    rest = ", ".join(everything[len(shown) :])
     assert first["notes"] == [
-        f"code: showing {len(shown)} of 40 files (budget 4000 tok); "
-        "request the rest separately, narrow the path or use brief=true"
+        f"files: showing {len(shown)} of 40 files (budget 4000 tok); "
+        f"not shown: {rest}; request them separately, narrow the path or use brief=true"
     ]
     assert cost(first) <= 4000
     assert first["stats"]["raw_tok"] > 40 * 1500
@@ -48,8 +51,10 @@ def test_a_huge_raw_file_is_cut_at_a_line_boundary(tmp_path: Path) -> None:
     total = content.count("\n")
     assert result["notes"] == [
         "1 files not followed (not summarised): gen.go shown whole: too large or too slow to parse",
-        f"gen.go: content cut at line {kept} of {total}; use symbols=[…] or grep for the part you need",
+        f"gen.go: content cut at line {kept} of {total} (budget 20000 tok); "
+        "use symbols=[…] or grep for the part you need",
     ]
+    assert "omitted" not in result  # a text made shorter, no list left out
     assert 19_500 < cost(result) <= 20_000
 
 
@@ -63,9 +68,10 @@ def test_a_summary_over_budget_goes_brief_then_loses_rows(tmp_path: Path, no_pas
     assert 0 < kept < 200
     assert doc["functions"][0]["name"] == "Handle0"
     assert result["notes"] == [
-        "big.go: brief form shown to fit the budget (1500 tok)",
-        f"big.go functions: showing {kept} of 200 rows (budget 1500 tok); use symbols=[…] or a narrower call",
+        "big.go: brief form (budget 1500 tok); use symbols=[…] or a narrower call",
+        f"files[0].functions: showing {kept} of 200 rows (budget 1500 tok); big.go: use symbols=[…] or a narrower call",
     ]
+    assert result["omitted"] == {"files[0].functions": 200 - kept}
     assert cost(result) <= 1500
 
 
@@ -80,10 +86,14 @@ def test_slices_over_budget_cut_the_crossing_one_and_name_the_rest(
     last = pieces[-1]
     assert last["end_line"] - last["line"] + 1 == last["text"].count("\n")
     assert any(n.startswith(f"Service1.Handle{len(pieces) - 1}: cut at line") for n in result["notes"])
-    assert result["notes"][-1].startswith(
-        f"code: showing {len(pieces)} of 40 slices (budget 2000 tok); not shown: "
+    later = ", ".join(f"Service1.{w}" for w in wanted[len(pieces) :])
+    assert result["notes"][-1] == (
+        f"files[0].slices: showing {len(pieces)} of 40 slices (budget 2000 tok); "
+        f"not shown: {later}; request them separately"
     )
+    assert result["omitted"] == {"files[0].slices": 40 - len(pieces)}
     assert cost(result) <= 2000
+    assert estimate(slice_text(result)) <= 2000
 
 
 def test_unlimited_budget_keeps_everything(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sofia.providers.code import as_text, is_slice_result
+from sofia.providers.code import as_text
 from sofia.providers.contract import ProviderError
 from tests.code.conftest import FIXTURES, code
 from tests.helpers import run_sf
@@ -37,7 +37,7 @@ def test_a_blank_symbol_is_refused(options: dict[str, object], where: str) -> No
 
 def test_the_default_empty_symbol_means_summaries() -> None:
     result = code(GO, *TWO, symbol="")
-    assert "mode" not in result and not is_slice_result(result)
+    assert "mode" not in result and as_text(result) is None
     assert [d["path"] for d in result["files"]] == TWO
     assert as_text(result) is None
 

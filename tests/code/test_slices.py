@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sofia.providers.code import is_slice_result, slice_text
+from sofia.providers.code import as_text, slice_text
 from sofia.providers.contract import ProviderError
 from tests.code.conftest import FIXTURES, code
 
@@ -131,6 +131,7 @@ def test_unsupported_file_type_cannot_be_sliced(tmp_path: Path) -> None:
         code(tmp_path, "notes.md", symbols=["Notes"])
 
 
-def test_slice_results_are_recognised(no_passthrough: None) -> None:
-    assert is_slice_result(code(GO, SERVER, symbols=["New"]))
-    assert not is_slice_result(code(GO, SERVER))
+def test_only_slice_results_travel_as_text(no_passthrough: None) -> None:
+    sliced = code(GO, SERVER, symbols=["New"])
+    assert as_text(sliced) == slice_text(sliced)
+    assert as_text(code(GO, SERVER)) is None

@@ -35,7 +35,7 @@ def test_spellings_of_one_version_are_equal(left: str, right: str) -> None:
 
 @pytest.mark.parametrize("text", ["2.0.0", "v3.0.1", "1.14", "2.0.0-patch1", "1.0.0-pl2", "1.0.0.1"])
 def test_stable(text: str) -> None:
-    assert versions.is_stable(text)
+    assert versions.highest_stable([text, "dev-main"]) == text
 
 
 @pytest.mark.parametrize(
@@ -43,7 +43,7 @@ def test_stable(text: str) -> None:
     ["dev-main", "2.0.x-dev", "2.0.0-beta1", "1.0.0-RC1", "1.0.0-alpha", "1.2.0-dev", "brc-1", "latest", ""],
 )
 def test_unstable_or_not_a_version(text: str) -> None:
-    assert not versions.is_stable(text)
+    assert versions.highest_stable([text]) == ""
 
 
 def test_branches_and_other_names_are_not_versions() -> None:

@@ -151,3 +151,33 @@ def test_truncation_note_wording() -> None:
     assert budget.note("routes", 3, 9, "routes", 500, "pass file=") == (
         "routes: showing 3 of 9 routes (budget 500 tok); pass file="
     )
+
+
+def test_a_list_a_limit_cut_says_the_limit_and_the_budget_only_when_it_cut() -> None:
+    assert budget.note("commands", 30, 45, "commands", None, "pass limit=0 for all", limit="limit=30") == (
+        "commands: showing 30 of 45 commands (limit=30); pass limit=0 for all"
+    )
+    assert budget.note("commands", 10, 45, "commands", 300, "filter", limit="limit=30") == (
+        "commands: showing 10 of 45 commands (limit=30, budget 300 tok); filter"
+    )
+
+
+def test_a_shortened_text_is_said_in_the_same_frame() -> None:
+    assert budget.shortened_note("prompts", budget.texts_cut(3, 100), 300, "cc_prompts") == (
+        "prompts: 3 texts cut to 100 characters (budget 300 tok); cc_prompts"
+    )
+    assert budget.texts_cut(1, 3, "names", noun="cell") == "1 cell cut to 3 names"
+
+
+def test_a_ladder_measures_the_form_a_result_travels_in() -> None:
+    def build(knobs: dict[str, int]) -> dict[str, object]:
+        return {"rows": list(range(knobs["rows"])), "notes": []}
+
+    def as_text(result: dict[str, object]) -> int:
+        rows = result["rows"]
+        assert isinstance(rows, list)
+        return 10 * len(rows)
+
+    fitted = budget.fit(build, {"rows": 100}, [budget.Shrink("rows")], 200, as_text)
+    assert fitted["rows"] == list(range(20))
+    assert budget.cost(build({"rows": 21})) <= 200  # the JSON would have let more through

@@ -1,5 +1,5 @@
 """A symbol's extent runs from its first leading decorator, attribute or doc comment to its last
-line: every query of the symbol layer (`enclosing`, `intersecting`, `touched_symbols`) uses that
+line: every query of the symbol layer (`enclosing`, `touched_symbols`) uses that
 extent, while `line` stays the declaration's own first line (what a summary shows)."""
 
 from __future__ import annotations
@@ -146,7 +146,6 @@ def test_leading_lines_belong_to_the_symbol(
     [line] = lines_of(source, marker)
     symbol = tree.enclosing(line)
     assert symbol is not None and symbol.qname == qname
-    assert [s.qname for s in tree.intersecting([(line, line)])][-1] == qname
     assert symbol.contains(line)
     assert symbol.line == lines_of(source, declaration)[0]
     assert symbol.slice_line <= line < symbol.line

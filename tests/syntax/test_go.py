@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sofia.syntax import parse, slice_text
+from sofia.syntax import parse, slice_text, touched_symbols
 
 SOURCE = b"""package server
 
@@ -71,9 +71,10 @@ def test_slices_carry_doc_comments() -> None:
     assert slice_text(SOURCE, region) == b"\t// RegionCode is an ISO region.\n\tRegionCode = string\n"
 
 
-def test_enclosing_and_intersecting() -> None:
+def test_enclosing_and_touched() -> None:
     tree = parse(SOURCE, "go")
     assert tree.enclosing(28).qname == "Server.Routes"  # type: ignore[union-attr]
     assert tree.enclosing(14).qname == "ContactSource.Fetch"  # type: ignore[union-attr]
     assert tree.enclosing(3) is None
-    assert [s.qname for s in tree.intersecting([(7, 13)])] == ["Server", "RegionCode", "ContactSource"]
+    touched = touched_symbols("go", SOURCE, SOURCE, [(7, 13)], [(7, 13)])
+    assert touched == ["Server", "RegionCode", "ContactSource"]

@@ -7,24 +7,27 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from sofia.output.budget import Shrink, fit
 from sofia.providers.contract import Context, Implementation
 from sofia.providers.params import Input
 
 from .categories import category as category_of
 from .common import (
+    Cut,
     ProjectsDir,
     Redact,
     SessionSelector,
+    cut_note,
     data_roots,
     open_session,
     reading_notes,
     result_tail,
     wants_redaction,
 )
-from .fitting import Shrink, fit
 from .rules import cut, one_line
 
 COMMAND_CHARS = 120
+LIMIT_HINT = "pass limit=0 for all"
 
 Category = Literal["", "test", "db", "git", "build", "search", "read", "fs", "other"]
 
@@ -71,15 +74,8 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 
     def build(k: dict[str, int]) -> dict[str, Any]:
         kept = rows[: k["rows"]]
-        notes = list(reading)
-        if shown < len(rows):
-            notes.append(
-                f"{len(rows) - shown} more commands beyond limit={params.limit}; pass limit=0 for all"
-            )
-        if k["rows"] < shown:
-            notes.append(
-                f"{shown - k['rows']} commands omitted to fit the output budget; filter with category/min_count"
-            )
+        listed = Cut("commands", "commands", len(rows), shown, k["rows"], f"limit={params.limit}", LIMIT_HINT)
+        notes = reading + cut_note(listed, ctx.budget, "filter with category/min_count")
         return {
             "id": opened.session.short_id,
             "project": opened.project,

@@ -9,16 +9,19 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.output.budget import Shrink, fit
 from sofia.providers.contract import Cli, Context, Implementation
 from sofia.providers.params import Input
 
 from .categories import category
 from .common import (
     SESSION_PATH,
+    Cut,
     ProjectFilter,
     ProjectsDir,
     Redact,
     Since,
+    cut_note,
     data_roots,
     filter_sessions,
     label,
@@ -31,13 +34,14 @@ from .common import (
 )
 from .digest import Digest, Thread
 from .discovery import Session, list_sessions, resolve_root
-from .fitting import Shrink, fit
 from .loading import Attribution, Loader, agent_files, attribute_legacy_agents, with_agents
 from .parallel import Job
 from .rules import cut, one_line
 from .selector import select
 
 COMMAND_CHARS = 140
+LIMIT_HINT = "pass limit=0 for all"
+BUDGET_HINT = "raise min_count or narrow with project/since"
 
 SUGGESTIONS = {
     "Grep": "sofia grep (hits with enclosing function)",
@@ -144,23 +148,26 @@ def _report(
     repeated_reads = _repeated(reads, params.min_count)
     limit_commands = _limited(len(repeated_commands), params.limit)
     limit_reads = _limited(len(repeated_reads), params.limit)
-    for name, total, shown in (
-        ("repeated commands", len(repeated_commands), limit_commands),
-        ("repeated reads", len(repeated_reads), limit_reads),
-    ):
-        if shown < total:
-            notes.append(f"{total - shown} more {name} beyond limit={params.limit}; pass limit=0 for all")
+    limit = f"limit={params.limit}"
 
     def build(k: dict[str, int]) -> dict[str, Any]:
         n_commands, n_reads = _alternate(limit_commands, limit_reads, k["kept"])
         kept_commands = repeated_commands[:n_commands]
         kept_reads = repeated_reads[:n_reads]
         more = list(notes)
-        dropped = limit_commands + limit_reads - k["kept"]
-        if dropped:
-            more.append(
-                f"{dropped} repeated rows omitted to fit the output budget; raise min_count or narrow with project/since"
-            )
+        for listed in (
+            Cut(
+                "repeated_commands",
+                "commands",
+                len(repeated_commands),
+                limit_commands,
+                n_commands,
+                limit,
+                LIMIT_HINT,
+            ),
+            Cut("repeated_reads", "reads", len(repeated_reads), limit_reads, n_reads, limit, LIMIT_HINT),
+        ):
+            more += cut_note(listed, budget, BUDGET_HINT)
         secrets = sum(row[3] for row in kept_commands) + sum(row[3] for row in kept_reads)
         return {
             "scanned_sessions": len(digests),

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
+from sofia.output import budget as budgets
 from sofia.output.notes import Place, not_followed
 from sofia.providers.contract import Cli, Context, ProviderError
 from sofia.providers.params import Input, PathParam
@@ -191,5 +192,49 @@ def kept_prompts_note(digest: Digest) -> list[str]:
 
 
 def result_tail(redactions: int, notes: list[str], omitted: dict[str, int]) -> dict[str, Any]:
-    """The keys every cc result ends with."""
-    return {"redactions": redactions, "notes": notes, "omitted": {k: v for k, v in omitted.items() if v}}
+    """The keys every cc result ends with; `omitted` only when something was left out."""
+    return budgets.with_omitted({"redactions": redactions, "notes": notes}, omitted)
+
+
+BIGGER = "a larger budget shows more"
+"""The hint of a cut the call itself cannot avoid: the budget alone decides."""
+
+
+@dataclass(frozen=True)
+class Cut:
+    """How the list `key` was cut: `total` rows, `capped` allowed by a limit, `kept` after the budget."""
+
+    key: str
+    unit: str
+    total: int
+    capped: int
+    kept: int
+    limit: str = ""
+    """What cut the list besides the budget (`limit=30`); empty when nothing did."""
+    limit_hint: str = ""
+    """How to get past `limit`; empty for a fixed cap, which then goes without a note."""
+
+
+def cut_note(cut: Cut, budget: int | None, budget_hint: str) -> list[str]:
+    """The note on a shortened list: when the budget cut it, or a limit the caller can lift did;
+    a list cut only by a fixed cap is counted in `omitted` and documented, not noted."""
+    if cut.kept >= cut.total:
+        return []
+    limit = cut.limit if cut.capped < cut.total else ""
+    if cut.kept < cut.capped:
+        return [budgets.note(cut.key, cut.kept, cut.total, cut.unit, budget, budget_hint, limit=limit)]
+    if limit and cut.limit_hint:
+        return [budgets.note(cut.key, cut.kept, cut.total, cut.unit, None, cut.limit_hint, limit=limit)]
+    return []
+
+
+def texts_note(
+    what: str, texts: Sequence[str], limit: int, default: int, budget: int | None, hint: str
+) -> list[str]:
+    """The note on texts the budget cut below their usual `default` length to `limit` characters."""
+    if limit >= default:
+        return []
+    count = sum(1 for text in texts if len(text) > limit)
+    if not count:
+        return []
+    return [budgets.shortened_note(what, budgets.texts_cut(count, limit), budget, hint)]

@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-USAGE_KEYS = ("input", "output", "cache_read", "cache_create")
-
 
 @dataclass
 class Thread:

@@ -7,15 +7,18 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.output.budget import Shrink, fit
 from sofia.providers.contract import Context, Implementation
 from sofia.providers.params import Input
 
 from . import mdtext, timefmt
 from .common import (
+    Cut,
     ProjectFilter,
     ProjectsDir,
     Redact,
     Since,
+    cut_note,
     data_roots,
     filter_sessions,
     label,
@@ -27,7 +30,6 @@ from .common import (
 )
 from .digest import Digest
 from .discovery import Session, list_sessions, resolve_root
-from .fitting import Shrink, fit
 from .latest import newest_first, updated
 from .loading import Loader, attribute_legacy_agents
 from .rules import cut, one_line
@@ -82,13 +84,16 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 
     def build(knobs: dict[str, int]) -> dict[str, Any]:
         rows = found[: knobs["rows"]]
-        more = list(notes)
-        if shown < matched:
-            more.append(f"{matched - shown} older sessions beyond limit={params.limit}; pass limit=0 for all")
-        if knobs["rows"] < shown:
-            more.append(
-                f"{shown - knobs['rows']} sessions omitted to fit the output budget; narrow with project/since"
-            )
+        listed = Cut(
+            "sessions",
+            "sessions",
+            matched,
+            shown,
+            knobs["rows"],
+            f"limit={params.limit}",
+            "pass limit=0 for all",
+        )
+        more = notes + cut_note(listed, ctx.budget, "narrow with project/since")
         redactions = sum(d.redactions_in(d.title, d.branch) for _, _, d in rows)
         return {
             "sessions": [row for row, _, _ in rows],

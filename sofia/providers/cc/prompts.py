@@ -6,10 +6,12 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.output.budget import Lower, Shrink, fit, note
 from sofia.providers.contract import Context, Implementation
 from sofia.providers.params import Input
 
 from .common import (
+    BIGGER,
     ProjectsDir,
     Redact,
     SessionSelector,
@@ -18,9 +20,9 @@ from .common import (
     open_session,
     reading_notes,
     result_tail,
+    texts_note,
     wants_redaction,
 )
-from .fitting import Lower, Shrink, fit
 from .rules import cut
 
 TEXT_CHARS = 2000
@@ -49,13 +51,11 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     def build(k: dict[str, int]) -> dict[str, Any]:
         rows = available[: k["rows"]]
         notes = kept_prompts_note(digest) + reading
-        if k["chars"] < longest:
-            notes.append(f"prompt texts cut to {k['chars']} characters to fit the output budget")
+        notes += texts_note("prompts", [text for _, text in rows], k["chars"], longest, ctx.budget, BIGGER)
         if len(rows) < len(available):
             first_left_out = rows[-1][0] + 1 if rows else params.offset + 1
-            notes.append(
-                f"prompts {first_left_out}–{available[-1][0]} omitted; call again with offset={first_left_out - 1}"
-            )
+            hint = f"prompts {first_left_out}–{available[-1][0]} follow; call again with offset={first_left_out - 1}"
+            notes.append(note("prompts", len(rows), len(available), "prompts", ctx.budget, hint))
         return {
             "id": opened.session.short_id,
             "project": opened.project,

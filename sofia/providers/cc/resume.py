@@ -5,20 +5,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from sofia.output.budget import Lower, Shrink, fit
 from sofia.providers.contract import Context, Implementation
 
 from . import timefmt
 from .common import (
+    BIGGER,
+    Cut,
     SessionCliParams,
     SessionParams,
+    cut_note,
     data_roots,
     kept_prompts_note,
     open_session,
     reading_notes,
     result_tail,
+    texts_note,
     wants_redaction,
 )
-from .fitting import Lower, Shrink, fit
 from .rules import collapse, cut, one_line, relative_to
 
 ASK_CHARS = 240
@@ -52,6 +56,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         "todos": min(TODOS_SHOWN, len(digest.todos)),
         "next": NEXT_CHARS,
     }
+    last_said = collapse(digest.last_text)
     base_notes = kept_prompts_note(digest) + reading_notes(opened.sources)
     if not digest.prompts:
         base_notes.append("no human prompts in this session")
@@ -60,8 +65,12 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         todos = digest.todos[: k["todos"]]
         shown_files = files[: k["files"]]
         notes = list(base_notes)
-        if k["next"] < NEXT_CHARS:
-            notes.append("next shortened to fit the output budget")
+        for listed in (
+            Cut("todos", "todos", len(digest.todos), min(TODOS_SHOWN, len(digest.todos)), len(todos)),
+            Cut("files", "files", len(files), min(FILES_SHOWN, len(files)), len(shown_files)),
+        ):
+            notes += cut_note(listed, ctx.budget, BIGGER)
+        notes += texts_note("next", [last_said], k["next"], NEXT_CHARS, ctx.budget, BIGGER)
         shown_texts = [
             digest.branch,
             first,
@@ -80,7 +89,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             "injected": digest.injected,
             "goal": cut(goal, ASK_CHARS),
             "now": cut(now, ASK_CHARS),
-            "next": cut(collapse(digest.last_text), k["next"]),
+            "next": cut(last_said, k["next"]),
             "todos": [
                 {"status": status, "content": cut(one_line(content), TODO_CHARS)} for status, content in todos
             ],

@@ -4,22 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from sofia.output.budget import Lower, Shrink, fit, note
 from sofia.providers.contract import Context, Implementation
 
 from . import mdtext, timefmt
 from .categories import category
 from .common import (
+    BIGGER,
+    Cut,
     Opened,
     SessionCliParams,
     SessionParams,
+    cut_note,
     data_roots,
     kept_prompts_note,
     open_session,
     reading_notes,
     result_tail,
+    texts_note,
     wants_redaction,
 )
-from .fitting import Lower, Shrink, fit
 from .rules import cut, one_line, relative_to
 
 PROMPT_CHARS = 200
@@ -30,6 +34,7 @@ FAT_SHOWN = 15
 TASKS_SHOWN = 10
 TASK_CHARS = 120
 LAST_TEXT_CHARS = 600
+PROMPTS_HINT = "cc_prompts returns them verbatim"
 
 LADDER = (
     Lower({"prompt_chars": 100}),
@@ -71,17 +76,34 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             "prompts": digest.prompts_total - len(prompts),
             "files": len(files) - len(shown_files),
             "fat_results": digest.fat_total - len(fat),
-            "tasks": len(tasks) - len(shown_tasks),
+            "subagents.tasks": len(tasks) - len(shown_tasks),
         }
-        if len(prompts) < len(digest.prompts):
+        if len(prompts) < digest.prompts_total:
+            by_budget = len(prompts) < len(_pick_prompts(digest.prompts, PROMPTS_HEAD, PROMPTS_TAIL))
             notes.append(
-                f"{len(digest.prompts) - len(prompts)} prompts in the middle not shown; "
-                "cc_prompts returns them verbatim"
+                note(
+                    "prompts",
+                    len(prompts),
+                    digest.prompts_total,
+                    "prompts",
+                    ctx.budget if by_budget else None,
+                    PROMPTS_HINT,
+                    limit=f"first {k['head']} and last {k['tail']}",
+                )
             )
-        if omitted["files"]:
-            notes.append(f"{omitted['files']} more files not shown")
-        if k["prompt_chars"] < PROMPT_CHARS or k["last_text"] < LAST_TEXT_CHARS:
-            notes.append("texts shortened to fit the output budget")
+        for listed in (
+            Cut("files", "files", len(files), min(FILES_SHOWN, len(files)), len(shown_files)),
+            Cut("fat_results", "results", digest.fat_total, min(FAT_SHOWN, digest.fat_total), len(fat)),
+            Cut("subagents.tasks", "tasks", len(tasks), min(TASKS_SHOWN, len(tasks)), len(shown_tasks)),
+        ):
+            notes += cut_note(listed, ctx.budget, BIGGER)
+        shown_prompts = [one_line(text) for _, text in prompts]
+        notes += texts_note(
+            "prompts", shown_prompts, k["prompt_chars"], PROMPT_CHARS, ctx.budget, PROMPTS_HINT
+        )
+        notes += texts_note(
+            "last_text", [digest.last_text], k["last_text"], LAST_TEXT_CHARS, ctx.budget, BIGGER
+        )
         shown_texts = [
             digest.cwd,
             digest.branch,

@@ -57,7 +57,6 @@ class Sides:
     index: bool
     untracked: bool
     spec: str
-    unborn: bool = False
 
     def diff_args(self) -> list[str]:
         if self.new is not None:
@@ -173,9 +172,7 @@ def sides(top: Path, range_: str, staged: bool, ctx: Context) -> Sides:
         return Sides(need(range_), None, staged, not staged, f"{side} vs {range_}")
     head = resolve_rev(top, "HEAD", ctx)
     if head is None:
-        return Sides(
-            empty_tree(top, ctx), None, staged, not staged, f"{side} vs HEAD (no commits yet)", unborn=True
-        )
+        return Sides(empty_tree(top, ctx), None, staged, not staged, f"{side} vs HEAD (no commits yet)")
     return Sides(head, None, staged, not staged, f"{side} vs HEAD")
 
 

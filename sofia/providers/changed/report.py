@@ -23,6 +23,7 @@ from .symbols import PROBLEMS, Found, SymbolFinder, read_worktree
 ELIDABLE = {"old_path": "", "lang": "", "symbols": ""}
 SUBMODULE_MODE = "160000"
 SYMLINK_MODE = "120000"
+NARROW = "narrow with paths=[…]"
 
 
 @dataclass
@@ -157,8 +158,16 @@ def document(head: Document, rows: list[Row], budget: int | None) -> dict[str, A
         notes.append(f"{unmerged} unmerged file{'s' if unmerged != 1 else ''}")
     notes += problem_notes(rows, show) + nested_note(rows, show)
     shown_path = {id(row): show(row.path) for row in rows}
+    removal = [
+        index
+        for category in classify.CATEGORY_PRIORITY
+        for index in reversed([i for i, r in enumerate(rows) if r.category == category])
+    ]
+    many_names = [r for r in rows if not r.fixed and len(r.found.names) > names.SHORT_LIMIT]
 
-    def build(kept: list[Row], limit: int, extra: list[str]) -> dict[str, Any]:
+    def build(k: budgets.Knobs) -> dict[str, Any]:
+        dropped = set(removal[: len(rows) - k["files"]])
+        kept = [r for i, r in enumerate(rows) if i not in dropped]
         table = [
             {
                 "status": r.status,
@@ -168,7 +177,7 @@ def document(head: Document, rows: list[Row], budget: int | None) -> dict[str, A
                 "lang": r.lang,
                 "adds": r.adds,
                 "dels": r.dels,
-                "symbols": r.symbols(limit),
+                "symbols": r.symbols(k["symbols"]),
             }
             for r in kept
         ]
@@ -176,41 +185,36 @@ def document(head: Document, rows: list[Row], budget: int | None) -> dict[str, A
         binary = [shown_path[id(r)] for r in kept if r.binary]
         if binary:
             result["binary"] = binary
-        result.update(totals=totals, by_category=by_category, notes=notes + extra)
-        return result
+        result.update(
+            totals=totals,
+            by_category=by_category,
+            notes=notes + _cut_notes(rows, dropped, many_names, k, budget),
+        )
+        return budgets.with_omitted(result, {"files": len(dropped)})
 
-    result = build(rows, names.LIMIT, [])
-    if budgets.fits(result, budget):
-        return result
-    cut_note = []
-    limit = names.LIMIT
-    if any(len(r.found.names) > names.SHORT_LIMIT for r in rows if not r.fixed):
-        limit = names.SHORT_LIMIT
-        cut_note = [f"changed: symbols cut to {limit} names per file to fit the budget"]
-        result = build(rows, limit, cut_note)
-        if budgets.fits(result, budget):
-            return result
-    removal = [
-        index
-        for category in classify.CATEGORY_PRIORITY
-        for index in reversed([i for i, r in enumerate(rows) if r.category == category])
-    ]
+    ladder: list[budgets.Step] = [budgets.Lower({"symbols": names.SHORT_LIMIT}), budgets.Shrink("files")]
+    return budgets.fit(build, {"symbols": names.LIMIT, "files": len(rows)}, ladder, budget)
 
-    def attempt(kept_count: int) -> dict[str, Any]:
-        dropped = set(removal[: len(removal) - kept_count])
-        kept = [r for i, r in enumerate(rows) if i not in dropped]
+
+def _cut_notes(
+    rows: list[Row], dropped: set[int], many_names: list[Row], k: budgets.Knobs, budget: int | None
+) -> list[str]:
+    """What the budget cut: symbols cells, then whole rows by category priority."""
+    notes = []
+    cut_cells = (
+        sum(1 for r in many_names if len(r.found.names) > k["symbols"]) if k["symbols"] < names.LIMIT else 0
+    )
+    if cut_cells:
+        change = budgets.texts_cut(cut_cells, k["symbols"], "names", noun="cell")
+        notes.append(budgets.shortened_note("symbols", change, budget, NARROW))
+    if dropped:
         left_out = Counter(rows[i].category for i in dropped)
         detail = ", ".join(
             f"{name} {left_out[name]}" for name in classify.CATEGORY_PRIORITY if left_out[name]
         )
-        note = (
-            f"changed: showing {len(kept)} of {len(rows)} files (budget {budget} tok); "
-            f"left out: {detail}; narrow with paths=[…]"
-        )
-        return build(kept, limit, [*cut_note, note])
-
-    keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(attempt(k), budget))
-    return attempt(keep)
+        hint = f"left out: {detail}; {NARROW}"
+        notes.append(budgets.note("files", len(rows) - len(dropped), len(rows), "files", budget, hint))
+    return notes
 
 
 __all__ = ["Document", "Row", "document", "tracked_rows", "untracked_rows"]

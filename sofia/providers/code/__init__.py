@@ -105,14 +105,9 @@ def slice_text(result: dict[str, Any]) -> str:
 
 def as_text(result: Any) -> str | None:
     """Slice-mode results travel as the raw source text of the symbols; everything else as JSON."""
-    return slice_text(result) if is_slice_result(result) else None
-
-
-def is_slice_result(result: Any) -> bool:
-    """Whether a `run` result is slice mode (its payload is then `slice_text(result)`)."""
     from sofia.providers.code import text
 
-    return isinstance(result, dict) and text.is_slice_result(result)
+    return text.slice_text(result) if isinstance(result, dict) and text.is_slice_result(result) else None
 
 
 IMPLEMENTATION = Implementation(

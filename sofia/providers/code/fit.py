@@ -1,111 +1,106 @@
-"""Fitting a `code` result into the output budget (spec tools-code §1.9): whole documents in
-order, then the first document shortened, never silently: every cut is counted in a note."""
+"""Fitting a `code` result into the output budget (docs/code.md, "Output budget"): whole documents
+in order, then the first document shortened, never silently: every cut is counted in `omitted`
+and said in one note, in the toolkit's wording (sofia/output/budget.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from sofia.output.budget import MARGIN, cost, largest_prefix, note
+from sofia.output import budget as budgets
+from sofia.output.tokens import estimate
 from sofia.providers.code.documents import briefed, count_lines
 
-Fits = Callable[[dict[str, Any]], bool]
-FILES_HINT = "request the rest separately, narrow the path or use brief=true"
+FILES_HINT = "request them separately, narrow the path or use brief=true"
+ROWS_HINT = "use symbols=[…] or a narrower call"
 CONTENT_HINT = "use symbols=[…] or grep for the part you need"
-
-
-def envelope(
-    files: list[dict[str, Any]], omitted: list[dict[str, Any]], notes: list[str], raw_tok: int
-) -> dict[str, Any]:
-    result: dict[str, Any] = {"files": files}
-    if omitted:
-        result["omitted"] = omitted
-    result["notes"] = notes
-    result["stats"] = {"raw_tok": raw_tok}
-    return result
 
 
 def fit_files(
     documents: list[dict[str, Any]], notes: list[str], raw_tok: int, budget: int | None
 ) -> dict[str, Any]:
-    """Every document that fits, in order; the rest in `omitted` with reason "budget"."""
-    full = envelope(documents, [], notes, raw_tok)
-    if budget is None or cost(full) <= budget:
-        return full
-    limit = budget - MARGIN
+    """Every document that fits, in order; when not even the first does, the first shortened:
+    a summary goes brief, then loses rows from the end of its largest tables; raw content is
+    cut at a line boundary."""
+    whole = {"files": documents, "notes": notes, "stats": {"raw_tok": raw_tok}}
+    if budgets.fits(whole, budget):
+        return whole  # the common case, without preparing the ladder
+    shape = _First(documents[0] if documents else {})
+    knobs = {"files": len(documents), **shape.knobs}
+    ladder: list[budgets.Step] = [budgets.Shrink("files", 1), *shape.ladder]
 
-    def build(kept: list[dict[str, Any]], first_notes: tuple[str, ...] = ()) -> dict[str, Any]:
-        rest = documents[len(kept) :]
-        omitted = [{"path": d["path"], "reason": "budget"} for d in rest]
-        extra = [note("code", len(kept), len(documents), "files", budget, FILES_HINT)] if rest else []
-        return envelope(kept, omitted, [*notes, *first_notes, *extra], raw_tok)
+    def build(k: budgets.Knobs) -> dict[str, Any]:
+        kept = documents[: k["files"]]
+        counts = {"files": len(documents) - len(kept)}
+        extra: list[str] = []
+        if kept:
+            shaped, first_notes, first_counts = shape.build(k, budget)
+            kept = [shaped, *kept[1:]]
+            extra += first_notes
+            counts.update(first_counts)
+        if counts["files"]:
+            rest = ", ".join(d["path"] for d in documents[len(kept) :])
+            hint = f"not shown: {rest}; {FILES_HINT}"
+            extra.append(budgets.note("files", len(kept), len(documents), "files", budget, hint))
+        result = {"files": kept, "notes": [*notes, *extra], "stats": {"raw_tok": raw_tok}}
+        return budgets.with_omitted(result, counts)
 
-    count = largest_prefix(len(documents), lambda k: cost(build(documents[:k])) <= limit)
-    if count > 0:
-        return build(documents[:count])
-    first, first_notes = shorten(documents[0], lambda d: cost(build([d])) <= limit, budget)
-    return build([first], tuple(first_notes))
-
-
-def shorten(document: dict[str, Any], fits: Fits, budget: int) -> tuple[dict[str, Any], list[str]]:
-    """The first document made to fit: a summary goes brief, then loses rows from the end of its
-    largest tables; raw content is cut at a line boundary."""
-    path = document["path"]
-    if document.get("mode") == "raw":
-        return cut_content(document, fits)
-    if document.get("mode") != "summary":
-        return document, []
-    brief = briefed(document)
-    notes = [f"{path}: brief form shown to fit the budget ({budget} tok)"]
-    if fits(brief):
-        return brief, notes
-    return cut_rows(brief, fits, notes, budget)
+    return budgets.fit(build, knobs, ladder, budget)
 
 
-def cut_rows(
-    document: dict[str, Any], fits: Fits, notes: list[str], budget: int
-) -> tuple[dict[str, Any], list[str]]:
-    shortened = dict(document)
-    tables = sorted(
-        (k for k, v in document.items() if isinstance(v, list) and v and isinstance(v[0], dict)),
-        key=lambda k: (-cost(document[k]), k),
-    )
-    for key in tables:
-        rows = shortened[key]
-        kept = largest_prefix(len(rows), _rows_fit(shortened, key, fits))
-        shortened = {**shortened, key: rows[:kept]}
-        notes.append(
-            note(
-                f"{document['path']} {key}",
-                kept,
-                len(rows),
-                "rows",
-                budget,
-                "use symbols=[…] or a narrower call",
+class _First:
+    """The knobs and ladder that shorten the first document, and the document they describe."""
+
+    def __init__(self, document: dict[str, Any]) -> None:
+        self.document = document
+        self.mode = document.get("mode")
+        self.knobs: dict[str, int] = {}
+        self.ladder: list[budgets.Step] = []
+        if self.mode == "raw":
+            self.lines = _line_ends(document["content"])
+            self.knobs["lines"] = len(self.lines) - 1
+            self.ladder.append(budgets.Shrink("lines"))
+        elif self.mode == "summary":
+            self.brief = briefed(document)
+            self.tables = sorted(
+                (k for k, v in self.brief.items() if isinstance(v, list) and v and isinstance(v[0], dict)),
+                key=lambda k: (-budgets.cost(self.brief[k]), k),
             )
-        )
-        if fits(shortened):
-            break
-    return shortened, notes
+            self.can_brief = self.brief != document
+            if self.can_brief:
+                self.knobs["full"] = 1
+                self.ladder.append(budgets.Lower({"full": 0}))
+            self.knobs.update({f"rows:{key}": len(self.brief[key]) for key in self.tables})
+            self.ladder += [budgets.Shrink(f"rows:{key}") for key in self.tables]
+
+    def build(self, k: budgets.Knobs, budget: int | None) -> tuple[dict[str, Any], list[str], dict[str, int]]:
+        """The first document at knobs `k`, the notes on its cuts and what they left out."""
+        document = self.document
+        path = document.get("path", "")
+        if self.mode == "raw" and k["lines"] < len(self.lines) - 1:
+            content: str = document["content"]
+            change = f"content cut at line {k['lines']} of {len(self.lines) - 1}"
+            note = budgets.shortened_note(path, change, budget, CONTENT_HINT)
+            return {**document, "content": content[: self.lines[k["lines"]]]}, [note], {}
+        if self.mode != "summary" or (self.can_brief and k["full"]):
+            return document, [], {}
+        shaped = dict(self.brief)
+        notes = [budgets.shortened_note(path, "brief form", budget, ROWS_HINT)] if self.can_brief else []
+        counts = {}
+        for key in self.tables:
+            rows = self.brief[key]
+            keep = k[f"rows:{key}"]
+            if keep < len(rows):
+                shaped[key] = rows[:keep]
+                where = f"files[0].{key}"
+                notes.append(budgets.note(where, keep, len(rows), "rows", budget, f"{path}: {ROWS_HINT}"))
+                counts[where] = len(rows) - keep
+        return shaped, notes, counts
 
 
-def _rows_fit(document: dict[str, Any], key: str, fits: Fits) -> Callable[[int], bool]:
-    """Whether `document` fits with only the first `k` rows of table `key`."""
-    rows = document[key]
-    return lambda k: fits({**document, key: rows[:k]})
-
-
-def cut_content(document: dict[str, Any], fits: Fits) -> tuple[dict[str, Any], list[str]]:
-    content: str = document["content"]
-    kept, lines = longest_fitting_lines(content, lambda text: fits({**document, "content": text}))
-    total = count_lines(content)
-    return {**document, "content": kept}, [
-        f"{document['path']}: content cut at line {lines} of {total}; {CONTENT_HINT}"
-    ]
-
-
-def longest_fitting_lines(text: str, fits: Callable[[str], bool]) -> tuple[str, int]:
-    """The longest prefix of whole lines of `text` for which `fits` holds, and its line count."""
+def _line_ends(text: str) -> list[int]:
+    """Offsets just past each line of `text` (a last line without a newline counts), after a 0:
+    the first `n` lines are `text[: ends[n]]`."""
     ends = [0]
     position = text.find("\n")
     while position >= 0:
@@ -113,54 +108,59 @@ def longest_fitting_lines(text: str, fits: Callable[[str], bool]) -> tuple[str, 
         position = text.find("\n", position + 1)
     if ends[-1] < len(text):
         ends.append(len(text))
-    count = largest_prefix(len(ends) - 1, lambda k: fits(text[: ends[k]]))
-    return text[: ends[count]], count
+    return ends
 
 
-def fit_slices(result: dict[str, Any], budget: int | None) -> dict[str, Any]:
-    """Slices in order; the one crossing the budget is cut at a line boundary, later ones named."""
-    if budget is None or cost(result) <= budget:
-        return result
-    limit = budget - MARGIN
+def fit_slices(
+    result: dict[str, Any], budget: int | None, text: Callable[[dict[str, Any]], str]
+) -> dict[str, Any]:
+    """Slices in order, as many lines of them as fit: the one crossing the budget is cut at a line
+    boundary, later ones named. The result travels as `text(result)`, so the larger of its JSON
+    and its text is what must fit."""
     document = result["files"][0]
 
-    def build(doc: dict[str, Any], extra: list[str]) -> dict[str, Any]:
-        return {**result, "files": [doc], "notes": [*result["notes"], *extra]}
+    def measure(candidate: dict[str, Any]) -> int:
+        return max(budgets.cost(candidate), estimate(text(candidate)))
 
     if document["mode"] != "slice":
-        doc, extra = cut_content(document, lambda d: cost(build(d, [])) <= limit)
-        return build(doc, extra)
+        shape = _First(document)
+
+        def whole(k: budgets.Knobs) -> dict[str, Any]:
+            doc, notes, _ = shape.build(k, budget)
+            return {**result, "files": [doc], "notes": [*result["notes"], *notes]}
+
+        return budgets.fit(whole, dict(shape.knobs), shape.ladder, budget, measure)
     slices = document["slices"]
-    count = largest_prefix(
-        len(slices), lambda k: cost(build({**document, "slices": slices[:k]}, [])) <= limit
-    )
-    kept = slices[:count]
-    added: list[str] = []
-    if count < len(slices):
-        crossing = slices[count]
+    sizes = [count_lines(piece["text"]) for piece in slices]
 
-        def with_text(text: str) -> bool:
-            piece = {**crossing, "text": text}
-            return cost(build({**document, "slices": [*kept, piece]}, [])) <= limit
+    def build(k: budgets.Knobs) -> dict[str, Any]:
+        kept, notes = _slice_lines(slices, sizes, k["lines"], budget)
+        if len(kept) < len(slices):
+            later = ", ".join(s["symbol"] for s in slices[len(kept) :])
+            hint = f"not shown: {later}; request them separately"
+            notes.append(budgets.note("files[0].slices", len(kept), len(slices), "slices", budget, hint))
+        shaped = {**result, "files": [{**document, "slices": kept}], "notes": [*result["notes"], *notes]}
+        return budgets.with_omitted(shaped, {"files[0].slices": len(slices) - len(kept)})
 
-        text, lines = longest_fitting_lines(crossing["text"], with_text)
-        if lines:
-            cut = {**crossing, "text": text, "end_line": crossing["line"] + lines - 1}
-            kept = [*kept, cut]
-            added.append(
-                f"{crossing['symbol']}: cut at line {cut['end_line']} of {crossing['line']}-{crossing['end_line']} "
-                f"(budget {budget} tok); {CONTENT_HINT}"
-            )
-        later = [s["symbol"] for s in slices[len(kept) :]]
-        if later:
-            added.append(
-                note(
-                    "code",
-                    len(kept),
-                    len(slices),
-                    "slices",
-                    budget,
-                    f"not shown: {', '.join(later)}; request them separately",
-                )
-            )
-    return build({**document, "slices": kept}, added)
+    ladder: list[budgets.Step] = [budgets.Shrink("lines")]
+    return budgets.fit(build, {"lines": sum(sizes)}, ladder, budget, measure)
+
+
+def _slice_lines(
+    slices: list[dict[str, Any]], sizes: list[int], lines: int, budget: int | None
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The first `lines` lines of the slices in order: whole slices, then the crossing one cut
+    (when at least one of its lines is left), with the note on the cut."""
+    kept: list[dict[str, Any]] = []
+    for piece, size in zip(slices, sizes, strict=True):
+        if lines >= size:
+            kept.append(piece)
+            lines -= size
+            continue
+        if lines > 0:
+            end = piece["line"] + lines - 1
+            cut = {**piece, "text": piece["text"][: _line_ends(piece["text"])[lines]], "end_line": end}
+            change = f"cut at line {end} of {piece['line']}-{piece['end_line']}"
+            return [*kept, cut], [budgets.shortened_note(piece["symbol"], change, budget, CONTENT_HINT)]
+        break
+    return kept, []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sofia.errors import quote
-from sofia.providers.code import by_name, documents, fit, inputs, slices
+from sofia.providers.code import by_name, documents, fit, inputs, slices, text
 from sofia.providers.code.model import SLICE_MODE, SummaryOptions
 from sofia.providers.code.unfollowed import Unfollowed
 from sofia.providers.contract import Context, ProviderError
@@ -41,7 +41,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     if symbols:
         target = inputs.slice_target(params.files, root)
         sliced = slices.run_slices(target, symbols, below)
-        return {"mode": SLICE_MODE, **fit.fit_slices(sliced, ctx.budget)}
+        return fit.fit_slices({"mode": SLICE_MODE, **sliced}, ctx.budget, text.slice_text)
     walk_notes: list[str] = []
     items = inputs.expand(params.files, root, timeout=ctx.timeout(60.0), notes=walk_notes)
     options = SummaryOptions(exported=params.exported or params.api, brief=params.brief, api=params.api)

@@ -58,11 +58,6 @@ def parse(text: str) -> Version | None:
     return Version((numbers[0], numbers[1], numbers[2], numbers[3]), stability, number)
 
 
-def is_stable(text: str) -> bool:
-    version = parse(text)
-    return version is not None and version.stable
-
-
 def compare(left: str, right: str) -> int:
     """-1, 0 or 1 as `left` orders before, equal to or after `right`; unparsable sorts lowest."""
     a, b = parse(left), parse(right)

@@ -1,0 +1,283 @@
+"""Every tool shortens a result over the output budget the same way (sofia/output/budget.py):
+`omitted` maps each shortened list to the exact count it left out and is present only when
+something was; every note on a shortened list or text is in the toolkit's wording; a cut made by
+the budget is never silent; totals do not change.
+
+To cover another tool, add a `Case`: its registry name, a fixture builder that writes a real
+workspace under `tmp_path` and returns the workspace root with the call's arguments, a budget
+small enough to cut the result (but large enough to fit it after the cuts), and the keys whose
+values must not change under the budget.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sofia.output import budget
+from sofia.output.tokens import estimate
+from sofia.providers.contract import Context
+from sofia.providers.registry import by_name
+from tests.cc.corpus import write_corpus
+from tests.cc.transcripts import Transcript, text, tool_result, tool_use, usage
+from tests.helpers import Repo
+
+Fixture = Callable[[Path], tuple[Path, dict[str, Any]]]
+NOW = 1772500000.0
+
+NOTE = re.compile(
+    r"(?P<what>\S+): showing (?P<shown>\d+) of (?P<total>\d+) \S+ \((?P<why>[^)]*)\); (?P<hint>.+)", re.S
+)
+"""`budget.note`'s wording."""
+SHORTENED = re.compile(r"(?P<what>.+?): (?P<change>.+) \(budget \d+ tok\); (?P<hint>.+)", re.S)
+"""`budget.shortened_note`'s wording."""
+
+
+@dataclass(frozen=True)
+class Case:
+    tool: str
+    fixture: Fixture
+    budget: int
+    exact: tuple[str, ...] = ()
+    """Keys whose values the budget must not change (totals, counts of the whole)."""
+    label: str = ""
+
+    @property
+    def id(self) -> str:
+        return self.label or self.tool
+
+
+# -- fixtures: real workspaces ----------------------------------------------------------------------
+
+
+def busy_session(tmp: Path) -> Path:
+    """One Claude Code session with more of everything than a tool shows: long prompts, 30 files,
+    25 distinct commands, 20 open todos, 20 heavy tool results and a long last answer."""
+    t = Transcript("b0b0b0b0-0000-4000-8000-000000000000", "/home/dev/src/busy", "2.0.31")
+    stamp = "2026-03-02T10:00:00.000Z"
+    for n in range(30):
+        t.user(f"p{n}", None, stamp, f"prompt {n + 1}: " + "please look at the retry handling " * 10)
+        path = f"/home/dev/src/busy/internal/pkg{n:02}/file.go"
+        tool = "Edit" if n % 3 == 0 else "Read"
+        t.assistant(
+            f"a{n}",
+            None,
+            stamp,
+            f"msg_a{n}",
+            [tool_use(f"t{n}", tool, {"file_path": path})],
+            usage(1, 0, 0, 1),
+        )
+        t.user(f"r{n}", None, stamp, [tool_result(f"t{n}", "ok")])
+    for n in range(25):
+        command = f"go test ./internal/pkg{n:02}/... -run TestRetry{n}"
+        for repeat in range(1 + n % 3):
+            tid = f"b{n}-{repeat}"
+            t.assistant(
+                f"c{tid}",
+                None,
+                stamp,
+                f"msg_c{tid}",
+                [tool_use(tid, "Bash", {"command": command})],
+                usage(1, 0, 0, 1),
+            )
+            t.user(f"u{tid}", None, stamp, [tool_result(tid, "PASS")])
+    todos = [{"content": f"fix the retry budget in pkg{n:02}", "status": "pending"} for n in range(20)]
+    t.assistant(
+        "todo", None, stamp, "msg_todo", [tool_use("todo", "TodoWrite", {"todos": todos})], usage(1, 0, 0, 1)
+    )
+    t.user("todo-r", None, stamp, [tool_result("todo", "ok")])
+    for n in range(20):
+        tid = f"fat{n}"
+        t.assistant(
+            tid,
+            None,
+            stamp,
+            f"msg_{tid}",
+            [tool_use(tid, "Grep", {"pattern": f"retry{n}"})],
+            usage(1, 0, 0, 1),
+        )
+        t.user(f"{tid}-r", None, stamp, [tool_result(tid, f"hit {n} " * (1200 + 10 * n))])
+    t.assistant("last", None, stamp, "msg_last", [text("Done with the retries. " * 80)], usage(1, 0, 0, 1))
+    path = tmp / "projects" / "-home-dev-src-busy" / f"{t.session_id}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(t.data())
+    return path
+
+
+def session(**arguments: Any) -> Fixture:
+    def build(tmp: Path) -> tuple[Path, dict[str, Any]]:
+        return tmp, {"session": str(busy_session(tmp)), **arguments}
+
+    return build
+
+
+def corpus(**arguments: Any) -> Fixture:
+    def build(tmp: Path) -> tuple[Path, dict[str, Any]]:
+        write_corpus(tmp / "projects", sessions=30, total=2 * 1024 * 1024, seed=3)
+        return tmp, {"projects_dir": str(tmp / "projects"), **arguments}
+
+    return build
+
+
+def changed_tree(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    """A repository with 30 docs and 30 modules changed in the working tree, six functions each."""
+    repo = Repo(tmp / "repo")
+    repo.write("README.md", "start\n")
+    repo.commit("start")
+    for i in range(30):
+        repo.write(f"docs/page{i:02}.md", "text\n" * 3)
+        repo.write(f"src/mod{i:02}.py", "".join(f"def f{i}_{j}():\n    return {j}\n\n" for j in range(6)))
+    return repo.path, {}
+
+
+def go_service(index: int, methods: int = 8) -> str:
+    body = "".join(f'\tlog.Printf("step %d", {i})\n' for i in range(30))
+    funcs = "".join(
+        f"// Handle{m} handles kind {m}.\nfunc (s *Service{index}) Handle{m}(ctx context.Context, id int) error {{\n{body}\treturn nil\n}}\n\n"
+        for m in range(methods)
+    )
+    return f'package svc\n\nimport (\n\t"context"\n\t"log"\n)\n\n// Service{index} serves.\ntype Service{index} struct{{}}\n\n{funcs}'
+
+
+def go_files(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    (tmp / "svc").mkdir()
+    for index in range(12):
+        (tmp / "svc" / f"s{index:02}.go").write_text(go_service(index))
+    return tmp, {"files": ["svc"]}
+
+
+def go_big(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    (tmp / "big.go").write_text(go_service(1, methods=200))
+    return tmp, {"files": ["big.go"]}
+
+
+def go_slices(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    (tmp / "big.go").write_text(go_service(1, methods=40))
+    return tmp, {"files": ["big.go"], "symbols": [f"Handle{m}" for m in range(40)]}
+
+
+def plain_text(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    (tmp / "notes.txt").write_text("".join(f"line {n}: nothing to summarise here\n" for n in range(3000)))
+    return tmp, {"files": ["notes.txt"]}
+
+
+CASES = [
+    Case("cc_ls", corpus(limit=0), 500, ("matched", "stats")),
+    Case("cc_candidates", corpus(min_count=1, limit=0), 600, ("scanned_sessions", "heavy_tools")),
+    Case("cc_show", session(), 1200, ("prompts_total", "tokens", "tools", "bash")),
+    Case("cc_resume", session(), 600, ("goal", "messages")),
+    Case("cc_prompts", session(), 800, ("total", "offset")),
+    Case("cc_bash", session(limit=0), 500, ("summary", "unique_total")),
+    Case("changed", changed_tree, 1200, ("spec", "totals", "by_category")),
+    Case("code", go_files, 4000, ("stats",), "code files"),
+    Case("code", go_big, 1500, ("stats",), "code one summary"),
+    Case("code", plain_text, 2000, ("stats",), "code raw content"),
+    Case("code", go_slices, 2000, (), "code slices"),
+]
+
+
+# -- the one shape ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOFIA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("SOFIA_CODE_RAW_BELOW", raising=False)
+
+
+def call(
+    tool: str, root: Path, arguments: dict[str, Any], limit: int | None
+) -> tuple[dict[str, Any], str | None]:
+    """The tool as the MCP server calls it: the result and, for a tool answering in text, its text."""
+    provider = by_name(tool)
+    assert provider is not None, tool
+    params = provider.input_model.model_validate(arguments)
+    result = provider.run(params, Context(root=root, budget=limit, clock=lambda: NOW))
+    assert isinstance(result, dict)
+    return result, provider.as_text(result)
+
+
+def resolve(result: dict[str, Any], key: str) -> Any:
+    """The value an `omitted` key names: `files`, `subagents.tasks`, `files[0].functions`."""
+    value: Any = result
+    for part in re.findall(r"\[\d+\]|[^.\[\]]+", key):
+        value = value[int(part[1:-1])] if part.startswith("[") else value[part]
+    return value
+
+
+def shortened_lists(result: dict[str, Any]) -> dict[str, int]:
+    assert result.get("omitted", True), "an empty omitted must be left out"
+    omitted = result.get("omitted", {})
+    assert isinstance(omitted, dict)
+    for key, count in omitted.items():
+        assert type(count) is int and count > 0, (key, count)
+        assert isinstance(resolve(result, key), list), key
+    return omitted
+
+
+def check_notes(result: dict[str, Any], limit: int | None) -> dict[str, re.Match[str]]:
+    """Every note about the budget in one of the toolkit's wordings; those on shortened lists
+    count exactly what `omitted` says. Returns the list notes by key."""
+    omitted = shortened_lists(result)
+    by_key: dict[str, re.Match[str]] = {}
+    for line in result["notes"]:
+        listed = NOTE.fullmatch(line)
+        if listed is None:
+            assert not re.match(r"\S+: showing \d", line), line
+            if "budget" in line:
+                assert line == budget.floor_note(limit) or SHORTENED.fullmatch(line), line
+            continue
+        key = listed["what"]
+        assert key not in by_key, f"two notes on {key}"
+        by_key[key] = listed
+        shown, total = int(listed["shown"]), int(listed["total"])
+        assert shown == len(resolve(result, key)), line
+        assert total - shown == omitted.get(key, 0) > 0, line
+    return by_key
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
+def test_over_budget_results_have_the_one_shape(case: Case, tmp_path: Path) -> None:
+    root, arguments = case.fixture(tmp_path)
+    whole, _ = call(case.tool, root, arguments, None)
+    small, as_text = call(case.tool, root, arguments, case.budget)
+    assert call(case.tool, root, arguments, case.budget)[0] == small, "not deterministic"
+
+    assert budget.cost(whole) > case.budget, "the fixture must be over the budget"
+    assert budget.cost(small) <= case.budget
+    assert as_text is None or estimate(as_text) <= case.budget
+    assert budget.floor_note(case.budget) not in small["notes"]
+
+    check_notes(whole, None)
+    noted = check_notes(small, case.budget)
+    cut_here = {**whole.get("omitted", {}), **small.get("omitted", {})}
+    assert small.get("omitted") or any(SHORTENED.fullmatch(n) for n in small["notes"]), "nothing was cut"
+    for key in cut_here:
+        before = len(resolve(whole, key)) + whole.get("omitted", {}).get(key, 0)
+        after = len(resolve(small, key)) + small.get("omitted", {}).get(key, 0)
+        assert after == before, f"{key}: the count of the whole changed"
+        if small.get("omitted", {}).get(key, 0) > whole.get("omitted", {}).get(key, 0):
+            assert key in noted and f"budget {case.budget} tok" in noted[key]["why"], f"{key}: cut silently"
+    for key in case.exact:
+        assert small[key] == whole[key], key
+
+
+def test_the_cases_cover_the_tools_of_the_shared_shape() -> None:
+    tools = {case.tool for case in CASES}
+    for tool in tools:
+        assert by_name(tool) is not None, tool
+    assert {
+        "cc_ls",
+        "cc_show",
+        "cc_resume",
+        "cc_prompts",
+        "cc_bash",
+        "cc_candidates",
+        "changed",
+        "code",
+    } <= tools
