@@ -69,7 +69,17 @@ def test_unknown_package_names_the_closest(workspace: Workspace) -> None:
     message = caught.value.message
     assert message.startswith('no package matching "enmu" under .; known packages: acme/enum, ')
     assert message.count(", ") == 4
+    assert message.endswith(
+        "; 1 composer.json files could not be read (one may be it): monorepo/packages/broken"
+    )
     assert "sf composer ls" in caught.value.hint
+
+
+def test_unknown_package_in_a_tree_without_unreadable_manifests(tmp_path: Path) -> None:
+    write_package(tmp_path / "a", {"name": "acme/a"})
+    with pytest.raises(ProviderError) as caught:
+        show_in(tmp_path, "nope")
+    assert caught.value.message == 'no package matching "nope" under .; known packages: acme/a'
 
 
 def test_broken_manifest_is_an_error_naming_the_problem(workspace: Workspace) -> None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sofia.errors import quote
 from sofia.providers.composer import manifest as manifests
 from sofia.providers.composer import unfollowed, versions
 from sofia.providers.composer.unfollowed import Unfollowed
@@ -257,8 +258,15 @@ def no_match(selector: str, root_label: str, discovery: Discovery) -> ProviderEr
     known = [p.label for p in discovery.packages]
     closest = closest_names(selector, known)
     listing = ", ".join(closest) if closest else "none"
+    unread = ""
+    if discovery.errors:
+        dirs = " ".join(quote(e.dir, 60) for e in discovery.errors[:3])
+        more = f" (+{len(discovery.errors) - 3} more)" if len(discovery.errors) > 3 else ""
+        unread = (
+            f"; {len(discovery.errors)} composer.json files could not be read (one may be it): {dirs}{more}"
+        )
     return ProviderError(
-        f'no package matching "{selector}" under {root_label}; known packages: {listing}',
+        f'no package matching "{quote(selector)}" under {quote(root_label)}; known packages: {listing}{unread}',
         "pass a package name, a name suffix, a directory name or a path (sf composer ls lists them)",
     )
 
