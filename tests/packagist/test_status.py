@@ -385,6 +385,22 @@ def test_both_sides_failing_name_both_causes(tmp_path: Path, monkeypatch: pytest
     )
 
 
+def test_a_monorepo_s_origin_problem_is_named_once(tmp_path: Path, packagist: FakePackagist) -> None:
+    from tests.helpers import Repo
+
+    repo = Repo(tmp_path / "mono")
+    for name in ("a", "b", "c"):
+        write_package(repo.path / "packages" / name, {"name": f"acme/{name}"})
+        packagist.publish(f"acme/{name}", "v1.0.0")
+    repo.commit("init")
+    repo.git("tag", "v1.0.0")
+    result = run_status(tmp_path)
+    assert {row["cause"] for row in result["packages"]} == {"origin-missing"}
+    assert cause_note(result, "origin-missing") == (
+        f"origin-missing: mono: no remote named origin; {status.FIX['origin-missing']}"
+    )
+
+
 def test_cause_details_are_bounded(tmp_path: Path, packagist: FakePackagist) -> None:
     from tests.helpers import Repo
 

@@ -8,6 +8,7 @@ reported `unknown`, never waited for.
 
 from __future__ import annotations
 
+import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
@@ -36,7 +37,7 @@ NEXT_STEP = {
 """One note per state present: what it means and the next step."""
 
 FIX = {
-    "origin-missing": "the repository has no remote named origin; add it (git remote add origin URL)",
+    "origin-missing": "add it (git remote add origin URL)",
     "origin-unreachable": (
         "check origin's URL (git remote get-url origin), the network and your git credentials"
     ),
@@ -99,7 +100,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     if params.offline:
         rows = [_row(p, _local_tag(p, local), "skip", "", "skip-net", "") for p in packages]
     else:
-        rows = _online_rows(packages, local, deadline, notes, causes)
+        rows = _online_rows(packages, local, deadline, notes, causes, ctx.root)
     states = {row["state"] for row in rows}
     notes[:0] = [text for state, text in NEXT_STEP.items() if state in states]
     notes.extend(_cause_note(cause, details, params.budget_s) for cause, details in sorted(causes.items()))
@@ -127,8 +128,10 @@ def _online_rows(
     deadline: float,
     notes: list[str],
     causes: dict[str, list[str]],
+    workspace: Path,
 ) -> list[dict[str, str]]:
-    """Rows with origin's and Packagist's answers; each failure's cause and detail go to `causes`."""
+    """Rows with origin's and Packagist's answers; each failure's cause and detail go to `causes`
+    (a repository's problem once, named by its path relative to `workspace`)."""
     repos = list(dict.fromkeys(p.repo for p in packages if p.repo is not None and local.get(p.repo)))
     names = list(dict.fromkeys(p.name for p in packages if composer.valid_name(p.name)))
     invalid = sorted({p.name for p in packages if p.name and not composer.valid_name(p.name)})
@@ -149,7 +152,7 @@ def _online_rows(
         for package in packages:
             tag = _local_tag(package, local)
             answer = _done(pushed_futures.get(package.repo)) if package.repo else None
-            pushed, origin_cause = _pushed(tag, package, answer, causes)
+            pushed, origin_cause = _pushed(tag, package, answer, causes, workspace)
             fetched = _done(fetch_futures.get(package.name))
             packagist = composer.highest_stable(fetched.versions or []) if fetched else ""
             state = _state(package, tag, fetched, packagist)
@@ -178,15 +181,20 @@ def _done(future: Future[T] | None) -> T | None:
 
 
 def _pushed(
-    tag: str, package: composer.Package, answer: remote.RemoteTags | None, causes: dict[str, list[str]]
+    tag: str,
+    package: composer.Package,
+    answer: remote.RemoteTags | None,
+    causes: dict[str, list[str]],
+    workspace: Path,
 ) -> tuple[str, str]:
     """`pushed` (`yes`, `no`, `unknown`, `skip`) and, when unknown, its cause."""
-    if not tag:
+    if not tag or package.repo is None:
         return "skip", ""
     if answer is None:
         return "unknown", _record(causes, "budget", "origin")
     if not answer.ok:
-        return "unknown", _record(causes, answer.cause, f"{package.dir}: {answer.detail or answer.error}")
+        where = Path(os.path.relpath(package.repo, workspace)).as_posix()
+        return "unknown", _record(causes, answer.cause, f"{where}: {answer.detail or answer.error}")
     return ("yes" if tag in answer.tags else "no"), ""
 
 
