@@ -211,8 +211,9 @@ def keep_prefix(
         return with_omitted(trial, counts)
 
     extra = largest_prefix(shown - keep_at_least, lambda k: fits(shortened(keep_at_least + k), budget))
+    final = shortened(keep_at_least + extra)
     result.clear()
-    result.update(shortened(keep_at_least + extra))
+    result.update(final)
     return fits(result, budget)
 
 

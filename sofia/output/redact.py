@@ -11,6 +11,7 @@ Use `redact(text) -> (text, count)` for one string, or a `Redactor` to also coun
 from __future__ import annotations
 
 import re
+import threading
 from collections import Counter
 from collections.abc import Callable
 
@@ -102,10 +103,15 @@ _NOT_A_SECRET = re.compile(r"""^["']?(?:\$|\[REDACTED:|["']?$)""")
 
 
 class Redactor:
-    """Replaces secrets with `[REDACTED:<kind>]` and counts them by kind across calls."""
+    """Replaces secrets with `[REDACTED:<kind>]` and counts them by kind across calls.
+
+    One redactor may be shared by the threads of one call (GitHub's parallel probes): the counts
+    of each text are gathered apart and added under a lock.
+    """
 
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()
+        self._lock = threading.Lock()
 
     @property
     def total(self) -> int:
@@ -118,10 +124,13 @@ class Redactor:
         """`text` with its secrets replaced, and how many were replaced."""
         if not text or not _HINT.search(text.lower()):
             return text, 0
-        before = self.total
+        found: Counter[str] = Counter()
         for kind, pattern in _RULES:
-            text = pattern.sub(_replacer(kind, self.counts), text)
-        return text, self.total - before
+            text = pattern.sub(_replacer(kind, found), text)
+        if found:
+            with self._lock:
+                self.counts.update(found)
+        return text, sum(found.values())
 
 
 def redact(text: str) -> tuple[str, int]:

@@ -82,7 +82,12 @@ def test_monorepo_every_status(own_workspace: Workspace) -> None:
         "failed_step": "",
         "first_failure": "",
     }
-    assert result["notes"] == ["checks killed at timeout_s=8: 1; raise timeout_s if they are just slow"]
+    assert result["notes"] == [
+        "1 composer.json files not followed (unreadable or invalid): "
+        "monorepo/packages/broken/composer.json:4 invalid JSON: unexpected character, expected ',' or '}'",
+        "checks killed at timeout_s=8: 1; raise timeout_s if they are just slow",
+    ]
+    assert "omitted" not in result
     grandchild = int((own_workspace.monorepo / "packages/queue/hang.pid").read_text())
     assert gone_soon(grandchild)
     assert [done for done, _, _ in progress] == list(range(1, 8))
@@ -249,7 +254,7 @@ def test_composer_killed_by_a_foreign_signal(tmp_path: Path) -> None:
 def test_passing_standalone_package(workspace: Workspace) -> None:
     result = run_check(workspace.root, root="standalone")
     assert [(r["package"], r["dir"], r["status"]) for r in result["results"]] == [("acme/slugger", ".", "ok")]
-    assert list(result) == ["root", "script", "wall_ms", "summary", "results", "notes", "omitted"]
+    assert list(result) == ["root", "script", "wall_ms", "summary", "results", "notes"]
 
 
 def test_output_budget_shortens_failures_then_drops_passing_rows(tmp_path: Path) -> None:
@@ -272,7 +277,11 @@ def test_output_budget_shortens_failures_then_drops_passing_rows(tmp_path: Path)
     kept_ok = len(cut["results"]) - 1
     assert 0 < kept_ok < 5
     assert cut["omitted"] == {"results": 5 - kept_ok}
-    assert cut["notes"][0] == "first_failure cut to 100 characters to fit the output budget"
+    assert cut["notes"] == [
+        "first_failure: showing 100 of 200 characters per row (budget 300 tok); narrow with package",
+        f"results: showing {1 + kept_ok} of 6 rows (budget 300 tok); "
+        "passing rows go first (summary counts them); narrow with package",
+    ]
 
 
 def test_empty_tree(tmp_path: Path) -> None:

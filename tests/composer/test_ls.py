@@ -11,11 +11,15 @@ import pytest
 from sofia.output import budget
 from sofia.providers.composer import discovery, ls
 from sofia.providers.contract import ProviderError
-from tests.composer.conftest import context, write_package
+from tests.composer.conftest import context, unreadable_file, write_package
 from tests.composer.workspace import MONOREPO_PACKAGES, Workspace
 from tests.helpers import Repo
 
 BROKEN_ERROR = "invalid JSON at line 4, column 5: unexpected character, expected ',' or '}'"
+BROKEN_NOTE = (
+    "1 composer.json files not followed (unreadable or invalid): "
+    "monorepo/packages/broken/composer.json:4 invalid JSON: unexpected character, expected ',' or '}'"
+)
 
 
 def names(result: dict[str, object]) -> list[str]:
@@ -47,7 +51,8 @@ def test_workspace_rows(workspace: Workspace) -> None:
     assert by_name["acme/money"]["deps"] == ""
     assert by_name["acme/http-client"]["deps"] == "acme/array-reader psr/http-client"
     assert result["errors"] == [{"dir": "monorepo/packages/broken", "error": BROKEN_ERROR}]
-    assert result["notes"] == [] and result["omitted"] == {}
+    assert result["notes"] == [BROKEN_NOTE]
+    assert "omitted" not in result
 
 
 def test_broken_manifest_reports_line_and_column(workspace: Workspace) -> None:
@@ -227,7 +232,8 @@ def test_budget_drops_trailing_rows_with_exact_counts(workspace: Workspace) -> N
     assert cut["packages"] == full["packages"][:shown]
     assert cut["omitted"] == {"packages": len(full["packages"]) - shown}
     assert cut["notes"] == [
-        f"packages: showing {shown} of {len(full['packages'])} packages (budget 300 tok); narrow with root"
+        BROKEN_NOTE,
+        f"packages: showing {shown} of {len(full['packages'])} packages (budget 300 tok); narrow with root",
     ]
 
 
@@ -264,3 +270,83 @@ def test_paths_with_spaces_unicode_and_dashes(tmp_path: Path) -> None:
         "-dash",
         "my packages/Ünïcode pkg",
     ]
+
+
+def test_a_clean_tree_has_no_notes(tmp_path: Path) -> None:
+    write_package(tmp_path / "p", {"name": "acme/p"}, {"phpstan.neon": "parameters:\n    level: 5\n"})
+    write_package(tmp_path / "q", {"name": "acme/q"})
+    result = ls.run(ls.Params(), context(tmp_path))
+    assert result["notes"] == [] and result["errors"] == []
+    assert [row["phpstan"] for row in result["packages"]] == ["5", ""]
+
+
+def test_unusable_manifests_are_named_with_their_line_and_counted(tmp_path: Path) -> None:
+    write_package(tmp_path / "types", '{\n  "name": "acme/types",\n  "require": {\n    "php": 8\n  }\n}\n')
+    write_package(tmp_path / "list", "[1, 2]")
+    write_package(tmp_path / "syntax", '{\n  "name": "acme/syntax",\n  "type" "library"\n}\n')
+    write_package(tmp_path / "autoload", '{"name": "acme/a",\n "autoload": {\n  "psr-4": {"A\\\\": 7}}}')
+    write_package(tmp_path / "good", {"name": "acme/good"})
+    result = ls.run(ls.Params(), context(tmp_path))
+    assert names(result) == ["acme/good"]
+    assert result["notes"] == [
+        "4 composer.json files not followed (unreadable or invalid): "
+        'autoload/composer.json:3 "autoload.psr-4.A\\" must be a string or a list of strings; '
+        "list/composer.json:1 not a JSON object; "
+        "syntax/composer.json:3 invalid JSON: unexpected character, expected ':' after key; "
+        'types/composer.json:4 "require.php" must be a string'
+    ]
+    assert len(result["errors"]) == 4
+
+
+def test_an_unreadable_manifest_is_named(tmp_path: Path) -> None:
+    write_package(tmp_path / "locked", {"name": "acme/locked"})
+    write_package(tmp_path / "good", {"name": "acme/good"})
+    with unreadable_file(tmp_path / "locked" / "composer.json"):
+        result = ls.run(ls.Params(), context(tmp_path))
+    assert names(result) == ["acme/good"]
+    [error] = result["errors"]
+    assert error["dir"] == "locked" and error["error"].startswith("cannot read composer.json: ")
+    [note] = result["notes"]
+    assert note.startswith(
+        "1 composer.json files not followed (unreadable or invalid): locked/composer.json cannot read: "
+    )
+
+
+@pytest.mark.parametrize(
+    ("neon", "place"),
+    [
+        ("includes:\n    - vendor/x/rules.neon\n", "p/phpstan.dist.neon:1 includes are not followed"),
+        ("# strict\nparameters: {level: 5}\n", "p/phpstan.dist.neon:2 level written inline, not read"),
+        ("level: 4\n", "p/phpstan.dist.neon:1 level outside the parameters block"),
+        (
+            "parameters:\n    level: '%env.LEVEL%'\n",
+            "p/phpstan.dist.neon:2 level %env.LEVEL% is not a number or max",
+        ),
+    ],
+)
+def test_a_level_that_could_not_be_read_is_named(tmp_path: Path, neon: str, place: str) -> None:
+    write_package(tmp_path / "p", {"name": "acme/p"}, {"phpstan.dist.neon": neon})
+    result = ls.run(ls.Params(), context(tmp_path))
+    assert result["packages"][0]["phpstan"] == ""
+    assert result["notes"] == [f"1 PHPStan configurations not followed (no level read from them): {place}"]
+
+
+def test_a_level_found_in_a_later_file_needs_no_note(tmp_path: Path) -> None:
+    write_package(
+        tmp_path / "p",
+        {"name": "acme/p"},
+        {"phpstan.neon": "includes:\n    - base.neon\n", "phpstan.neon.dist": "parameters:\n    level: 6\n"},
+    )
+    result = ls.run(ls.Params(), context(tmp_path))
+    assert result["packages"][0]["phpstan"] == "6" and result["notes"] == []
+
+
+def test_an_unreadable_phpstan_configuration_is_named(tmp_path: Path) -> None:
+    write_package(tmp_path / "p", {"name": "acme/p"}, {"phpstan.neon": "parameters:\n    level: 5\n"})
+    with unreadable_file(tmp_path / "p" / "phpstan.neon"):
+        result = ls.run(ls.Params(), context(tmp_path))
+    assert result["packages"][0]["phpstan"] == ""
+    [note] = result["notes"]
+    assert note.startswith(
+        "1 PHPStan configurations not followed (no level read from them): p/phpstan.neon cannot read: "
+    )

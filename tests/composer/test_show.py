@@ -15,7 +15,7 @@ import pytest
 from sofia.output import budget
 from sofia.providers.composer import lock, show
 from sofia.providers.contract import ProviderError
-from tests.composer.conftest import context, write_package
+from tests.composer.conftest import context, unreadable_file, write_package
 from tests.composer.workspace import FIXTURES, Workspace
 
 LOCK_CASES = sorted(p.name for p in (FIXTURES / "locks").iterdir() if p.is_dir())
@@ -69,7 +69,17 @@ def test_unknown_package_names_the_closest(workspace: Workspace) -> None:
     message = caught.value.message
     assert message.startswith('no package matching "enmu" under .; known packages: acme/enum, ')
     assert message.count(", ") == 4
+    assert message.endswith(
+        "; 1 composer.json files could not be read (one may be it): monorepo/packages/broken"
+    )
     assert "sf composer ls" in caught.value.hint
+
+
+def test_unknown_package_in_a_tree_without_unreadable_manifests(tmp_path: Path) -> None:
+    write_package(tmp_path / "a", {"name": "acme/a"})
+    with pytest.raises(ProviderError) as caught:
+        show_in(tmp_path, "nope")
+    assert caught.value.message == 'no package matching "nope" under .; known packages: acme/a'
 
 
 def test_broken_manifest_is_an_error_naming_the_problem(workspace: Workspace) -> None:
@@ -83,7 +93,7 @@ def test_full_metadata(workspace: Workspace) -> None:
     result = show_in(workspace.root, "http-client", root="monorepo")
     assert list(result) == [
         "name", "dir", "description", "version", "type", "license", "php", "phpstan", "scripts", "autoload",
-        "autoload_dev", "require", "require_dev", "lock", "vendor_installed", "notes", "omitted",
+        "autoload_dev", "require", "require_dev", "lock", "vendor_installed", "notes",
     ]  # fmt: skip
     assert result["name"] == "acme/http-client"
     assert result["version"] == "v1.1.0"
@@ -119,7 +129,7 @@ def test_full_metadata(workspace: Workspace) -> None:
         "not_locked": [],
     }
     assert result["vendor_installed"] is False
-    assert result["notes"] == [] and result["omitted"] == {}
+    assert result["notes"] == [] and "omitted" not in result
 
 
 def test_script_values_of_every_shape(tmp_path: Path) -> None:
@@ -218,7 +228,39 @@ def test_corrupt_lock(tmp_path: Path) -> None:
     assert result["lock"]["present"] is True
     assert result["lock"]["fresh"] is None
     assert result["notes"] == [
-        "composer.lock is not valid JSON (line 1, column 18: unexpected end of data): run composer update --lock to rewrite it"
+        "1 composer.lock files not followed (unreadable or invalid; composer update --lock rewrites one): "
+        "p/composer.lock:1 invalid JSON: unexpected end of data"
+    ]
+
+
+def test_lock_lists_that_cannot_be_read_are_named(tmp_path: Path) -> None:
+    lock_text = '{"content-hash": "x", "packages": {"a": 1}, "packages-dev": [{"version": "1.0.0"}, 7]}'
+    write_package(tmp_path / "p", {"name": "acme/p", "require": {"a/b": "^1"}}, {"composer.lock": lock_text})
+    result = show_in(tmp_path, "p")
+    assert result["lock"]["not_locked"] == ["a/b"]
+    assert result["notes"][0] == (
+        "1 composer.lock files not followed (unreadable or invalid; composer update --lock rewrites one): "
+        'p/composer.lock "packages" not a list, 2 nameless "packages-dev" entries'
+    )
+
+
+def test_an_unreadable_lock_is_named(tmp_path: Path) -> None:
+    write_package(tmp_path / "p", {"name": "acme/p"}, {"composer.lock": "{}"})
+    with unreadable_file(tmp_path / "p" / "composer.lock"):
+        result = show_in(tmp_path, "p")
+    assert result["lock"]["present"] is True and result["lock"]["fresh"] is None
+    assert result["notes"][0].startswith("1 composer.lock files not followed (")
+    assert "p/composer.lock cannot read: " in result["notes"][0]
+
+
+def test_a_phpstan_level_set_through_includes_is_named(tmp_path: Path) -> None:
+    write_package(
+        tmp_path / "p", {"name": "acme/p"}, {"phpstan.neon": "includes:\n    - vendor/rules.neon\n"}
+    )
+    result = show_in(tmp_path, "p")
+    assert result["phpstan"] == ""
+    assert result["notes"] == [
+        "1 PHPStan configurations not followed (no level read from them): p/phpstan.neon:1 includes are not followed"
     ]
 
 
@@ -245,7 +287,11 @@ def test_budget_ladder(tmp_path: Path) -> None:
     cut = show.run(show.Params(package="p"), context(tmp_path, budget=700))
     assert budget.cost(cut) <= 700
     assert all(len(row["commands"]) <= 200 for row in cut["scripts"])
-    assert cut["notes"][0] == "script commands cut to 200 characters to fit the output budget"
+    longest = max(len(row["commands"]) for row in full["scripts"])
+    assert cut["notes"][0] == (
+        f"commands: showing 200 of {longest} characters per script (budget 700 tok); "
+        "the package is large; read composer.json for the rest"
+    )
     kept = len(cut["autoload"])
     assert kept < len(full["autoload"])
     assert cut["autoload"] == full["autoload"][:kept]
@@ -281,7 +327,7 @@ def test_php_json_encode_agrees_with_php(tmp_path: Path) -> None:
 def test_300_token_budget_fits_and_counts_add_up(workspace: Workspace) -> None:
     full = show_in(workspace.root, "http-client", root="monorepo")
     cut = show.run(show.Params(package="http-client", root="monorepo"), context(workspace.root, budget=300))
-    assert budget.cost(cut) <= 300 or cut["notes"][-1].startswith("output still exceeds the budget")
+    assert budget.cost(cut) <= 300 or cut["notes"][-1] == budget.floor_note(300)
     for key in ("autoload", "autoload_dev"):
         assert len(cut[key]) + cut["omitted"].get(key, 0) == len(full[key])
 

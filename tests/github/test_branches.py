@@ -57,7 +57,7 @@ def rows(result: dict[str, Any]) -> list[tuple[Any, ...]]:
 
 def test_branch_fixture(recorded: FakeGh, tmp_path: Path) -> None:
     result = report(tmp_path)
-    assert list(result) == ["owner", "branches", "summary", "notes", "omitted"]
+    assert list(result) == ["owner", "branches", "summary", "notes"]
     assert result["owner"] == "dev"
     assert rows(result) == [
         ("acme/a", "feat/a#b", "merged", 13, 7, False, False),
@@ -71,7 +71,7 @@ def test_branch_fixture(recorded: FakeGh, tmp_path: Path) -> None:
         ("acme/b", "feat/live", "open", 7, 2, False, False),
     ]
     assert result["summary"] == {"merged": 5, "closed": 1, "stale": 1, "no_pr": 1, "open": 1}
-    assert result["notes"] == [] and result["omitted"] == {}
+    assert result["notes"] == [] and "omitted" not in result
     assert not any(b["repo"] == "acme/archive" for b in result["branches"])
     assert recorded.argvs() == [VIEWER, graphql_args()]
 
@@ -180,7 +180,8 @@ def test_delete_exactly_the_deletable(recorded: FakeGh, tmp_path: Path) -> None:
         "failed": [],
     }
     assert result["asked"] == []
-    assert list(result)[:6] == ["owner", "branches", "summary", "deletion", "notes", "omitted"]
+    assert list(result)[:5] == ["owner", "branches", "summary", "deletion", "notes"]
+    assert "omitted" not in result
 
 
 def test_merged_only_and_keep_patterns(recorded: FakeGh, tmp_path: Path) -> None:

@@ -35,7 +35,6 @@ def test_states_order_and_failure_rows(api: Path, fake_gh: FakeGh) -> None:
         "summary",
         "redactions",
         "notes",
-        "omitted",
     ]
     assert result["mode"] == "repository"
     assert result["repo_dir"] == "."
@@ -65,7 +64,7 @@ def test_states_order_and_failure_rows(api: Path, fake_gh: FakeGh) -> None:
         (9123, "phpstan", "Run phpstan"),
     ]
     assert result["summary"] == {"fail": 1, "fixed": 1, "running": 1, "ok": 2, "error": 0}
-    assert result["notes"] == [] and result["omitted"] == {}
+    assert result["notes"] == [] and "omitted" not in result
 
 
 def test_log_tail_is_clean_last_lines_with_secrets_redacted(api: Path) -> None:
@@ -184,10 +183,13 @@ def test_budget_ladder_keeps_counts_exact(api: Path) -> None:
 
     assert cost(small) <= 300
     assert all(f["log_tail"] == "" for f in small["failures"])
-    assert len(small["runs"]) + small["omitted"].get("runs", 0) == len(full["runs"])
-    assert len(small["failures"]) + small["omitted"].get("failures", 0) == len(full["failures"])
+    assert len(small["runs"]) + small.get("omitted", {}).get("runs", 0) == len(full["runs"])
+    assert len(small["failures"]) + small.get("omitted", {}).get("failures", 0) == len(full["failures"])
     assert small["summary"] == full["summary"]
-    assert any("to fit the output budget" in note for note in small["notes"])
+    assert (
+        "log_tail: showing 0 of 100 lines per failed step (budget 300 tok); narrow with package, limit or log_lines"
+        in small["notes"]
+    )
 
 
 def test_tails_shortened_first(api: Path) -> None:
@@ -200,7 +202,10 @@ def test_tails_shortened_first(api: Path) -> None:
     assert isinstance(result, dict)
     assert len(result["runs"]) == 5 and len(result["failures"]) == 2
     assert all(0 < len(f["log_tail"].splitlines()) <= 5 for f in result["failures"])
-    assert result["notes"][-1].startswith("log tails cut to their last 5 lines")
+    assert result["notes"] == [
+        f"log_tail: showing 5 of 100 lines per failed step (budget {budget} tok); narrow with package, limit or log_lines"
+    ]
+    assert "omitted" not in result
 
 
 def test_two_runs_are_byte_identical(api: Path) -> None:

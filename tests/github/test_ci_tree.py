@@ -132,3 +132,28 @@ def test_neither_repository_nor_packages(tmp_path: Path) -> None:
     with pytest.raises(ProviderError) as raised:
         ci.run(ci.Params(root="plain"), context(tmp_path))
     assert raised.value.message == "plain is not in a git repository and contains no package repositories"
+
+
+def test_a_manifest_that_cannot_be_read_is_named(tree: Path, fake_gh: FakeGh) -> None:
+    broken = Repo(tree / "theta")
+    broken.write("composer.json", '{"name": "acme/theta",\n "type": }')
+    broken.commit("initial")
+    result = ci.run(ci.Params(root="packages"), context(tree.parent))
+    assert isinstance(result, dict)
+    assert "theta" not in {Path(c["cwd"]).name for c in fake_gh.calls()}
+    assert result["notes"][-1] == (
+        "1 composer.json files not followed (unreadable or invalid): "
+        "packages/theta/composer.json:2 invalid JSON: unexpected character, expected a JSON value"
+    )
+
+
+def test_a_tree_of_unreadable_manifests_says_so(tmp_path: Path) -> None:
+    broken = Repo(tmp_path / "plain" / "only")
+    broken.write("composer.json", "[]")
+    broken.commit("initial")
+    with pytest.raises(ProviderError) as raised:
+        ci.run(ci.Params(root="plain"), context(tmp_path))
+    assert raised.value.message == (
+        "plain is not in a git repository and contains no package repositories "
+        "(1 composer.json files not followed (unreadable or invalid): plain/only/composer.json:1 not a JSON object)"
+    )

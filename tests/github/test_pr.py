@@ -32,7 +32,8 @@ def recorded(fake_gh: FakeGh) -> FakeGh:
 
 def test_five_pr_fixture(recorded: FakeGh, tmp_path: Path) -> None:
     result = pr.run(pr.Params(), context(tmp_path))
-    assert list(result) == ["viewer", "prs", "summary", "notes", "omitted"]
+    assert list(result) == ["viewer", "pr_url", "prs", "summary", "notes"]
+    assert result["pr_url"] == "https://github.com/{repo}/pull/{number}"
     assert result["viewer"] == "dev"
     rows = [
         (r["repo"], r["number"], r["role"], r["ci"], r["review"], r["draft"], r["action"])
@@ -55,10 +56,9 @@ def test_five_pr_fixture(recorded: FakeGh, tmp_path: Path) -> None:
         "review": "changes",
         "action": "fix-ci",
         "updated": "2026-06-10T08:00Z",
-        "url": "https://github.com/acme/b/pull/11",
     }
     assert result["summary"] == {"total": 5, "action_needed": 2}
-    assert result["notes"] == [] and result["omitted"] == {}
+    assert result["notes"] == [] and "omitted" not in result
     assert recorded.argvs() == [VIEWER, graphql_args()]
 
 
@@ -100,6 +100,22 @@ def test_non_pr_search_hits_are_skipped(fake_gh: FakeGh, tmp_path: Path) -> None
     assert pr.run(pr.Params(), context(tmp_path))["summary"]["total"] == 5
 
 
+def test_pr_url_is_written_once_and_odd_urls_are_named(fake_gh: FakeGh, tmp_path: Path) -> None:
+    doc = json.loads(recording("graphql_prs.json").read_text())
+    for alias in ("authored", "review", "owned"):
+        for node in doc["data"][alias]["nodes"]:
+            node["url"] = node["url"].replace("https://github.com/", "https://ghe.acme.example/")
+    doc["data"]["authored"]["nodes"][0]["url"] = "https://ghe.acme.example/acme/a/pull/5/files"
+    fake_gh.add(VIEWER, stdout="dev\n")
+    fake_gh.add(graphql_args(), stdout=json.dumps(doc, separators=(",", ":")))
+    result = pr.run(pr.Params(), context(tmp_path))
+    assert result["pr_url"] == "https://ghe.acme.example/{repo}/pull/{number}"
+    assert all("url" not in row for row in result["prs"])
+    assert result["notes"] == [
+        "PR URLs not of the form pr_url gives: https://ghe.acme.example/acme/a/pull/5/files"
+    ]
+
+
 def test_budget_drops_trailing_rows(recorded: FakeGh, tmp_path: Path) -> None:
     from sofia.output.budget import cost
 
@@ -115,7 +131,8 @@ def test_budget_drops_trailing_rows(recorded: FakeGh, tmp_path: Path) -> None:
 def test_cli_toon(recorded: FakeGh, tmp_path: Path) -> None:
     done = run_sf("github", "pr", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "prs[5]{repo,number,title,role,draft,ci,review,action,updated,url}:" in done.stdout
+    assert 'pr_url: "https://github.com/{repo}/pull/{number}"' in done.stdout
+    assert "prs[5]{repo,number,title,role,draft,ci,review,action,updated}:" in done.stdout
     assert "acme/b,11,broken,author,false,failure,changes,fix-ci" in done.stdout
 
 

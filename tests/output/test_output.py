@@ -132,6 +132,14 @@ def test_keep_prefix_counts_what_it_drops_in_the_one_omitted_shape() -> None:
     assert budget.fits(result, 600) and not budget.fits({**result, "rows": rows[: len(kept) + 1]}, 600)
 
 
+def test_keep_prefix_keeps_every_other_key_in_its_place() -> None:
+    rows = [{"n": i, "text": "x" * 40} for i in range(200)]
+    result: dict[str, object] = {"root": ".", "rows": list(rows), "errors": [], "notes": []}
+    budget.keep_prefix(result, "rows", 600, "rows", "narrow it")
+    assert list(result) == ["root", "rows", "errors", "notes", "omitted"]
+    assert result["root"] == "." and result["errors"] == []
+
+
 def test_nothing_left_out_means_no_omitted_key() -> None:
     result: dict[str, object] = {"rows": [1, 2], "notes": [], "omitted": {}}
     assert budget.keep_prefix(result, "rows", 600, "rows", "narrow it")

@@ -50,18 +50,26 @@ def test_every_state(workspace: Workspace, packagist: FakePackagist) -> None:
     }
     assert [r["name"] for r in result["packages"]][:2] == ["acme/array-reader", "acme/enum"]
     assert result["summary"] == {"in_sync": 2, "drift": 4, "unknown": 2}
+    assert {r["name"]: r["cause"] for r in result["packages"] if r["cause"]} == {
+        "acme/monorepo": "packagist-http-500",
+        "acme/queue": "packagist-invalid",
+    }
     assert result["notes"] == [
         status.NEXT_STEP["no-tags"],
         status.NEXT_STEP["unpublished"],
         status.NEXT_STEP["needs-update"],
         status.NEXT_STEP["local-stale"],
         status.NEXT_STEP["unknown"],
-        "unreadable composer.json, not listed: monorepo/packages/broken (sf composer ls shows why)",
+        f"packagist-http-500: HTTP 500 from {packagist.url}; {status.FIX['packagist-http-5']}",
+        "packagist-invalid: p2 document is not valid JSON (line 1, column 49) "
+        f"from {packagist.url}; {status.FIX['packagist-invalid']}",
         "pushed=no: the local tag is not on origin yet; push it (git push origin TAG)",
+        "1 composer.json files not followed (unreadable or invalid): "
+        "monorepo/packages/broken/composer.json:4 invalid JSON: unexpected character, expected ',' or '}'",
     ]
     assert len(packagist.p2_requests("acme/monorepo")) == 3
     assert len(packagist.p2_requests("acme/queue")) == 1
-    assert list(result) == ["root", "packages", "summary", "notes", "omitted"]
+    assert list(result) == ["root", "packages", "summary", "notes"]
 
 
 def test_offline_asks_nobody(
@@ -138,8 +146,9 @@ def test_a_server_that_never_answers_is_abandoned_at_the_budget(
     started = time.monotonic()
     result = run_status(workspace.root, package="acme/slugger", budget_s=5)
     assert time.monotonic() - started < 7
-    assert rows_by_name(result)["acme/slugger"][3] == "unknown"
-    assert "budget_s=5 ran out: unanswered probes are reported unknown" in result["notes"]
+    [row] = result["packages"]
+    assert (row["state"], row["cause"]) == ("unknown", "budget")
+    assert f"budget: budget_s=5 ran out before Packagist answered; {status.FIX['budget']}" in result["notes"]
 
 
 def test_invalid_names_are_never_requested(tmp_path: Path, packagist: FakePackagist) -> None:
@@ -190,3 +199,220 @@ def test_budget_limits(budget_s: int) -> None:
 
     with pytest.raises(ValidationError):
         status.Params(budget_s=budget_s)
+
+
+def tagged_package(path: Path, name: str = "acme/widget", origin: str | None = None) -> Path:
+    """A one-package repository tagged v1.0.0, with `origin` set to `origin` when given."""
+    from tests.helpers import Repo
+
+    repo = Repo(path)
+    write_package(repo.path, {"name": name})
+    repo.commit("init")
+    repo.git("tag", "v1.0.0")
+    if origin is not None:
+        repo.git("remote", "add", "origin", origin)
+    return repo.path
+
+
+def bare_origin(path: Path, repo: Path) -> str:
+    from tests.helpers import git
+
+    git(path.parent, "init", "-q", "--bare", str(path))
+    git(repo, "remote", "add", "origin", path.as_uri())
+    git(repo, "push", "-q", "origin", "v1.0.0")
+    return path.as_uri()
+
+
+def closed_port() -> int:
+    """A local TCP port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def only_row(result: dict[str, Any]) -> dict[str, str]:
+    [row] = result["packages"]
+    return row
+
+
+def cause_note(result: dict[str, Any], cause: str) -> str:
+    [note] = [n for n in result["notes"] if n.startswith(f"{cause}: ")]
+    return note
+
+
+def test_connection_refused_is_named_with_its_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = tagged_package(tmp_path / "w")
+    bare_origin(tmp_path / "w.git", repo)
+    port = closed_port()
+    monkeypatch.setenv("SOFIA_PACKAGIST_URL", f"http://127.0.0.1:{port}")
+    result = run_status(repo)
+    assert only_row(result) | {"dir": ""} == {
+        "name": "acme/widget",
+        "dir": "",
+        "local_tag": "v1.0.0",
+        "pushed": "yes",
+        "packagist": "",
+        "state": "unknown",
+        "cause": "packagist-refused",
+    }
+    assert cause_note(result, "packagist-refused") == (
+        f"packagist-refused: connection refused by 127.0.0.1:{port}; {status.FIX['packagist-refused']}"
+    )
+    assert status.NEXT_STEP["unknown"] in result["notes"]
+
+
+def test_an_unresolvable_host_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = tagged_package(tmp_path / "w")
+    bare_origin(tmp_path / "w.git", repo)
+    monkeypatch.setenv("SOFIA_PACKAGIST_URL", "http://packagist.invalid")
+    result = run_status(repo)
+    assert only_row(result)["cause"] == "packagist-dns"
+    assert cause_note(result, "packagist-dns") == (
+        f"packagist-dns: cannot resolve packagist.invalid; {status.FIX['packagist-dns']}"
+    )
+
+
+def test_a_tls_handshake_failure_is_named(
+    tmp_path: Path, packagist: FakePackagist, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tagged_package(tmp_path / "w")
+    bare_origin(tmp_path / "w.git", repo)
+    secure = packagist.url.replace("http://", "https://")
+    monkeypatch.setenv("SOFIA_PACKAGIST_URL", secure)
+    result = run_status(repo)
+    assert only_row(result)["cause"] == "packagist-tls"
+    note = cause_note(result, "packagist-tls")
+    assert note.startswith(f"packagist-tls: TLS handshake with {secure.removeprefix('https://')} failed: ")
+    assert note.endswith(status.FIX["packagist-tls"])
+
+
+def test_a_server_error_is_named_with_its_status(tmp_path: Path, packagist: FakePackagist) -> None:
+    repo = tagged_package(tmp_path / "w")
+    bare_origin(tmp_path / "w.git", repo)
+    packagist.serve("acme/widget", Reply(500, b"oops"))
+    result = run_status(repo)
+    assert only_row(result)["cause"] == "packagist-http-500"
+    assert len(packagist.p2_requests("acme/widget")) == 3
+    assert cause_note(result, "packagist-http-500") == (
+        f"packagist-http-500: HTTP 500 from {packagist.url}; {status.FIX['packagist-http-5']}"
+    )
+
+
+def test_a_forbidden_answer_gets_the_4xx_fix(tmp_path: Path, packagist: FakePackagist) -> None:
+    repo = tagged_package(tmp_path / "w")
+    bare_origin(tmp_path / "w.git", repo)
+    packagist.serve("acme/widget", Reply(403, b"no"))
+    result = run_status(repo)
+    assert only_row(result)["cause"] == "packagist-http-403"
+    assert cause_note(result, "packagist-http-403").endswith(status.FIX["packagist-http-4"])
+
+
+def test_a_server_slower_than_each_request_is_a_timeout(
+    tmp_path: Path, packagist: FakePackagist, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(client, "REQUEST_TIMEOUT", 0.3)
+    repo = tagged_package(tmp_path / "w")
+    bare_origin(tmp_path / "w.git", repo)
+    packagist.serve("acme/widget", Reply(200, b"{}", delay=HANG))
+    result = run_status(repo, budget_s=30)
+    assert only_row(result)["cause"] == "packagist-timeout"
+    assert len(packagist.p2_requests("acme/widget")) == 3
+    assert cause_note(result, "packagist-timeout") == (
+        f"packagist-timeout: no answer within 0.3 s from {packagist.url}; {status.FIX['packagist-timeout']}"
+    )
+
+
+def test_a_server_slower_than_the_budget_is_named_budget(tmp_path: Path, packagist: FakePackagist) -> None:
+    repo = tagged_package(tmp_path / "w")
+    bare_origin(tmp_path / "w.git", repo)
+    packagist.serve("acme/widget", Reply(delay=HANG))
+    result = run_status(repo, budget_s=5)
+    assert (only_row(result)["state"], only_row(result)["cause"]) == ("unknown", "budget")
+    assert cause_note(result, "budget") == (
+        f"budget: budget_s=5 ran out before Packagist answered; {status.FIX['budget']}"
+    )
+
+
+def test_no_origin_is_named(tmp_path: Path, packagist: FakePackagist) -> None:
+    packagist.publish("acme/widget", "v1.0.0")
+    repo = tagged_package(tmp_path / "w")
+    result = run_status(repo)
+    row = only_row(result)
+    assert (row["pushed"], row["state"], row["cause"]) == ("unknown", "in-sync", "origin-missing")
+    assert cause_note(result, "origin-missing") == (
+        f"origin-missing: .: no remote named origin; {status.FIX['origin-missing']}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("origin", "git_says"),
+    [
+        (
+            "file:///nonexistent/widget.git",
+            "fatal: '/nonexistent/widget.git' does not appear to be a git repository",
+        ),
+        (
+            "http://127.0.0.1:{port}/widget.git",
+            "fatal: unable to access 'http://127.0.0.1:{port}/widget.git/': ",
+        ),
+    ],
+)
+def test_an_unreachable_origin_is_named_in_gits_words(
+    tmp_path: Path, packagist: FakePackagist, origin: str, git_says: str
+) -> None:
+    port = closed_port()
+    packagist.publish("acme/widget", "v1.0.0")
+    repo = tagged_package(tmp_path / "w", origin=origin.format(port=port))
+    result = run_status(repo)
+    row = only_row(result)
+    assert (row["pushed"], row["state"], row["cause"]) == ("unknown", "in-sync", "origin-unreachable")
+    note = cause_note(result, "origin-unreachable")
+    assert note.startswith(f"origin-unreachable: .: {git_says.format(port=port)}")
+    assert note.endswith(status.FIX["origin-unreachable"])
+
+
+def test_both_sides_failing_name_both_causes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = tagged_package(tmp_path / "w")
+    monkeypatch.setenv("SOFIA_PACKAGIST_URL", f"http://127.0.0.1:{closed_port()}")
+    row = only_row(run_status(repo))
+    assert (row["pushed"], row["state"], row["cause"]) == (
+        "unknown",
+        "unknown",
+        "origin-missing packagist-refused",
+    )
+
+
+def test_a_monorepo_s_origin_problem_is_named_once(tmp_path: Path, packagist: FakePackagist) -> None:
+    from tests.helpers import Repo
+
+    repo = Repo(tmp_path / "mono")
+    for name in ("a", "b", "c"):
+        write_package(repo.path / "packages" / name, {"name": f"acme/{name}"})
+        packagist.publish(f"acme/{name}", "v1.0.0")
+    repo.commit("init")
+    repo.git("tag", "v1.0.0")
+    result = run_status(tmp_path)
+    assert {row["cause"] for row in result["packages"]} == {"origin-missing"}
+    assert cause_note(result, "origin-missing") == (
+        f"origin-missing: mono: no remote named origin; {status.FIX['origin-missing']}"
+    )
+
+
+def test_cause_details_are_bounded(tmp_path: Path, packagist: FakePackagist) -> None:
+    from tests.helpers import Repo
+
+    for index in range(5):
+        repo = Repo(tmp_path / f"r{index}")
+        write_package(repo.path, {"name": f"acme/w{index}"})
+        repo.commit("init")
+        repo.git("tag", "v1.0.0")
+        repo.git("remote", "add", "origin", f"file:///nonexistent/{'x' * 300}{index}.git")
+        packagist.publish(f"acme/w{index}", "v1.0.0")
+    result = run_status(tmp_path)
+    assert {row["cause"] for row in result["packages"]} == {"origin-unreachable"}
+    note = cause_note(result, "origin-unreachable")
+    assert note.count("fatal: ") == 3 and "(+2 more)" in note
+    assert len(note) < 1000

@@ -242,15 +242,12 @@ def composer_mappings(composer: Path) -> list[tuple[str, Path]]:
 
 
 def psr4(autoload: Any, base: Path) -> list[tuple[str, Path]]:
-    """(prefix, directory) pairs of an `autoload` block's `psr-4` map (string or list values)."""
-    if not isinstance(autoload, dict) or not isinstance(autoload.get("psr-4"), dict):
-        return []
-    pairs: list[tuple[str, Path]] = []
-    for prefix, dirs in autoload["psr-4"].items():
-        for directory in [dirs] if isinstance(dirs, str) else dirs if isinstance(dirs, list) else []:
-            if isinstance(directory, str):
-                pairs.append((str(prefix), base / directory))
-    return pairs
+    """(prefix, directory) pairs of an `autoload` block's `psr-4` map, read by Composer's one
+    autoload reader (values of the wrong type are left out)."""
+    from sofia.providers.composer import autoload_entries
+
+    entries, _ = autoload_entries(autoload)
+    return [(e.prefix, base / path) for e in entries if e.kind == "psr-4" for path in e.paths]
 
 
 def read_json(path: Path) -> Any:

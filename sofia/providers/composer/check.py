@@ -18,8 +18,8 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from sofia.output import tables
-from sofia.providers.composer import discovery, failures, fitting
+from sofia.output import budget, tables
+from sofia.providers.composer import discovery, failures
 from sofia.providers.composer import manifest as manifests
 from sofia.providers.composer.params import PackageFilter, TreeRoot
 from sofia.providers.contract import Cli, Context, Implementation, ProviderError
@@ -144,7 +144,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
                 report(package.label, outcome)
 
     rows.sort(key=lambda r: (STATUS_ORDER.index(r["status"]), r["package"], r["dir"]))
-    result: dict[str, Any] = {
+    whole: dict[str, Any] = {
         "root": params.root,
         "script": params.script,
         "wall_ms": round((time.monotonic() - started) * 1000),
@@ -153,11 +153,12 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             for status in ("ok", "fail", "skip", "timeout", "error")
         },
         "results": rows,
-        "notes": _notes(params, outcomes, total),
-        "omitted": {},
+        "notes": [
+            *discovery.unusable_manifests_note(broken, ctx.root),
+            *_notes(params, outcomes, total),
+        ],
     }
-    _fit(result, ctx.budget)
-    return result
+    return _fit(whole, ctx.budget)
 
 
 def require_tools(path: str) -> None:
@@ -272,23 +273,38 @@ def _notes(params: Params, outcomes: list[tuple[discovery.Package, _Outcome]], t
     return notes
 
 
-def _fit(result: dict[str, Any], budget: int | None) -> None:
+def _fit(whole: dict[str, Any], limit: int | None) -> dict[str, Any]:
     """Ladder: first_failure to 100 characters, then trailing `ok` rows (still counted in summary)."""
-    from sofia.output import budget as budgets
-
-    if budgets.fits(result, budget):
-        return
-    if fitting.shorten_cells(result["results"], "first_failure", BUDGET_FAILURE_LIMIT, tables.cut):
-        result["notes"].append(
-            f"first_failure cut to {BUDGET_FAILURE_LIMIT} characters to fit the output budget"
-        )
-    if budgets.fits(result, budget):
-        return
-    rows = result["results"]
+    rows = whole["results"]
     failing = sum(row["status"] != "ok" for row in rows)
-    hint = "passing rows go first (summary still counts them); narrow with package"
-    fitting.drop_trailing(result, "results", budget, "rows", hint, keep_at_least=failing)
-    fitting.floor_note(result, budget)
+    longest = max((len(row["first_failure"]) for row in rows), default=0)
+    hint = "narrow with package"
+
+    def build(knobs: budget.Knobs) -> dict[str, Any]:
+        chars, kept = knobs["chars"], knobs["results"]
+        notes = list(whole["notes"])
+        if chars < longest:
+            notes.append(budget.note("first_failure", chars, longest, "characters per row", limit, hint))
+        if kept < len(rows):
+            notes.append(
+                budget.note(
+                    "results",
+                    kept,
+                    len(rows),
+                    "rows",
+                    limit,
+                    "passing rows go first (summary counts them); " + hint,
+                )
+            )
+        shown = [{**row, "first_failure": tables.cut(row["first_failure"], chars)} for row in rows[:kept]]
+        result = {**whole, "results": shown, "notes": notes}
+        return budget.with_omitted(result, {"results": len(rows) - kept})
+
+    ladder: list[budget.Step] = [
+        budget.Lower({"chars": BUDGET_FAILURE_LIMIT}),
+        budget.Shrink("results", floor=failing),
+    ]
+    return budget.fit(build, {"chars": longest, "results": len(rows)}, ladder, limit)
 
 
 IMPLEMENTATION = Implementation(params=Params, run=run)

@@ -29,8 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sofia.errors import quote
 from sofia.providers.composer import manifest as manifests
-from sofia.providers.composer import versions
+from sofia.providers.composer import unfollowed, versions
+from sofia.providers.composer.unfollowed import Unfollowed
 from sofia.providers.contract import Context, ProviderError
 from sofia.runtime import files as filekinds
 from sofia.runtime import git, proc, rg
@@ -73,9 +75,25 @@ class BrokenManifest:
     dir: str
     path: Path
     error: str
+    line: int = 0
+    """Where in the file the problem is (1-based), 0 when not known."""
+    brief: str = ""
+    """The error without what `line` already says."""
 
     def row(self) -> dict[str, str]:
         return {"dir": self.dir, "error": self.error}
+
+    def unfollowed(self) -> Unfollowed:
+        """The manifest (or the directory, when the directory itself could not be read) for a note."""
+        file = self.path / MANIFEST
+        return Unfollowed(
+            "composer.json", file if os.path.isfile(file) else self.path, self.line, self.brief or self.error
+        )
+
+
+def unusable_manifests_note(errors: Iterable[BrokenManifest], workspace: Path) -> list[str]:
+    """The note naming every manifest that could not be used (paths relative to `workspace`); [] for none."""
+    return unfollowed.notes((error.unfollowed() for error in errors), workspace)
 
 
 @dataclass(frozen=True)
@@ -131,7 +149,7 @@ def discover(root: Path, ctx: Context) -> Discovery:
         try:
             data = manifests.load(file)
         except manifests.ManifestError as exc:
-            errors.append(BrokenManifest(rel, directory, str(exc)))
+            errors.append(BrokenManifest(rel, directory, exc.message, exc.line, exc.brief))
             continue
         name = manifests.text(data, "name")
         packages.append(Package(name, rel, directory, data, _repository_of(directory, repo_cache)))
@@ -230,8 +248,15 @@ def no_match(selector: str, root_label: str, discovery: Discovery) -> ProviderEr
     known = [p.label for p in discovery.packages]
     closest = closest_names(selector, known)
     listing = ", ".join(closest) if closest else "none"
+    unread = ""
+    if discovery.errors:
+        dirs = " ".join(quote(e.dir, 60) for e in discovery.errors[:3])
+        more = f" (+{len(discovery.errors) - 3} more)" if len(discovery.errors) > 3 else ""
+        unread = (
+            f"; {len(discovery.errors)} composer.json files could not be read (one may be it): {dirs}{more}"
+        )
     return ProviderError(
-        f'no package matching "{selector}" under {root_label}; known packages: {listing}',
+        f'no package matching "{quote(selector)}" under {quote(root_label)}; known packages: {listing}{unread}',
         "pass a package name, a name suffix, a directory name or a path (sf composer ls lists them)",
     )
 

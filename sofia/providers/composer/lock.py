@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -125,28 +126,46 @@ def _php_float(number: float) -> str:
     return f"{prefix}{digits[:point]}.{digits[point:]}"
 
 
-def read(lock_path: Path) -> tuple[dict[str, Any] | None, str]:
-    """The parsed lock file and `""`, or None and why it could not be used."""
+@dataclass(frozen=True)
+class Unreadable:
+    """Why a lock file could not be used, and the 1-based line where known (0 otherwise)."""
+
+    reason: str
+    line: int = 0
+
+
+def read(lock_path: Path) -> tuple[dict[str, Any] | None, Unreadable]:
+    """The parsed lock file, or None and why it could not be used."""
     try:
         data = orjson.loads(lock_path.read_bytes())
     except OSError as exc:
-        return None, f"composer.lock cannot be read: {exc.strerror or exc}"
+        return None, Unreadable(f"cannot read: {exc.strerror or exc}")
     except orjson.JSONDecodeError as exc:
-        return None, f"composer.lock is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        return None, Unreadable(f"invalid JSON: {exc.msg}", exc.lineno)
     if not isinstance(data, dict):
-        return None, "composer.lock does not hold a JSON object"
-    return data, ""
+        return None, Unreadable("not a JSON object", 1)
+    return data, Unreadable("")
 
 
-def locked_packages(lock: Mapping[str, Any]) -> dict[str, tuple[str, bool]]:
-    """`{name: (version, dev)}` of every package in the lock (`packages` and `packages-dev`)."""
+def locked_packages(lock: Mapping[str, Any]) -> tuple[dict[str, tuple[str, bool]], list[str]]:
+    """`{name: (version, dev)}` of every package in the lock (`packages` and `packages-dev`), and
+    what could not be read there (a list that is not one, entries without a name)."""
     found: dict[str, tuple[str, bool]] = {}
+    problems: list[str] = []
     for key, dev in (("packages", False), ("packages-dev", True)):
         entries = lock.get(key)
-        if not isinstance(entries, list):
+        if entries is None:
             continue
+        if not isinstance(entries, list):
+            problems.append(f'"{key}" not a list')
+            continue
+        nameless = 0
         for entry in entries:
             if isinstance(entry, dict) and isinstance(entry.get("name"), str):
                 version = entry.get("version")
                 found.setdefault(entry["name"].lower(), (version if isinstance(version, str) else "", dev))
-    return found
+            else:
+                nameless += 1
+        if nameless:
+            problems.append(f'{nameless} nameless "{key}" entries')
+    return found, problems

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sofia.providers.composer import discovery, fitting, neon
+from sofia.output import budget
+from sofia.providers.composer import discovery, neon, unfollowed
 from sofia.providers.composer import manifest as manifests
 from sofia.providers.composer.params import TreeRoot
+from sofia.providers.composer.unfollowed import Unfollowed
 from sofia.providers.contract import Context, Implementation
 from sofia.providers.params import Input
 
@@ -20,30 +22,35 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     root = discovery.resolve_root(params.root, ctx)
     found = discovery.discover(root, ctx)
     repo_versions = found.versions(ctx)
-    rows = [digest(package, repo_versions) for package in found.packages]
+    unread: list[Unfollowed] = [error.unfollowed() for error in found.errors]
+    rows = [digest(package, repo_versions, unread) for package in found.packages]
     result: dict[str, Any] = {
         "root": params.root,
         "packages": rows,
         "errors": [error.row() for error in found.errors],
-        "notes": [],
-        "omitted": {},
+        "notes": unfollowed.notes(unread, ctx.root),
     }
     hint = "narrow with root"
-    if not fitting.drop_trailing(result, "packages", ctx.budget, "packages", hint):
-        fitting.drop_trailing(result, "errors", ctx.budget, "error rows", hint)
-    fitting.floor_note(result, ctx.budget)
+    if not budget.keep_prefix(result, "packages", ctx.budget, "packages", hint):
+        budget.keep_prefix(result, "errors", ctx.budget, "error rows", hint)
+    budget.add_floor_note(result, ctx.budget)
     return result
 
 
-def digest(package: discovery.Package, repo_versions: dict[Any, str]) -> dict[str, str]:
+def digest(
+    package: discovery.Package, repo_versions: dict[Any, str], unread: list[Unfollowed]
+) -> dict[str, str]:
+    """One package's row; PHPStan configurations whose level could not be read go to `unread`."""
     data = package.manifest
+    level, level_unread = neon.phpstan_level(package.path)
+    unread.extend(level_unread)
     return {
         "name": package.name,
         "dir": package.dir,
         "version": repo_versions.get(package.repo, "") if package.repo else "",
         "type": manifests.text(data, "type") or "library",
         "php": manifests.text(manifests.mapping(data, "require"), "php"),
-        "phpstan": neon.phpstan_level(package.path),
+        "phpstan": level,
         "namespaces": " ".join(manifests.namespaces(data)),
         "scripts": " ".join(manifests.script_names(data)),
         "deps": " ".join(manifests.dependency_names(data, "require")),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,16 @@ _AUTOLOAD_FIELDS = ("autoload", "autoload-dev")
 
 
 class ManifestError(ValueError):
-    """The manifest cannot be used; the message says where and why."""
+    """The manifest cannot be used; the message says why, `line` where (0 when not known)."""
+
+    def __init__(self, message: str, line: int = 0, keys: tuple[str, ...] = (), brief: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.keys = keys
+        """The path of keys to the offending value (`("require", "php")`), used to find its line."""
+        self.brief = brief or message
+        """The message without what `line` already says, for notes that name the line."""
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -36,7 +46,8 @@ def load(path: Path) -> dict[str, Any]:
     try:
         data = files.read_regular(path)
     except OSError as exc:
-        raise ManifestError(f"cannot read composer.json: {exc.strerror or exc}") from None
+        reason = exc.strerror or str(exc)
+        raise ManifestError(f"cannot read composer.json: {reason}", brief=f"cannot read: {reason}") from None
     return parse(data)
 
 
@@ -44,10 +55,17 @@ def parse(data: bytes) -> dict[str, Any]:
     try:
         manifest = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        raise ManifestError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        raise ManifestError(
+            f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+            exc.lineno,
+            brief=f"invalid JSON: {exc.msg}",
+        ) from None
     if not isinstance(manifest, dict):
-        raise ManifestError("composer.json must hold a JSON object")
-    check(manifest)
+        raise ManifestError("composer.json must hold a JSON object", 1, brief="not a JSON object")
+    try:
+        check(manifest)
+    except ManifestError as exc:
+        raise ManifestError(exc.message, locate(data, exc.keys), exc.keys) from None
     return manifest
 
 
@@ -55,34 +73,97 @@ def check(manifest: Mapping[str, Any]) -> None:
     """Raise ManifestError for the first field whose type the tools cannot use."""
     for key in _STRING_FIELDS:
         if key in manifest and not isinstance(manifest[key], str):
-            raise ManifestError(f'"{key}" must be a string')
+            raise ManifestError(f'"{key}" must be a string', keys=(key,))
     license_value = manifest.get("license", "")
     if not (isinstance(license_value, str) or _is_string_list(license_value)):
-        raise ManifestError('"license" must be a string or a list of strings')
+        raise ManifestError('"license" must be a string or a list of strings', keys=("license",))
     for key in _MAP_FIELDS:
         _check_map(manifest, key)
     for key in ("require", "require-dev"):
         for name, constraint in mapping(manifest, key).items():
             if not isinstance(constraint, str):
-                raise ManifestError(f'"{key}.{name}" must be a string')
+                raise ManifestError(f'"{key}.{name}" must be a string', keys=(key, name))
     for key in _AUTOLOAD_FIELDS:
-        _check_map(manifest, key)
-        section = mapping(manifest, key)
-        for kind in ("psr-4", "psr-0"):
-            _check_map(section, kind, prefix=f"{key}.")
-            for namespace, paths in mapping(section, kind).items():
-                if not (isinstance(paths, str) or _is_string_list(paths)):
-                    raise ManifestError(f'"{key}.{kind}.{namespace}" must be a string or a list of strings')
-        for kind in ("classmap", "files"):
-            if kind in section and not _is_string_list(section[kind]):
-                raise ManifestError(f'"{key}.{kind}" must be a list of strings')
+        _, problem = autoload_entries(manifest.get(key), key)
+        if problem is not None:
+            raise problem
 
 
-def _check_map(container: Mapping[str, Any], key: str, prefix: str = "") -> None:
+def locate(data: bytes, keys: tuple[str, ...]) -> int:
+    """The 1-based line where the key path `keys` is written in the JSON text `data`; 0 if not found.
+
+    Each key is searched after the previous one, so `("require", "php")` finds `"php"` inside
+    `"require"` rather than an earlier `"php"` elsewhere. Good enough to point a person at the line.
+    """
+    position, found = 0, 0
+    for key in keys:
+        pattern = re.compile(re.escape(orjson.dumps(key)) + rb"\s*:")
+        match = pattern.search(data, position)
+        if match is None:
+            break
+        position, found = match.end(), data.count(b"\n", 0, match.start()) + 1
+    return found
+
+
+@dataclass(frozen=True)
+class AutoloadEntry:
+    """One rule of an `autoload` block: a PSR-4/PSR-0 prefix and its paths, or the classmap or
+    files list (prefix `""`)."""
+
+    kind: str
+    prefix: str
+    paths: tuple[str, ...]
+
+
+def autoload_entries(block: Any, field: str = "autoload") -> tuple[list[AutoloadEntry], ManifestError | None]:
+    """The rules of one autoload block (`psr-4`, `psr-0` by prefix, then `classmap`, `files`) and
+    the first value of the wrong type (None when every value is usable).
+
+    The one reader of Composer's autoload format: `check` refuses a manifest on the problem, the
+    digest rows read the entries, and lenient readers (installed packages) take the entries and
+    ignore the problem; values of the wrong type are never part of the entries.
+    """
+    entries: list[AutoloadEntry] = []
+    problems: list[ManifestError] = []
+    if block is None or block == []:
+        return entries, None
+    if not isinstance(block, dict):
+        return entries, ManifestError(f'"{field}" must be an object', keys=(field,))
+    for kind in ("psr-4", "psr-0"):
+        section = block.get(kind)
+        if section is None or section == []:
+            continue
+        if not isinstance(section, dict):
+            problems.append(ManifestError(f'"{field}.{kind}" must be an object', keys=(field, kind)))
+            continue
+        for prefix in sorted(section):
+            value = section[prefix]
+            paths = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+            if not (isinstance(value, str) or _is_string_list(value)):
+                problems.append(
+                    ManifestError(
+                        f'"{field}.{kind}.{prefix}" must be a string or a list of strings',
+                        keys=(field, kind, prefix),
+                    )
+                )
+            entries.append(AutoloadEntry(kind, prefix, tuple(p for p in paths if isinstance(p, str))))
+    for kind in ("classmap", "files"):
+        value = block.get(kind)
+        if value is None:
+            continue
+        if not _is_string_list(value):
+            problems.append(ManifestError(f'"{field}.{kind}" must be a list of strings', keys=(field, kind)))
+        listed = tuple(p for p in value if isinstance(p, str)) if isinstance(value, list) else ()
+        if listed:
+            entries.append(AutoloadEntry(kind, "", listed))
+    return entries, (problems[0] if problems else None)
+
+
+def _check_map(container: Mapping[str, Any], key: str) -> None:
     value = container.get(key)
     if value is None or isinstance(value, dict) or value == []:
         return
-    raise ManifestError(f'"{prefix}{key}" must be an object')
+    raise ManifestError(f'"{key}" must be an object', keys=(key,))
 
 
 def _is_string_list(value: Any) -> bool:
@@ -113,9 +194,8 @@ def dependency_names(manifest: Mapping[str, Any], key: str) -> list[str]:
 
 def namespaces(manifest: Mapping[str, Any]) -> list[str]:
     """PSR-4 and PSR-0 prefixes of `autoload`, sorted; the empty fallback prefix is left out."""
-    section = mapping(manifest, "autoload")
-    found = {ns for kind in ("psr-4", "psr-0") for ns in mapping(section, kind) if ns}
-    return sorted(found)
+    entries, _ = autoload_entries(manifest.get("autoload"))
+    return sorted({e.prefix for e in entries if e.kind in ("psr-4", "psr-0") and e.prefix})
 
 
 def script_names(manifest: Mapping[str, Any]) -> list[str]:

@@ -7,10 +7,11 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from sofia.output import jsonfmt, tables
-from sofia.providers.composer import discovery, fitting, lock, neon, versions
+from sofia.output import budget, jsonfmt, tables
+from sofia.providers.composer import discovery, lock, neon, unfollowed, versions
 from sofia.providers.composer import manifest as manifests
 from sofia.providers.composer.params import PACKAGE_PATH, TreeRoot
+from sofia.providers.composer.unfollowed import Unfollowed
 from sofia.providers.contract import Cli, Context, Implementation
 from sofia.providers.params import Input
 
@@ -42,8 +43,11 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     if package.repo is not None:
         version = versions.highest_stable(discovery.tags([package.repo], ctx)[package.repo])
     notes: list[str] = []
-    lock_state = lock_report(package, notes)
-    result: dict[str, Any] = {
+    unread: list[Unfollowed] = []
+    lock_state = lock_report(package, notes, unread)
+    level, level_unread = neon.phpstan_level(package.path)
+    unread.extend(level_unread)
+    whole: dict[str, Any] = {
         "name": package.name,
         "dir": package.dir,
         "description": manifests.text(data, "description"),
@@ -51,21 +55,19 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         "type": manifests.text(data, "type") or "library",
         "license": _license(data.get("license")),
         "php": manifests.text(require, "php"),
-        "phpstan": neon.phpstan_level(package.path),
+        "phpstan": level,
         "scripts": [
             {"name": name, "commands": script_commands(value)} for name, value in _sorted(data, "scripts")
         ],
-        "autoload": autoload_rows(manifests.mapping(data, "autoload")),
-        "autoload_dev": autoload_rows(manifests.mapping(data, "autoload-dev")),
+        "autoload": autoload_rows(data.get("autoload")),
+        "autoload_dev": autoload_rows(data.get("autoload-dev")),
         "require": [{"name": name, "constraint": value} for name, value in _sorted(data, "require")],
         "require_dev": [{"name": name, "constraint": value} for name, value in _sorted(data, "require-dev")],
         "lock": lock_state,
         "vendor_installed": (package.path / _vendor_dir(data) / "autoload.php").is_file(),
-        "notes": notes,
-        "omitted": {},
+        "notes": [*unfollowed.notes(unread, ctx.root), *notes],
     }
-    _fit(result, ctx.budget)
-    return result
+    return _fit(whole, ctx.budget)
 
 
 def script_commands(value: Any) -> str:
@@ -77,22 +79,17 @@ def script_commands(value: Any) -> str:
     return jsonfmt.compact(value).decode()
 
 
-def autoload_rows(section: dict[str, Any]) -> list[dict[str, str]]:
+def autoload_rows(block: Any) -> list[dict[str, str]]:
     """`psr-4`/`psr-0` rows per prefix (sorted), then one `classmap` and one `files` row."""
-    rows: list[dict[str, str]] = []
-    for kind in ("psr-4", "psr-0"):
-        for key, paths in sorted(manifests.mapping(section, kind).items()):
-            joined = paths if isinstance(paths, str) else " ".join(paths)
-            rows.append({"kind": kind, "key": key, "paths": joined})
-    for kind in ("classmap", "files"):
-        entries = section.get(kind)
-        if entries:
-            rows.append({"kind": kind, "key": "", "paths": " ".join(entries)})
-    return rows
+    entries, _ = manifests.autoload_entries(block)
+    return [{"kind": e.kind, "key": e.prefix, "paths": " ".join(e.paths)} for e in entries]
 
 
-def lock_report(package: discovery.Package, notes: list[str]) -> dict[str, Any]:
-    """The `lock` object: presence, freshness, locked versions of the direct requirements."""
+def lock_report(package: discovery.Package, notes: list[str], unread: list[Unfollowed]) -> dict[str, Any]:
+    """The `lock` object: presence, freshness, locked versions of the direct requirements.
+
+    A lock that cannot be read, or whose package lists cannot be, goes to `unread`.
+    """
     data = package.manifest
     lock_path = package.path / "composer.lock"
     expected = lock.content_hash(data)
@@ -109,7 +106,7 @@ def lock_report(package: discovery.Package, notes: list[str]) -> dict[str, Any]:
     report["present"] = True
     parsed, problem = lock.read(lock_path)
     if parsed is None:
-        notes.append(f"{problem}: run composer update --lock to rewrite it")
+        unread.append(Unfollowed("composer.lock", lock_path, problem.line, problem.reason))
         return report
     stored = parsed.get("content-hash")
     if isinstance(stored, str):
@@ -123,7 +120,9 @@ def lock_report(package: discovery.Package, notes: list[str]) -> dict[str, Any]:
     report["fresh"] = bool(report["content_hash"]) and report["content_hash"] == report["expected_hash"]
     if not report["fresh"]:
         notes.append("composer.lock is stale: run composer update --lock")
-    in_lock = lock.locked_packages(parsed)
+    in_lock, lock_problems = lock.locked_packages(parsed)
+    if lock_problems:
+        unread.append(Unfollowed("composer.lock", lock_path, 0, ", ".join(lock_problems)))
     for key in ("require", "require-dev"):
         for name, constraint in _sorted(data, key):
             if manifests.is_platform(name):
@@ -157,45 +156,42 @@ def _vendor_dir(data: Any) -> str:
     return configured if isinstance(configured, str) and configured else "vendor"
 
 
-def _fit(result: dict[str, Any], budget: int | None) -> None:
+SHOWN_LISTS = ("locked", "autoload_dev", "autoload")
+"""The lists the budget may shorten, in ladder order (`locked` lives inside `lock`)."""
+
+
+def _fit(whole: dict[str, Any], limit: int | None) -> dict[str, Any]:
     """Ladder: script commands to 200 characters, then locked rows, then autoload rows."""
-    from sofia.output import budget as budgets
-
-    if budgets.fits(result, budget):
-        return
-    if fitting.shorten_cells(result["scripts"], "commands", SCRIPT_LIMIT, tables.cut):
-        result["notes"].append(f"script commands cut to {SCRIPT_LIMIT} characters to fit the output budget")
     hint = "the package is large; read composer.json for the rest"
-    lock_part = result["lock"]
-    if not budgets.fits(result, budget) and lock_part["locked"]:
-        _drop_nested(result, lock_part, "locked", budget, hint)
-    for key in ("autoload_dev", "autoload"):
-        if fitting.drop_trailing(result, key, budget, "autoload rows", hint):
-            return
-    fitting.floor_note(result, budget)
+    totals = {
+        "locked": len(whole["lock"]["locked"]),
+        "autoload_dev": len(whole["autoload_dev"]),
+        "autoload": len(whole["autoload"]),
+    }
+    longest = max((len(s["commands"]) for s in whole["scripts"]), default=0)
+    units = {"locked": "locked packages", "autoload_dev": "autoload rows", "autoload": "autoload rows"}
 
+    def build(knobs: budget.Knobs) -> dict[str, Any]:
+        result = dict(whole)
+        notes = list(whole["notes"])
+        chars = knobs["chars"]
+        result["scripts"] = [{**s, "commands": tables.cut(s["commands"], chars)} for s in whole["scripts"]]
+        if chars < longest:
+            notes.append(budget.note("commands", chars, longest, "characters per script", limit, hint))
+        result["lock"] = {**whole["lock"], "locked": whole["lock"]["locked"][: knobs["locked"]]}
+        result["autoload_dev"] = whole["autoload_dev"][: knobs["autoload_dev"]]
+        result["autoload"] = whole["autoload"][: knobs["autoload"]]
+        for key in SHOWN_LISTS:
+            if knobs[key] < totals[key]:
+                notes.append(budget.note(key, knobs[key], totals[key], units[key], limit, hint))
+        result["notes"] = notes
+        return budget.with_omitted(result, {key: totals[key] - knobs[key] for key in SHOWN_LISTS})
 
-def _drop_nested(
-    result: dict[str, Any], holder: dict[str, Any], key: str, budget: int | None, hint: str
-) -> None:
-    """`drop_trailing` for a list inside a nested object (`lock.locked`)."""
-    from sofia.output import budget as budgets
-
-    rows = holder[key]
-    total = len(rows)
-    notes = list(result["notes"])
-
-    def apply(keep: int) -> None:
-        holder[key] = rows[:keep]
-        result["omitted"] = {**result["omitted"], key: total - keep}
-        result["notes"] = [*notes, budgets.note(key, keep, total, "locked packages", budget, hint)]
-
-    def fits_with(keep: int) -> bool:
-        apply(keep)
-        return budgets.fits(result, budget)
-
-    keep = budgets.largest_prefix(total, fits_with)
-    apply(keep)
+    ladder: list[budget.Step] = [
+        budget.Lower({"chars": SCRIPT_LIMIT}),
+        *(budget.Shrink(key) for key in SHOWN_LISTS),
+    ]
+    return budget.fit(build, {"chars": longest, **totals}, ladder, limit)
 
 
 IMPLEMENTATION = Implementation(params=Params, run=run)

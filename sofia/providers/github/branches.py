@@ -10,8 +10,9 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.output import budget
 from sofia.providers.contract import Cli, Context, Implementation, ProviderError
-from sofia.providers.github import fitting, gh
+from sofia.providers.github import gh
 from sofia.providers.params import Input
 
 QUERY = """\
@@ -86,7 +87,14 @@ class Branch:
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:
     owner, branches, notes = report(params, ctx)
-    return fit(assemble(owner, branches, notes), ctx.budget)
+    return fitted(assemble(owner, branches, notes), ctx.budget)
+
+
+def fitted(result: dict[str, Any], limit: int | None) -> dict[str, Any]:
+    """`result` with trailing branch rows (open ones first, as they sort last) left out to fit."""
+    budget.keep_prefix(result, "branches", limit, "branches", "pass owner or lower refs")
+    budget.add_floor_note(result, limit)
+    return result
 
 
 def report(params: Params, ctx: Context) -> tuple[str, list[Branch], list[str]]:
@@ -174,29 +182,7 @@ def assemble(owner: str, branches: list[Branch], notes: list[str]) -> dict[str, 
         "branches": [b.row() for b in branches],
         "summary": counts,
         "notes": notes,
-        "omitted": {},
     }
-
-
-def fit(result: dict[str, Any], budget: int | None) -> dict[str, Any]:
-    """`result` with trailing branch rows (open ones first, as they sort last) dropped to fit."""
-    notes: list[str] = list(result["notes"])
-    omitted: dict[str, int] = dict(result["omitted"])
-
-    def document(rows: fitting.Rows) -> dict[str, Any]:
-        return {**result, "branches": rows, "notes": notes, "omitted": dict(omitted)}
-
-    rows = fitting.keep_prefix(
-        result["branches"],
-        "branches",
-        "branches",
-        notes,
-        omitted,
-        budget,
-        "pass owner or lower refs",
-        document,
-    )
-    return document(rows)
 
 
 IMPLEMENTATION = Implementation(params=Params, run=run)

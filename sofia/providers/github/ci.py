@@ -10,10 +10,11 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from sofia.providers.composer.params import PACKAGE_PATH
+from sofia.output import budget
+from sofia.output.redact import Redactor
+from sofia.providers.composer import PACKAGE_PATH
 from sofia.providers.contract import Cli, Context, Implementation, ProviderError
-from sofia.providers.github import fitting, gh, logs
-from sofia.providers.github.redaction import Redactor
+from sofia.providers.github import gh, logs
 from sofia.providers.github.targets import Target, resolve
 from sofia.providers.params import Input, PathParam
 
@@ -235,6 +236,7 @@ def tree_report(target: Target, ctx: Context, redactor: Redactor) -> Report:
             without_runs.append(label)
     if without_runs:
         notes.append(f"no workflow runs: {' '.join(without_runs)}")
+    notes.extend(target.notes)
     runs.sort(key=lambda r: (STATE_ORDER[r.state], r.package, r.id))
     return Report("tree", target.repo_dir, runs, notes=notes, redactor=redactor)
 
@@ -311,54 +313,48 @@ def summary(runs: list[Run]) -> dict[str, int]:
     return counts
 
 
-def assemble(report: Report, log_lines: int, budget: int | None) -> dict[str, Any]:
+def assemble(report: Report, log_lines: int, limit: int | None) -> dict[str, Any]:
     """The result document, shortened along the ladder: tails to 5 lines → no tails → failure rows → run rows."""
-    from sofia.output import budget as fit
-
     hint = "narrow with package, limit or log_lines"
     counts = summary(report.runs)
     runs = [r.row() for r in report.runs]
-    omitted: dict[str, int] = {}
-    ladder: list[str] = []
+    longest = max((len(f.tail) for f in report.failures), default=0)
 
-    def failure_rows(keep_lines: int) -> list[dict[str, Any]]:
-        return [
-            {"run_id": f.run_id, "job": f.job, "step": f.step, "log_tail": logs.render(f.tail, keep_lines)}
-            for f in report.failures
+    def build(knobs: budget.Knobs) -> dict[str, Any]:
+        lines, kept_failures, kept_runs = knobs["lines"], knobs["failures"], knobs["runs"]
+        notes = list(report.notes)
+        if lines < min(log_lines, longest):
+            notes.append(budget.note("log_tail", lines, log_lines, "lines per failed step", limit, hint))
+        if kept_failures < len(report.failures):
+            notes.append(
+                budget.note("failures", kept_failures, len(report.failures), "failure rows", limit, hint)
+            )
+        if kept_runs < len(runs):
+            notes.append(budget.note("runs", kept_runs, len(runs), "runs", limit, hint))
+        failures = [
+            {"run_id": f.run_id, "job": f.job, "step": f.step, "log_tail": logs.render(f.tail, lines)}
+            for f in report.failures[:kept_failures]
         ]
-
-    def document(run_rows: list[dict[str, Any]], failure_list: list[dict[str, Any]]) -> dict[str, Any]:
-        return {
+        result = {
             "mode": report.mode,
             "repo_dir": report.repo_dir,
-            "runs": run_rows,
-            "failures": failure_list,
+            "runs": runs[:kept_runs],
+            "failures": failures,
             "summary": counts,
-            "redactions": report.redactor.count,
-            "notes": report.notes + ladder,
-            "omitted": dict(omitted),
+            "redactions": report.redactor.total,
+            "notes": notes,
         }
+        omitted = {"failures": len(report.failures) - kept_failures, "runs": len(runs) - kept_runs}
+        return budget.with_omitted(result, omitted)
 
-    failures = failure_rows(log_lines)
-    if fit.fits(document(runs, failures), budget):
-        return document(runs, failures)
-    if log_lines > 5:
-        failures = failure_rows(5)
-        ladder[:] = [f"log tails cut to their last 5 lines to fit the output budget ({budget} tok); {hint}"]
-        if fit.fits(document(runs, failures), budget):
-            return document(runs, failures)
-    if any(f["log_tail"] for f in failures):
-        failures = failure_rows(0)
-        ladder[:] = [f"log tails removed to fit the output budget ({budget} tok); {hint}"]
-        if fit.fits(document(runs, failures), budget):
-            return document(runs, failures)
-    failures = fitting.keep_prefix(
-        failures, "failures", "failure rows", ladder, omitted, budget, hint, lambda rows: document(runs, rows)
-    )
-    runs = fitting.keep_prefix(
-        runs, "runs", "runs", ladder, omitted, budget, hint, lambda rows: document(rows, failures)
-    )
-    return document(runs, failures)
+    ladder: list[budget.Step] = [
+        budget.Lower({"lines": 5}),
+        budget.Lower({"lines": 0}),
+        budget.Shrink("failures"),
+        budget.Shrink("runs"),
+    ]
+    knobs = {"lines": log_lines, "failures": len(report.failures), "runs": len(runs)}
+    return budget.fit(build, knobs, ladder, limit)
 
 
 IMPLEMENTATION = Implementation(params=Params, run=run)

@@ -45,7 +45,7 @@ class Params(branches.Params):
 def run(params: Params, ctx: Context) -> Outcome:
     """The report first, exactly as `github_branches` makes it, then the deletions it allows."""
     owner, found, notes = branches.report(params, ctx)
-    result = branches.fit(branches.assemble(owner, found, notes), ctx.budget)
+    result = branches.fitted(branches.assemble(owner, found, notes), ctx.budget)
     return delete(result, found, params, ctx)
 
 
@@ -114,8 +114,9 @@ def delete(result: dict[str, Any], found: list[Branch], params: Params, ctx: Con
         "summary": result["summary"],
         "deletion": {"deleted": deleted, "kept": kept, "failed": failed},
         "notes": notes,
-        "omitted": result["omitted"],
     }
+    if "omitted" in result:
+        document["omitted"] = result["omitted"]
     return Outcome(document, exit_code)
 
 

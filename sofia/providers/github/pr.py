@@ -4,12 +4,14 @@ user's own public repositories, with CI and review rollup and the action it need
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from pydantic import Field
 
+from sofia.output import budget
+from sofia.output.redact import Redactor
 from sofia.providers.contract import Context, Implementation
-from sofia.providers.github import fitting, gh
-from sofia.providers.github.redaction import Redactor
+from sofia.providers.github import gh
 from sofia.providers.params import Input
 
 QUERY = """\
@@ -77,7 +79,33 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
                 rows.setdefault(f"{row['repo']}#{row['number']}", row)
     prs = sorted(rows.values(), key=lambda r: (ACTION_ORDER[r["action"]], r["repo"], r["number"]))
     summary = {"total": len(prs), "action_needed": sum(ACTION_ORDER[r["action"]] == 0 for r in prs)}
-    return fit({"viewer": login, "prs": prs, "summary": summary, "notes": notes, "omitted": {}}, ctx.budget)
+    pattern, odd = url_pattern(prs)
+    if odd:
+        shown = " ".join(odd[:3]) + (f" (+{len(odd) - 3} more)" if len(odd) > 3 else "")
+        notes.append(f"PR URLs not of the form pr_url gives: {shown}")
+    for row in prs:
+        del row["url"]
+    result = {"viewer": login, "pr_url": pattern, "prs": prs, "summary": summary, "notes": notes}
+    budget.keep_prefix(result, "prs", ctx.budget, "pull requests", "lower limit")
+    budget.add_floor_note(result, ctx.budget)
+    return result
+
+
+def url_pattern(prs: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """The URL every row's PR has (`https://github.com/{repo}/pull/{number}`, the host taken from
+    the rows, so GitHub Enterprise hosts work too) and the URLs that do not follow it.
+
+    Written once instead of once per row: it is a third of a row's tokens and says nothing the
+    repository and number do not.
+    """
+    host = "https://github.com"
+    for row in prs:
+        parts = urlsplit(row["url"])
+        if parts.scheme and parts.netloc:
+            host = f"{parts.scheme}://{parts.netloc}"
+            break
+    odd = [row["url"] for row in prs if row["url"] != f"{host}/{row['repo']}/pull/{row['number']}"]
+    return host + "/{repo}/pull/{number}", odd
 
 
 def pr_row(node: Any, role: str, redactor: Redactor) -> dict[str, Any] | None:
@@ -131,20 +159,6 @@ def action(role: str, draft: bool, ci: str, review: str) -> str:
     if ci in ("pending", "expected"):
         return "wait"
     return "none"
-
-
-def fit(result: dict[str, Any], budget: int | None) -> dict[str, Any]:
-    """`result` with trailing PR rows dropped until it fits the budget."""
-    notes: list[str] = list(result["notes"])
-    omitted: dict[str, int] = {}
-
-    def document(rows: fitting.Rows) -> dict[str, Any]:
-        return {**result, "prs": rows, "notes": notes, "omitted": dict(omitted)}
-
-    prs = fitting.keep_prefix(
-        result["prs"], "prs", "pull requests", notes, omitted, budget, "lower limit", document
-    )
-    return document(prs)
 
 
 IMPLEMENTATION = Implementation(params=Params, run=run)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from sofia.providers.contract import Context, ProviderError
 
 if TYPE_CHECKING:
-    from sofia.providers.composer.discovery import Discovery
+    from sofia.providers.composer import Discovery
 
 
 @dataclass(frozen=True)
@@ -23,13 +23,15 @@ class Target:
     repo: Path | None = None
     repos: list[tuple[str, Path]] = field(default_factory=list)
     """Tree mode: (label, repository) pairs, sorted by label."""
+    notes: list[str] = field(default_factory=list)
+    """Tree mode: the composer.json files that could not be read (their repositories may be missing)."""
 
 
 def resolve(root: str, package: str, ctx: Context) -> Target:
     """The target of a github_ci call, or a ProviderError naming what was not found."""
-    from sofia.providers.composer import discovery
+    from sofia.providers import composer
 
-    found = discovery.resolve_root(root, ctx)
+    found = composer.resolve_root(root, ctx)
     base = found.parent if found.is_file() else found
     if package:
         directory = package_dir(base, package, root, ctx)
@@ -43,26 +45,29 @@ def resolve(root: str, package: str, ctx: Context) -> Target:
     repo = enclosing_repository(base)
     if repo is not None:
         return Target("repository", relative(repo, ctx.root), repo=repo)
-    repos = package_repositories(discovery.discover(base, ctx))
+    found_packages = composer.discover(base, ctx)
+    repos = package_repositories(found_packages)
+    notes = composer.unusable_manifests_note(found_packages.errors, ctx.root)
     if not repos:
+        unread = f" ({notes[0]})" if notes else ""
         raise ProviderError(
-            f"{root} is not in a git repository and contains no package repositories",
+            f"{root} is not in a git repository and contains no package repositories{unread}",
             "pass a repository, a package, or a tree holding cloned packages as root",
         )
-    return Target("tree", relative(base, ctx.root), repos=repos)
+    return Target("tree", relative(base, ctx.root), repos=repos, notes=notes)
 
 
 def package_dir(base: Path, package: str, root: str, ctx: Context) -> Path:
     """The directory `package` names: an existing directory (under root, then the workspace root),
     else a Composer package by name, name suffix or directory basename."""
-    from sofia.providers.composer import discovery
+    from sofia.providers import composer
 
     if not package.startswith("-"):
         for start in (base, ctx.root):
             candidate = start / package
             if candidate.is_dir():
                 return Path(os.path.abspath(candidate))
-    return discovery.resolve_package(package, base, ctx, root_label=root).path
+    return composer.resolve_package(package, base, ctx, root_label=root).path
 
 
 def enclosing_repository(path: Path) -> Path | None:

@@ -10,9 +10,9 @@ from typing import Annotated, Any
 
 from pydantic import Field, field_validator
 
+from sofia.output.redact import Redactor
 from sofia.providers.contract import Cli, Context, Implementation, Outcome, ProviderError
 from sofia.providers.github import ci, gh
-from sofia.providers.github.redaction import Redactor
 from sofia.providers.github.targets import resolve
 
 POLL_ENV = "SOFIA_GH_POLL_SECONDS"

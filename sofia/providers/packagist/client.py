@@ -16,8 +16,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import orjson
+
+from sofia.errors import quote
 
 if TYPE_CHECKING:
     import httpx
@@ -47,17 +50,36 @@ class Fetched:
     versions: list[str] | None = None
     """Every `version` listed, in document order; None when Packagist does not know the package."""
     error: str = ""
+    """What went wrong, in a few words (`connection refused by 127.0.0.1:8080`); "" when nothing did."""
     requests: int = 0
+    cause: str = ""
+    """The kind of failure, one of CAUSES (`packagist-refused`, `packagist-http-503`); "" on success."""
 
     @property
     def published(self) -> bool:
         return self.versions is not None
 
 
+CAUSES = (
+    "packagist-dns",
+    "packagist-refused",
+    "packagist-timeout",
+    "packagist-tls",
+    "packagist-http",
+    "packagist-invalid",
+    "packagist-network",
+    "budget",
+)
+"""Why a fetch failed: the host does not resolve, nothing listens, no answer in time, the TLS
+handshake failed, an HTTP status (`packagist-http-503`), a body that is not a p2 document, another
+transport error, or the call's budget ran out first."""
+
+
 @dataclass
 class _Attempt:
     fetched: Fetched | None = None
     problem: str = ""
+    cause: str = ""
     retry_after: float | None = None
     retryable: bool = False
 
@@ -103,7 +125,7 @@ class P2Client:
         """The versions Packagist lists for `name` (already validated against Composer's name pattern)."""
         url = p2_url(name, self.base)
         requests = 0
-        problem = "budget exhausted before the request"
+        problem, cause = "the budget ran out before the request", "budget"
         for attempt in range(ATTEMPTS):
             left = self.deadline - time.monotonic()
             if left <= 0:
@@ -113,7 +135,9 @@ class P2Client:
             if outcome.fetched is not None:
                 outcome.fetched.requests = requests
                 return outcome.fetched
-            problem = outcome.problem
+            problem, cause = outcome.problem, outcome.cause
+            if cause == "packagist-timeout" and left < REQUEST_TIMEOUT:
+                problem, cause = f"no answer within the {left:.1f} s the budget left", "budget"
             if not outcome.retryable or attempt == ATTEMPTS - 1:
                 break
             if outcome.retry_after is not None and outcome.retry_after > MAX_RETRY_AFTER:
@@ -125,7 +149,7 @@ class P2Client:
             if time.monotonic() + pause >= self.deadline:
                 break
             time.sleep(pause)
-        return Fetched(None, problem, requests)
+        return Fetched(None, problem, requests, cause)
 
     def _attempt(self, url: str, name: str, timeout: float) -> _Attempt:
         import httpx
@@ -138,15 +162,55 @@ class P2Client:
                     return _parse(body, name)
                 retry_after = _retry_after(response.headers.get("Retry-After"))
         except httpx.TimeoutException:
-            return _Attempt(problem=f"no answer within {timeout:.1f} s", retryable=True)
+            return _Attempt(
+                problem=f"no answer within {timeout:.1f} s", cause="packagist-timeout", retryable=True
+            )
         except httpx.TransportError as exc:
-            return _Attempt(problem=f"{type(exc).__name__}: {exc}".rstrip(": "), retryable=True)
+            cause, problem = transport_cause(exc, url)
+            return _Attempt(problem=problem, cause=cause, retryable=True)
         except _TooLarge:
-            return _Attempt(problem=f"p2 document larger than {MAX_BODY // (1024 * 1024)} MiB")
+            return _Attempt(
+                problem=f"p2 document larger than {MAX_BODY // (1024 * 1024)} MiB", cause="packagist-invalid"
+            )
         if status == 404:
             return _Attempt(fetched=Fetched(None))
         retryable = status == 429 or status >= 500
-        return _Attempt(problem=f"HTTP {status}", retry_after=retry_after, retryable=retryable)
+        return _Attempt(
+            problem=f"HTTP {status}",
+            cause=f"packagist-http-{status}",
+            retry_after=retry_after,
+            retryable=retryable,
+        )
+
+
+def transport_cause(exc: BaseException, url: str) -> tuple[str, str]:
+    """(cause, what happened) for a transport error: the exception chain names the failing layer
+    (name resolution, the TCP connection, the TLS handshake); its text is only the fallback."""
+    import socket
+    import ssl
+
+    parts = urlsplit(url)
+    host = parts.hostname or parts.netloc
+    where = f"{host}:{parts.port}" if parts.port else host
+    link: BaseException | None = exc
+    while link is not None:
+        if isinstance(link, socket.gaierror):
+            return "packagist-dns", f"cannot resolve {host}"
+        if isinstance(link, ConnectionRefusedError):
+            return "packagist-refused", f"connection refused by {where}"
+        if isinstance(link, ssl.SSLError | ssl.CertificateError):
+            reason = getattr(link, "reason", None) or str(link)
+            return "packagist-tls", f"TLS handshake with {where} failed: {quote(str(reason), 80)}"
+        link = link.__cause__ or link.__context__
+    text = str(exc)
+    lowered = text.lower()
+    if any(m in lowered for m in ("name or service not known", "name resolution", "nodename nor servname")):
+        return "packagist-dns", f"cannot resolve {host}"
+    if "connection refused" in lowered:
+        return "packagist-refused", f"connection refused by {where}"
+    if "ssl" in lowered or "certificate" in lowered:
+        return "packagist-tls", f"TLS handshake with {where} failed: {quote(text, 80)}"
+    return "packagist-network", quote(f"{type(exc).__name__}: {text}".rstrip(": "), 120)
 
 
 class _TooLarge(Exception):
@@ -169,12 +233,15 @@ def _parse(body: bytes, name: str) -> _Attempt:
     try:
         document: Any = orjson.loads(body)
     except orjson.JSONDecodeError as exc:
-        return _Attempt(problem=f"p2 document is not valid JSON (line {exc.lineno}, column {exc.colno})")
+        return _Attempt(
+            problem=f"p2 document is not valid JSON (line {exc.lineno}, column {exc.colno})",
+            cause="packagist-invalid",
+        )
     if not isinstance(document, dict) or not isinstance(document.get("packages"), dict):
-        return _Attempt(problem='p2 document has no "packages" object')
+        return _Attempt(problem='p2 document has no "packages" object', cause="packagist-invalid")
     entries = document["packages"].get(name)
     if not isinstance(entries, list):
-        return _Attempt(problem=f"p2 document does not list {name}")
+        return _Attempt(problem=f"p2 document does not list {name}", cause="packagist-invalid")
     found = [
         entry["version"]
         for entry in entries

@@ -19,9 +19,8 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from sofia.output import jsonfmt
-from sofia.providers.composer import discovery, versions
-from sofia.providers.composer import manifest as manifests
-from sofia.providers.composer.params import PACKAGE_PATH, TreeRoot
+from sofia.providers import composer
+from sofia.providers.composer import PACKAGE_PATH, TreeRoot
 from sofia.providers.contract import Cli, Context, Implementation, Outcome, ProviderError
 from sofia.providers.packagist import client, remote
 from sofia.providers.params import Input
@@ -88,7 +87,7 @@ class Params(Input):
 class Plan:
     """Everything the steps need, gathered while checking the preconditions."""
 
-    package: discovery.Package
+    package: composer.Package
     repo: Path
     repo_label: str
     tag: str
@@ -163,7 +162,7 @@ def _check_preconditions(params: Params, ctx: Context, token: str) -> Plan:
     """Every precondition, all of them checked; one refusal lists each that failed."""
     problems: list[str] = []
     flags: list[str] = []
-    parsed = versions.parse(params.version)
+    parsed = composer.parse_version(params.version)
     if params.version.startswith("-") or parsed is None or parsed.stability == 0:
         problems.append(
             f"invalid version {params.version!r}: use a Composer release version such as 1.4.0 or v1.4.0"
@@ -173,15 +172,15 @@ def _check_preconditions(params: Params, ctx: Context, token: str) -> Plan:
             f"no Packagist API token: set {TOKEN_ENV} or write {TOKEN_ENV}=… to {_token_file()} "
             "(the token is on your packagist.org profile page)"
         )
-    package: discovery.Package | None = None
+    package: composer.Package | None = None
     try:
-        root = discovery.resolve_root(params.root, ctx)
-        package = discovery.resolve_package(params.package, root, ctx, params.root)
+        root = composer.resolve_root(params.root, ctx)
+        package = composer.resolve_package(params.package, root, ctx, params.root)
     except ProviderError as exc:
         problems.append(exc.message)
     if package is not None and not package.name:
         problems.append(f"the package in {package.dir} has no name in composer.json; Packagist needs one")
-    elif package is not None and not manifests.valid_name(package.name):
+    elif package is not None and not composer.valid_name(package.name):
         problems.append(f"{package.name} is not a valid Composer package name (lower-case vendor/project)")
     if package is None or package.repo is None:
         if package is not None:
@@ -227,7 +226,7 @@ def _repository_checks(params: Params, repo: Path, problems: list[str], flags: l
         same = [
             t
             for t in local_tags
-            if versions.parse(t) is not None and versions.compare(t, params.version) == 0
+            if composer.parse_version(t) is not None and composer.compare_versions(t, params.version) == 0
         ]
         if same:
             problems.append(f"version {params.version} is already tagged as {same[0]}")
@@ -262,10 +261,10 @@ def _check_branch(params: Params, repo: Path, problems: list[str], flags: list[s
 
 def _flag_version(version: str, local_tags: list[str], flags: list[str]) -> None:
     """Allowed but worth a second look: backports and a tag spelling unlike the existing ones."""
-    highest = versions.highest_stable(local_tags)
-    if not highest or versions.parse(version) is None:
+    highest = composer.highest_stable(local_tags)
+    if not highest or composer.parse_version(version) is None:
         return
-    if versions.compare(version, highest) <= 0:
+    if composer.compare_versions(version, highest) <= 0:
         flags.append(f"{version} is not above the highest stable tag {highest} (a backport?)")
     if highest[0] in "vV" and version[0] not in "vV":
         flags.append(f"existing tags start with v ({highest}); this tag will not")
@@ -358,7 +357,7 @@ def _verify(plan: Plan, params: Params) -> tuple[bool, str]:
         while True:
             fetched = p2.fetch(plan.package.name)
             if fetched.versions is not None and any(
-                versions.compare(v, plan.tag) == 0 for v in fetched.versions
+                composer.compare_versions(v, plan.tag) == 0 for v in fetched.versions
             ):
                 return True, f"{plan.tag} visible on Packagist after {time.monotonic() - started:.0f} s"
             if fetched.error:
@@ -366,7 +365,7 @@ def _verify(plan: Plan, params: Params) -> tuple[bool, str]:
             elif fetched.versions is None:
                 last = "not published"
             else:
-                last = f"latest {versions.highest_stable(fetched.versions) or 'none stable'}"
+                last = f"latest {composer.highest_stable(fetched.versions) or 'none stable'}"
             pause = min(POLL_INTERVAL, deadline - time.monotonic())
             if pause <= 0:
                 return False, f"not visible after {params.timeout_s} s (last answer: {last})"

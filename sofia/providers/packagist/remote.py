@@ -5,15 +5,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from sofia.errors import quote
 from sofia.runtime import git, proc
 
 LS_REMOTE_TIMEOUT = 10.0
+
+
+CAUSES = ("origin-missing", "origin-unreachable", "origin-timeout")
+"""Why origin's tags are unknown: no remote named origin, `git ls-remote` failed (git says why),
+or it gave no answer in time."""
 
 
 @dataclass(frozen=True)
 class RemoteTags:
     tags: frozenset[str]
     error: str = ""
+    """What went wrong, in git's words where it gave some; "" when origin answered."""
+    cause: str = ""
+    """One of CAUSES; "" when origin answered."""
+    detail: str = ""
+    """git's own words for the failure (its first stderr line, bounded); "" without them."""
 
     @property
     def ok(self) -> bool:
@@ -21,15 +32,19 @@ class RemoteTags:
 
 
 def remote_tags(repo: Path, timeout: float = LS_REMOTE_TIMEOUT) -> RemoteTags:
-    """Tag names on `origin` (peeled `^{}` entries folded in); `error` set when origin is unreachable."""
+    """Tag names on `origin` (peeled `^{}` entries folded in); `error` and `cause` set when they
+    cannot be listed."""
     try:
         done = git.run(["ls-remote", "--tags", "origin"], cwd=repo, timeout=timeout)
     except proc.ProgramTimeout:
-        return RemoteTags(frozenset(), f"git ls-remote origin gave no answer within {timeout:g} s")
-    if done.returncode != 0:
         return RemoteTags(
-            frozenset(), f"git ls-remote origin failed: {_first_line(done.err) or done.returncode}"
+            frozenset(), f"git ls-remote origin gave no answer within {timeout:g} s", "origin-timeout"
         )
+    if done.returncode != 0:
+        if not _has_origin(repo):
+            return RemoteTags(frozenset(), "no remote named origin", "origin-missing")
+        reason = quote(_first_line(done.err) or f"exit status {done.returncode}")
+        return RemoteTags(frozenset(), f"git ls-remote origin failed: {reason}", "origin-unreachable", reason)
     names = set()
     for line in done.out.splitlines():
         _, _, ref = line.partition("\t")
@@ -50,6 +65,15 @@ def default_branch(repo: Path, timeout: float = LS_REMOTE_TIMEOUT) -> str:
         if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
             return line.removeprefix("ref: refs/heads/").removesuffix("\tHEAD")
     return ""
+
+
+def _has_origin(repo: Path) -> bool:
+    """Whether the repository configures a remote named origin (asked only after ls-remote failed)."""
+    try:
+        done = git.run(["config", "--get", "remote.origin.url"], cwd=repo, timeout=5.0)
+    except proc.ProgramTimeout:
+        return True
+    return done.returncode == 0
 
 
 def _first_line(text: str) -> str:
