@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sofia.errors import quote
 from sofia.output.notes import Place
 from sofia.output.tokens import estimate
 from sofia.providers.code import unfollowed
@@ -130,4 +131,4 @@ def none_found(
     hint = f"close: {', '.join(close)}; available: {available}" if close else f"available: {available}"
     if unparsed:
         hint += f"; {unfollowed.Unfollowed(errors=unparsed).notes()[0]}"
-    return ProviderError(f"none of the symbols were found in {rel}: {', '.join(symbols)}", hint)
+    return ProviderError(f"none of the symbols were found in {rel}: {quote(', '.join(symbols))}", hint)
