@@ -47,4 +47,15 @@ def not_followed(what: str, places: Sequence[Place], why: str = "", total: int |
     named = min(len(places), SHOWN_PLACES)
     more = f" (+{count - named} more)" if count > named else ""
     reason = f" ({why})" if why else ""
-    return f"{count} {what} not followed{reason}: {shown}{more}"
+    return f"{count} {plural(what, count)} not followed{reason}: {shown}{more}"
+
+
+def plural(noun: str, count: int) -> str:
+    """`noun` (a plural: "files", "entries", "route tables") as `count` of them reads: "1 file"."""
+    if count != 1:
+        return noun
+    if noun.endswith("ies"):
+        return noun[:-3] + "y"
+    if noun.endswith(("sses", "ches", "shes", "xes", "uses")):
+        return noun[:-2]
+    return noun[:-1] if noun.endswith("s") else noun

@@ -157,9 +157,9 @@ def test_unknown_markup_types_and_lines_are_named_in_notes(call: Call, tmp_path:
     assert [p["text"] for p in result["prompts"]] == ["Fix the sync.", "<div>pasted</div> is this valid?"]
     label = str(path)
     assert result["notes"] == [
-        f"1 transcript lines not followed (not a JSON object): {label}:4",
+        f"1 transcript line not followed (not a JSON object): {label}:4",
         f"2 records not followed (a record type sofia does not know): {label}:3 future-record (+1 more)",
-        "1 user messages not followed (markup sofia does not know; not counted as prompts): "
+        "1 user message not followed (markup sofia does not know; not counted as prompts): "
         f"{label}:2 session-digest",
     ]
     assert result["session"]["malformed_lines"] == 1
@@ -168,7 +168,7 @@ def test_unknown_markup_types_and_lines_are_named_in_notes(call: Call, tmp_path:
 def test_notes_name_lines_relative_to_the_projects_root(call: Call, ab_root: Path) -> None:
     result = call(show, session="3f2a", projects_dir=str(ab_root))
     assert result["notes"] == [
-        f"1 transcript lines not followed (not a JSON object): {transcripts.DIR_A}/{transcripts.SID_A}.jsonl:30"
+        f"1 transcript line not followed (not a JSON object): {transcripts.DIR_A}/{transcripts.SID_A}.jsonl:30"
     ]
 
 

@@ -35,7 +35,7 @@ TRUNCATED_A = f"{DIR_A}/{SID_A}.jsonl:30"
 """Where A's truncated last line is (named in the notes of every tool that reads A)."""
 NOT_OBJECT_C = f"{DIR_C}/{SID_C}.jsonl:33"
 """Where C's non-object line is."""
-MALFORMED_A = f"1 transcript lines not followed (not a JSON object): {TRUNCATED_A}"
+MALFORMED_A = f"1 transcript line not followed (not a JSON object): {TRUNCATED_A}"
 MTIME_B = 1772377230  # 2026-03-01T15:00:30Z
 MTIME_C = 1772460000  # 2026-03-02T14:00:00Z
 

@@ -34,7 +34,7 @@ def test_a_side_too_large_to_parse_is_named(repo: Repo) -> None:
     repo.write("small.py", "import os\n\ndef s():\n    return 1\n")  # no symbol touched: no note
     document = changed_json(repo.path)
     assert note_with(document, "big.py") == (
-        "1 files not followed (symbols not computed: a side over 1 MiB is not parsed): big.py"
+        "1 file not followed (symbols not computed: a side over 1 MiB is not parsed): big.py"
     )
     assert {row["path"]: row.get("symbols", "") for row in document["files"]}["small.py"] == ""
     assert len(document["notes"]) == 1
@@ -78,7 +78,7 @@ def test_syntax_errors_without_a_recovered_symbol_are_named(repo: Repo) -> None:
     repo.write("fine.py", "x = 2\n")  # a change outside every symbol: nothing to name
     document = changed_json(repo.path)
     assert note_with(document, "syntax errors") == (
-        "1 files not followed (symbols not computed: syntax errors and no symbol recovered): broken.py"
+        "1 file not followed (symbols not computed: syntax errors and no symbol recovered): broken.py"
     )
 
 
@@ -95,7 +95,7 @@ def test_a_file_git_cannot_read_is_listed_named_and_the_rest_still_reported(repo
         assert set(rows) == {"ok.py", "pipe.py"}
         assert (rows["pipe.py"]["adds"], rows["pipe.py"]["dels"]) == (0, 0)
         assert note_with(document, "pipe.py").startswith(
-            "1 files not followed (git could not read it as a file, so its churn and symbols are unknown): "
+            "1 file not followed (git could not read it as a file, so its churn and symbols are unknown): "
             "pipe.py "
         )
     assert changed_json(repo.path)["files"][0]["symbols"] == "ok"
@@ -110,7 +110,7 @@ def test_an_untracked_nested_repository_is_one_named_row(repo: Repo) -> None:
     document = changed_json(repo.path)
     assert [row["path"] for row in document["files"]] == ["nested/"]
     assert document["notes"] == [
-        "1 untracked nested repositories not followed (listed as one row each; their files are not): nested/"
+        "1 untracked nested repository not followed (listed as one row each; their files are not): nested/"
     ]
 
 

@@ -50,7 +50,7 @@ def test_a_huge_raw_file_is_cut_at_a_line_boundary(tmp_path: Path) -> None:
     kept = doc["content"].count("\n")
     total = content.count("\n")
     assert result["notes"] == [
-        "1 files not followed (not summarised): gen.go shown whole: too large or too slow to parse",
+        "1 file not followed (not summarised): gen.go shown whole: too large or too slow to parse",
         f"gen.go: content cut at line {kept} of {total} (budget 20000 tok); "
         "use symbols=[…] or grep for the part you need",
     ]

@@ -40,7 +40,7 @@ def test_an_error_region_in_a_class_body_is_named_with_its_line(tmp_path: Path, 
     doc = document(result, "cart.ts")
     assert doc["mode"] == "summary" and doc["parse_errors"] > 0
     [note] = followed_notes(result)
-    assert note.startswith("1 syntax error regions not followed (the grammar could not parse them;")
+    assert note.startswith("1 syntax error region not followed (the grammar could not parse them;")
     assert note.endswith("cart.ts:4 total(): number { return 0 }")
 
 
@@ -65,7 +65,7 @@ def test_a_python_class_body_error_is_named(tmp_path: Path, no_passthrough: None
     text = f"class Shop:\n{body}    def broken(self:\n        return )\n\n    def after(self):\n        return 1\n"
     result = code(tmp_path, write(tmp_path, "shop.py", text))
     [note] = followed_notes(result)
-    assert note.startswith("1 syntax error regions not followed")
+    assert note.startswith("1 syntax error region not followed")
     assert "shop.py:182 def broken(self: (to line 186)" in note
 
 
@@ -75,7 +75,7 @@ def test_declarations_without_a_row_kind_are_named(tmp_path: Path, no_passthroug
     [note] = followed_notes(result)
     assert (
         note
-        == "1 declarations not followed (no summary row for their kind): res.js:1 using handle = openFile('x')"
+        == "1 declaration not followed (no summary row for their kind): res.js:1 using handle = openFile('x')"
     )
 
 
@@ -84,7 +84,7 @@ def test_a_vue_script_in_another_language_is_named(tmp_path: Path, no_passthroug
     text = f'<template>\n{rows}</template>\n\n<script lang="coffee">\nexport default\n  data: -> a: 1\n</script>\n'
     result = code(tmp_path, write(tmp_path, "Old.vue", text))
     assert followed_notes(result) == [
-        '1 declarations not followed (no summary row for their kind): Old.vue:44 <script lang="coffee">'
+        '1 declaration not followed (no summary row for their kind): Old.vue:44 <script lang="coffee">'
     ]
 
 
@@ -109,11 +109,11 @@ def test_a_missed_slice_in_a_broken_file_names_the_error_regions(
     name = write(tmp_path, "cart.ts", text)
     result = code(tmp_path, name, symbols=["Cart.add", "Cart.total"])
     assert any(
-        n.startswith("1 syntax error regions not followed") and "cart.ts:4" in n for n in result["notes"]
+        n.startswith("1 syntax error region not followed") and "cart.ts:4" in n for n in result["notes"]
     )
     with pytest.raises(ProviderError) as raised:
         code(tmp_path, name, symbols=["Cart.total"])
-    assert "syntax error regions not followed" in raised.value.hint
+    assert "syntax error region not followed" in raised.value.hint
 
 
 def test_destructured_and_signature_members_get_rows(tmp_path: Path, no_passthrough: None) -> None:

@@ -83,7 +83,7 @@ def test_monorepo_every_status(own_workspace: Workspace) -> None:
         "first_failure": "",
     }
     assert result["notes"] == [
-        "1 composer.json files not followed (unreadable or invalid): "
+        "1 composer.json file not followed (unreadable or invalid): "
         "monorepo/packages/broken/composer.json:4 invalid JSON: unexpected character, expected ',' or '}'",
         "checks killed at timeout_s=8: 1; raise timeout_s if they are just slow",
     ]

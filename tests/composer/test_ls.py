@@ -17,7 +17,7 @@ from tests.helpers import Repo
 
 BROKEN_ERROR = "invalid JSON at line 4, column 5: unexpected character, expected ',' or '}'"
 BROKEN_NOTE = (
-    "1 composer.json files not followed (unreadable or invalid): "
+    "1 composer.json file not followed (unreadable or invalid): "
     "monorepo/packages/broken/composer.json:4 invalid JSON: unexpected character, expected ',' or '}'"
 )
 
@@ -308,7 +308,7 @@ def test_an_unreadable_manifest_is_named(tmp_path: Path) -> None:
     assert error["dir"] == "locked" and error["error"].startswith("cannot read composer.json: ")
     [note] = result["notes"]
     assert note.startswith(
-        "1 composer.json files not followed (unreadable or invalid): locked/composer.json cannot read: "
+        "1 composer.json file not followed (unreadable or invalid): locked/composer.json cannot read: "
     )
 
 
@@ -328,7 +328,7 @@ def test_a_level_that_could_not_be_read_is_named(tmp_path: Path, neon: str, plac
     write_package(tmp_path / "p", {"name": "acme/p"}, {"phpstan.dist.neon": neon})
     result = ls.run(ls.Params(), context(tmp_path))
     assert result["packages"][0]["phpstan"] == ""
-    assert result["notes"] == [f"1 PHPStan configurations not followed (no level read from them): {place}"]
+    assert result["notes"] == [f"1 PHPStan configuration not followed (no level read from them): {place}"]
 
 
 def test_a_level_found_in_a_later_file_needs_no_note(tmp_path: Path) -> None:
@@ -348,5 +348,5 @@ def test_an_unreadable_phpstan_configuration_is_named(tmp_path: Path) -> None:
     assert result["packages"][0]["phpstan"] == ""
     [note] = result["notes"]
     assert note.startswith(
-        "1 PHPStan configurations not followed (no level read from them): p/phpstan.neon cannot read: "
+        "1 PHPStan configuration not followed (no level read from them): p/phpstan.neon cannot read: "
     )

@@ -228,7 +228,7 @@ def test_corrupt_lock(tmp_path: Path) -> None:
     assert result["lock"]["present"] is True
     assert result["lock"]["fresh"] is None
     assert result["notes"] == [
-        "1 composer.lock files not followed (unreadable or invalid; composer update --lock rewrites one): "
+        "1 composer.lock file not followed (unreadable or invalid; composer update --lock rewrites one): "
         "p/composer.lock:1 invalid JSON: unexpected end of data"
     ]
 
@@ -239,7 +239,7 @@ def test_lock_lists_that_cannot_be_read_are_named(tmp_path: Path) -> None:
     result = show_in(tmp_path, "p")
     assert result["lock"]["not_locked"] == ["a/b"]
     assert result["notes"][0] == (
-        "1 composer.lock files not followed (unreadable or invalid; composer update --lock rewrites one): "
+        "1 composer.lock file not followed (unreadable or invalid; composer update --lock rewrites one): "
         'p/composer.lock "packages" not a list, 2 nameless "packages-dev" entries'
     )
 
@@ -249,7 +249,7 @@ def test_an_unreadable_lock_is_named(tmp_path: Path) -> None:
     with unreadable_file(tmp_path / "p" / "composer.lock"):
         result = show_in(tmp_path, "p")
     assert result["lock"]["present"] is True and result["lock"]["fresh"] is None
-    assert result["notes"][0].startswith("1 composer.lock files not followed (")
+    assert result["notes"][0].startswith("1 composer.lock file not followed (")
     assert "p/composer.lock cannot read: " in result["notes"][0]
 
 
@@ -260,7 +260,7 @@ def test_a_phpstan_level_set_through_includes_is_named(tmp_path: Path) -> None:
     result = show_in(tmp_path, "p")
     assert result["phpstan"] == ""
     assert result["notes"] == [
-        "1 PHPStan configurations not followed (no level read from them): p/phpstan.neon:1 includes are not followed"
+        "1 PHPStan configuration not followed (no level read from them): p/phpstan.neon:1 includes are not followed"
     ]
 
 

@@ -142,7 +142,7 @@ def test_a_manifest_that_cannot_be_read_is_named(tree: Path, fake_gh: FakeGh) ->
     assert isinstance(result, dict)
     assert "theta" not in {Path(c["cwd"]).name for c in fake_gh.calls()}
     assert result["notes"][-1] == (
-        "1 composer.json files not followed (unreadable or invalid): "
+        "1 composer.json file not followed (unreadable or invalid): "
         "packages/theta/composer.json:2 invalid JSON: unexpected character, expected a JSON value"
     )
 
@@ -155,5 +155,5 @@ def test_a_tree_of_unreadable_manifests_says_so(tmp_path: Path) -> None:
         ci.run(ci.Params(root="plain"), context(tmp_path))
     assert raised.value.message == (
         "plain is not in a git repository and contains no package repositories "
-        "(1 composer.json files not followed (unreadable or invalid): plain/only/composer.json:1 not a JSON object)"
+        "(1 composer.json file not followed (unreadable or invalid): plain/only/composer.json:1 not a JSON object)"
     )

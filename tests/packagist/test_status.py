@@ -64,7 +64,7 @@ def test_every_state(workspace: Workspace, packagist: FakePackagist) -> None:
         "packagist-invalid: p2 document is not valid JSON (line 1, column 49) "
         f"from {packagist.url}; {status.FIX['packagist-invalid']}",
         "pushed=no: the local tag is not on origin yet; push it (git push origin TAG)",
-        "1 composer.json files not followed (unreadable or invalid): "
+        "1 composer.json file not followed (unreadable or invalid): "
         "monorepo/packages/broken/composer.json:4 invalid JSON: unexpected character, expected ',' or '}'",
     ]
     assert len(packagist.p2_requests("acme/monorepo")) == 3

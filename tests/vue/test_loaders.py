@@ -110,9 +110,9 @@ def test_what_cannot_be_followed_is_named_with_file_and_line(tmp_path: Path) -> 
         ("<`/${base}/help`>", "help"),
     ]
     assert result["notes"] == [
-        "1 route entries not followed (no file for @/api/menu): src/router/index.ts:5 getMenus",
-        "1 route paths not followed (computed at run time): src/router/index.ts:13 <`/${base}/help`>",
-        "1 addRoute calls not followed (routes added at run time): src/router/index.ts:20 "
+        "1 route entry not followed (no file for @/api/menu): src/router/index.ts:5 getMenus",
+        "1 route path not followed (computed at run time): src/router/index.ts:13 <`/${base}/help`>",
+        "1 addRoute call not followed (routes added at run time): src/router/index.ts:20 "
         "router.addRoute('home', { path: item.path, component: () => … (92 characters)",
     ]
 
@@ -130,7 +130,7 @@ def test_an_api_table_spread_names_the_call(tmp_path: Path) -> None:
     # the innermost place the table depends on: the global the API call reads
     assert (
         notes[0]
-        == "1 route entries not followed (fetch is not declared in src/api/menu.ts): src/api/menu.ts:1 fetch"
+        == "1 route entry not followed (fetch is not declared in src/api/menu.ts): src/api/menu.ts:1 fetch"
     )
 
 
@@ -218,9 +218,9 @@ export const router = createRouter({ routes: constantRoutes.concat(...remainingR
         ("/welcome", 1),
     ]
     assert result["notes"] == [
-        "1 calls not followed (routes listed as passed in): src/router/index.ts:11 "
+        "1 call not followed (routes listed as passed in): src/router/index.ts:11 "
         "buildHierarchyTree(ascending(routes.flat(Infinity)))",
-        "1 route entries not followed (remainingRouter is not declared in src/router/index.ts): "
+        "1 route entry not followed (remainingRouter is not declared in src/router/index.ts): "
         "src/router/index.ts:12 remainingRouter",
     ]
 
@@ -267,7 +267,7 @@ export default createRouter({ routes })
     assert [r["path"] for r in result["routes"]] == ["/"]
     assert len(result["notes"]) == 1
     assert result["notes"][0].startswith(
-        "1 statements not followed (they change a route table at run time): router.ts:4 for (let i = 0;"
+        "1 statement not followed (they change a route table at run time): router.ts:4 for (let i = 0;"
     )
 
 
@@ -290,7 +290,7 @@ export default new VueRouter({ routes: [...routes, ...Object.values(raw)] })
         ("/b", "src/router/modules/nested/b.js"),
     ]
     assert result["notes"] == [
-        "1 route entries not followed (raw import of src/router/modules/a.js): src/router/index.js:1 "
+        "1 route entry not followed (raw import of src/router/modules/a.js): src/router/index.js:1 "
         "import.meta.glob('./modules/*.js', { as: 'raw', eager: true … (62 characters)"
     ]
 

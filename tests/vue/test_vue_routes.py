@@ -380,7 +380,7 @@ export default router
     result = routes_of(tmp_path)
     # asyncRoutes is added at run time by the permission guard: named, not taken as absent
     assert result["notes"] == [
-        "1 route arrays not followed (exported, not in the table): "
+        "1 route array not followed (exported, not in the table): "
         "src/router/index.js:20 asyncRoutes (2 routes)"
     ]
     rows = table(result)
@@ -416,7 +416,7 @@ export const router = createRouter({ routes: basicRoutes })
     result = routes_of(tmp_path)
     assert table(result) == [("/", "Root", "", "", 0, "/dashboard", "")]
     assert result["notes"] == [
-        "1 loaders not followed (they match no file): src/router/index.ts:1 "
+        "1 loader not followed (they match no file): src/router/index.ts:1 "
         "import.meta.glob('./modules/**/*.ts', { eager: true })"
     ]
 
@@ -484,7 +484,7 @@ export default router
     result = routes_of(tmp_path)
     assert [r["path"] for r in result["routes"]] == ["/"]
     assert result["notes"] == [
-        "1 syntax errors not followed (outside the routes, ignored): src/router/index.ts:3"
+        "1 syntax error not followed (outside the routes, ignored): src/router/index.ts:3"
     ]
 
 
@@ -500,7 +500,7 @@ def test_import_cycle_terminates(tmp_path: Path) -> None:
     result = routes_of(tmp_path)
     assert result["routes"] == []
     assert result["notes"] == [
-        "1 route tables not followed (a is defined through itself (an import cycle?)): b.ts:2 a"
+        "1 route table not followed (a is defined through itself (an import cycle?)): b.ts:2 a"
     ]
 
 
@@ -549,8 +549,8 @@ def test_imports_outside_root_are_not_followed(tmp_path: Path) -> None:
     result = routes_of(tmp_path, root="app")
     assert result["routes"] == []
     assert result["notes"] == [
-        "1 modules not followed (outside the root): ../shared/routes.ts",
-        "1 route entries not followed (../shared/routes.ts not read): router.ts:2 shared",
+        "1 module not followed (outside the root): ../shared/routes.ts",
+        "1 route entry not followed (../shared/routes.ts not read): router.ts:2 shared",
     ]
 
 
@@ -642,7 +642,7 @@ def test_children_nested_past_the_limit_are_named_not_lost(tmp_path: Path) -> No
     assert result["routes"][-1]["depth"] == 63
     assert len(result["notes"]) == 1
     assert result["notes"][0].startswith(
-        "1 children lists not followed (nested deeper than 64 levels): router.ts:1 "
+        "1 children list not followed (nested deeper than 64 levels): router.ts:1 "
     )
 
 
@@ -652,7 +652,7 @@ def test_expressions_nested_too_deep_are_named_not_a_crash(tmp_path: Path) -> No
     result = routes_of(tmp_path)
     assert [r["path"] for r in result["routes"]] == ["/x"]
     assert result["notes"][0].startswith(
-        "1 route entries not followed (an expression nested too deep): router.ts:1 [[["
+        "1 route entry not followed (an expression nested too deep): router.ts:1 [[["
     )
 
 
