@@ -92,7 +92,7 @@ def test_subagent_files_are_never_rows_and_orphans_are_named(call: Call, full_ro
     assert row_c["title"] == "Rotate ops credentials"  # custom title beats the AI title
     assert result["stats"] == {"files": 3, "malformed_lines": 2, "unreadable": 0}
     assert result["notes"] == [
-        "1 agent files without their session: " + str(full_root / transcripts.DIR_C / "agent-0rphan00.jsonl"),
+        "1 agent file without a session: " + str(full_root / transcripts.DIR_C / "agent-0rphan00.jsonl"),
         "2 transcript lines not followed (not a JSON object): "
         f"{transcripts.NOT_OBJECT_C}; {transcripts.TRUNCATED_A}",
     ]

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from sofia.output.budget import Shrink, fit
+from sofia.output.notes import plural
 from sofia.providers.contract import Context, Implementation
 from sofia.providers.params import Input
 
@@ -71,7 +72,10 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         notes.append(named_paths(f"{len(unreadable)} unreadable", unreadable))
     if attribution.orphans:
         notes.append(
-            named_paths(f"{len(attribution.orphans)} agent files without their session", attribution.orphans)
+            named_paths(
+                f"{len(attribution.orphans)} {plural('agent files', len(attribution.orphans))} without a session",
+                attribution.orphans,
+            )
         )
     notes += reading_notes([(label(s.file.path, root), d) for _, s, d in found])
     stats = {
