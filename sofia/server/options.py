@@ -103,7 +103,7 @@ def parser() -> argparse.ArgumentParser:
         "--tools",
         default=None,
         metavar="LIST",
-        help="only these tools or groups, comma-separated, e.g. code,grep,cc (default: $SOFIA_TOOLS or all)",
+        help=f"only these tools or groups, comma-separated, e.g. {_example_tools()} (default: $SOFIA_TOOLS or all)",
     )
     return p
 
@@ -130,6 +130,14 @@ def parse(argv: list[str]) -> Options:
         max_rss=settings.get("SOFIA_WORKER_MAX_RSS_MB") << 20,
         payload=settings.get("SOFIA_PAYLOAD", args.payload),
     )
+
+
+def _example_tools() -> str:
+    """Two tool names and a group, from the registry (what `--tools` accepts)."""
+    from sofia.providers.registry import GROUPS, served
+
+    names = [provider.name for provider in served()[:2]]
+    return ",".join([*names, *(group.name for group in GROUPS[1:2])])
 
 
 def _whole_number(text: str) -> int:

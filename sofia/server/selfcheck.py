@@ -85,7 +85,7 @@ class _Probe:
 
 
 def _git_repo(path: Path) -> bool:
-    """An empty repository with one commit, so `changed` has something to compare with."""
+    """An empty repository with one commit, so the self-check calls have a history to look at."""
     config = ["-c", "user.name=sofia", "-c", "user.email=sofia@localhost", "-c", "commit.gpgsign=false"]
     try:
         for args in (["init", "-q"], [*config, "commit", "-q", "--allow-empty", "-m", "selfcheck"]):
