@@ -99,3 +99,21 @@ def test_names_are_unique_and_groups_known() -> None:
     assert len(names) == len(set(names))
     grouped = {p.group for p in REAL if len(p.cli) == 2}
     assert grouped <= {group.name for group in GROUPS}
+
+
+def test_the_server_and_workers_name_no_tool_or_group() -> None:
+    """They know tools only through the records: no string literal in them names one (a mapping
+    key such as JSON-RPC's `"code":` is not a tool)."""
+    import re
+
+    names = {p.name for p in REAL} | {g.name for g in GROUPS} | {p.group for p in REAL}
+    literal = re.compile(r"[\"']({})(?:[\"'](?!\s*:\s*\S)|_)".format("|".join(sorted(map(re.escape, names)))))
+    root = Path(__file__).resolve().parents[2] / "sofia"
+    found = [
+        f"{path.relative_to(root)}:{number}: {line.strip()}"
+        for package in ("server", "workers")
+        for path in sorted((root / package).rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if literal.search(line)
+    ]
+    assert found == []
