@@ -78,7 +78,7 @@ def test_dry_run_prints_the_exact_plan_and_changes_nothing(
     ]
     assert (result["package"], result["dir"], result["repo"], result["tag"], result["dry_run"]) == (
         "acme/enum",
-        "packages/enum",
+        "monorepo/packages/enum",
         "monorepo",
         "v1.2.0",
         True,
