@@ -253,7 +253,9 @@ def test_composer_killed_by_a_foreign_signal(tmp_path: Path) -> None:
 
 def test_passing_standalone_package(workspace: Workspace) -> None:
     result = run_check(workspace.root, root="standalone")
-    assert [(r["package"], r["dir"], r["status"]) for r in result["results"]] == [("acme/slugger", "standalone", "ok")]
+    assert [(r["package"], r["dir"], r["status"]) for r in result["results"]] == [
+        ("acme/slugger", "standalone", "ok")
+    ]
     assert list(result) == ["root", "script", "wall_ms", "summary", "results", "notes"]
 
 

@@ -268,7 +268,9 @@ def test_paths_with_spaces_unicode_and_dashes(tmp_path: Path) -> None:
     write_package(tmp_path / "my packages" / "Ünïcode pkg", {"name": "acme/unicode"})
     write_package(tmp_path / "-dash", {"name": "acme/dash"})
     result = ls.run(ls.Params(root="my packages"), context(tmp_path))
-    assert [(r["name"], r["dir"]) for r in result["packages"]] == [("acme/unicode", "my packages/Ünïcode pkg")]
+    assert [(r["name"], r["dir"]) for r in result["packages"]] == [
+        ("acme/unicode", "my packages/Ünïcode pkg")
+    ]
     assert [r["dir"] for r in ls.run(ls.Params(), context(tmp_path))["packages"]] == [
         "-dash",
         "my packages/Ünïcode pkg",

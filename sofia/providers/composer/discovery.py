@@ -240,9 +240,7 @@ def select(discovery: Discovery, selector: str) -> list[Package]:
 
 def select_errors(discovery: Discovery, selector: str) -> list[BrokenManifest]:
     """Unusable manifests whose dir basename is `selector` (all for an empty selector)."""
-    return [
-        e for e in discovery.errors if not selector or matches("", e.dir, selector, discovery.shown_root)
-    ]
+    return [e for e in discovery.errors if not selector or matches("", e.dir, selector, discovery.shown_root)]
 
 
 def no_match(selector: str, root_label: str, discovery: Discovery) -> ProviderError:
