@@ -175,3 +175,21 @@ def test_several_patterns_are_counted_in_one_walk_then_parsed(tmp_path: Path) ->
     finals = [(done, total, message) for done, total, message in calls if done == total]
     assert (1, 1, COUNTING) in finals and (3, 3, PARSING) in finals
     assert READING not in {message for *_, message in calls}
+
+
+def test_more_in_rows_go_when_no_hit_fits_and_the_cut_is_noted(tmp_path: Path) -> None:
+    words = [f"word{n:02}" for n in range(20)]
+    root = write(tmp_path, {f"dir/file{i:02}.txt": " ".join(words) + "\n" for i in range(15)})
+    whole = grep(root, *words, max_per_pattern=1, budget=None)
+    assert all(len(entry["more_in"]) == 10 for entry in whole["patterns"])
+    budget = cost(whole) // 3
+    result = grep(root, *words, max_per_pattern=1, budget=budget)
+    assert cost(result) <= budget
+    kept = {len(entry["more_in"]) for entry in result["patterns"]}
+    assert {entry["shown"] for entry in result["patterns"]} == {0} and len(kept) == 1 and 0 < min(kept) < 10
+    (rows_left,) = kept
+    assert result["notes"][-1] == (
+        f"more_in: cut to {rows_left} files per pattern (budget {budget} tok); "
+        "narrow with exts, root, ignore_dirs or fewer patterns"
+    )
+    assert result["omitted"] == {"hits": 20 * 15}
