@@ -52,13 +52,13 @@ def test_monorepo_every_status(own_workspace: Workspace) -> None:
     result = check.run(check.Params(root="monorepo", timeout_s=8, jobs=4), ctx)
     rows = [(r["package"], r["dir"], r["status"]) for r in result["results"]]
     assert rows == [
-        ("acme/enum", "packages/enum", "fail"),
-        ("acme/http-client", "packages/http-client", "fail"),
-        ("acme/queue", "packages/queue", "timeout"),
-        ("", "packages/broken", "error"),
-        ("acme/money", "packages/money", "skip"),
-        ("acme/monorepo", ".", "skip"),
-        ("acme/array-reader", "packages/array-reader", "ok"),
+        ("acme/enum", "monorepo/packages/enum", "fail"),
+        ("acme/http-client", "monorepo/packages/http-client", "fail"),
+        ("acme/queue", "monorepo/packages/queue", "timeout"),
+        ("", "monorepo/packages/broken", "error"),
+        ("acme/money", "monorepo/packages/money", "skip"),
+        ("acme/monorepo", "monorepo", "skip"),
+        ("acme/array-reader", "monorepo/packages/array-reader", "ok"),
     ]
     assert result["summary"] == {"ok": 1, "fail": 2, "skip": 2, "timeout": 1, "error": 1}
     by_name = {r["package"] or r["dir"]: r for r in result["results"]}
@@ -69,13 +69,13 @@ def test_monorepo_every_status(own_workspace: Workspace) -> None:
     assert by_name["acme/http-client"]["first_failure"] == EXPECTED["phpstan-errors"]
     assert by_name["acme/queue"]["first_failure"] == "killed after 8 s (timeout_s)"
     assert by_name["acme/queue"]["exit_code"] == -1
-    assert by_name["packages/broken"]["first_failure"].startswith(
+    assert by_name["monorepo/packages/broken"]["first_failure"].startswith(
         "composer.json: invalid JSON at line 4, column 5"
     )
     assert by_name["acme/money"]["first_failure"] == "no 'check' script"
     assert by_name["acme/array-reader"] | {"duration_ms": 0} == {
         "package": "acme/array-reader",
-        "dir": "packages/array-reader",
+        "dir": "monorepo/packages/array-reader",
         "status": "ok",
         "exit_code": 0,
         "duration_ms": 0,
@@ -253,7 +253,9 @@ def test_composer_killed_by_a_foreign_signal(tmp_path: Path) -> None:
 
 def test_passing_standalone_package(workspace: Workspace) -> None:
     result = run_check(workspace.root, root="standalone")
-    assert [(r["package"], r["dir"], r["status"]) for r in result["results"]] == [("acme/slugger", ".", "ok")]
+    assert [(r["package"], r["dir"], r["status"]) for r in result["results"]] == [
+        ("acme/slugger", "standalone", "ok")
+    ]
     assert list(result) == ["root", "script", "wall_ms", "summary", "results", "notes"]
 
 

@@ -57,16 +57,19 @@ def test_workspace_rows(workspace: Workspace) -> None:
 
 def test_broken_manifest_reports_line_and_column(workspace: Workspace) -> None:
     result = ls.run(ls.Params(root="monorepo"), context(workspace.root))
-    assert result["errors"] == [{"dir": "packages/broken", "error": BROKEN_ERROR}]
+    assert result["errors"] == [{"dir": "monorepo/packages/broken", "error": BROKEN_ERROR}]
     assert "acme/enum" in names(result)
 
 
 def test_monorepo_packages_share_the_repository_version(workspace: Workspace) -> None:
     result = ls.run(ls.Params(root="monorepo"), context(workspace.root))
     assert {row["version"] for row in result["packages"]} == {"v1.1.0"}
-    assert [row["dir"] for row in result["packages"]][:2] == ["packages/array-reader", "packages/enum"]
+    assert [row["dir"] for row in result["packages"]][:2] == [
+        "monorepo/packages/array-reader",
+        "monorepo/packages/enum",
+    ]
     root_row = next(row for row in result["packages"] if row["name"] == "acme/monorepo")
-    assert root_row["dir"] == "."
+    assert root_row["dir"] == "monorepo"
 
 
 def test_one_tag_listing_per_repository(
@@ -199,7 +202,7 @@ def test_invalid_utf8_is_an_error_row(tmp_path: Path) -> None:
 def test_root_may_be_a_manifest(workspace: Workspace) -> None:
     result = ls.run(ls.Params(root="standalone/composer.json"), context(workspace.root))
     assert [(r["name"], r["dir"], r["version"]) for r in result["packages"]] == [
-        ("acme/slugger", ".", "v2.0.0")
+        ("acme/slugger", "standalone", "v2.0.0")
     ]
 
 
@@ -265,7 +268,9 @@ def test_paths_with_spaces_unicode_and_dashes(tmp_path: Path) -> None:
     write_package(tmp_path / "my packages" / "Ünïcode pkg", {"name": "acme/unicode"})
     write_package(tmp_path / "-dash", {"name": "acme/dash"})
     result = ls.run(ls.Params(root="my packages"), context(tmp_path))
-    assert [(r["name"], r["dir"]) for r in result["packages"]] == [("acme/unicode", "Ünïcode pkg")]
+    assert [(r["name"], r["dir"]) for r in result["packages"]] == [
+        ("acme/unicode", "my packages/Ünïcode pkg")
+    ]
     assert [r["dir"] for r in ls.run(ls.Params(), context(tmp_path))["packages"]] == [
         "-dash",
         "my packages/Ünïcode pkg",

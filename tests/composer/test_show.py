@@ -43,9 +43,10 @@ def test_resolution(workspace: Workspace, selector: str, root: str, name: str) -
     assert show_in(workspace.root, selector, root=root)["name"] == name
 
 
-def test_path_resolution_reports_dir_relative_to_root(workspace: Workspace) -> None:
+def test_path_resolution_reports_dir_relative_to_the_workspace(workspace: Workspace) -> None:
     result = show_in(workspace.root, "monorepo/packages/money", root="monorepo")
-    assert result["dir"] == "packages/money"
+    assert result["dir"] == "monorepo/packages/money"
+    assert show_in(workspace.root, "packages/money", root="monorepo")["dir"] == "monorepo/packages/money"
 
 
 def test_ambiguous_suffix_lists_every_candidate(tmp_path: Path) -> None:

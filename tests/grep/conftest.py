@@ -71,16 +71,18 @@ def locations(entry: dict[str, Any]) -> set[Location]:
 
 
 def vimgrep(
-    root: Path,
+    workspace: Path,
     pattern: str,
     *,
+    root: str = ".",
     regex: bool = False,
     word: bool = False,
     case: bool = True,
     exts: Sequence[str] = (),
     ignore_dirs: Sequence[str] = (),
 ) -> set[Location]:
-    """What `rg --vimgrep` reports for the same search, run the way a user would run it."""
+    """What `rg --vimgrep` reports for the same search, run the way a user would run it: in
+    `root`, its paths then named relative to the workspace, as sf names them."""
     args = [rg.executable(), "--no-config", "--vimgrep", "--null", "--hidden", "--no-require-git"]
     args += [] if regex else ["--fixed-strings"]
     args += ["--word-regexp"] if word else []
@@ -88,14 +90,16 @@ def vimgrep(
     args += [f"--iglob=*.{ext.lstrip('.')}" for ext in exts]
     args += [f"--glob=!{name}/" for name in (*SPEC_IGNORE_DIRS, *ignore_dirs)]
     args += [f"--regexp={pattern}", "--", "."]
-    done = subprocess.run(args, cwd=root, capture_output=True, stdin=subprocess.DEVNULL, check=False)
+    done = subprocess.run(
+        args, cwd=workspace / root, capture_output=True, stdin=subprocess.DEVNULL, check=False
+    )
     assert done.returncode in (0, 1), done.stderr
     found: set[Location] = set()
     for record in done.stdout.splitlines():
         path, rest = record.split(b"\0", 1)
         line, col, _ = rest.split(b":", 2)
         name = path.decode("utf-8", "replace").removeprefix("./")
-        found.add((name, int(line), int(col)))
+        found.add((name if root == "." else f"{root}/{name}", int(line), int(col)))
     return found
 
 

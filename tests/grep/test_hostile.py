@@ -151,7 +151,7 @@ def test_root_may_be_a_file(tmp_path: Path) -> None:
     result = grep(tmp_path, "NEEDLE", root="src/app.py")
     assert result["root"] == "src/app.py"
     assert rows(result["patterns"][0]) == [
-        {"file": "app.py", "line": 2, "col": 12, "symbol": "main", "text": "return NEEDLE"}
+        {"file": "src/app.py", "line": 2, "col": 12, "symbol": "main", "text": "return NEEDLE"}
     ]
 
 
@@ -159,7 +159,7 @@ def test_root_inside_a_gitignored_directory_is_searched(tmp_path: Path) -> None:
     write(tmp_path, {".gitignore": "generated/\n", "generated/api/client.ts": "export const NEEDLE = 1\n"})
     assert grep(tmp_path, "NEEDLE")["empty"] == ["NEEDLE"]
     result = grep(tmp_path, "NEEDLE", root="generated/api")
-    assert rows(result["patterns"][0])[0]["file"] == "client.ts"
+    assert rows(result["patterns"][0])[0]["file"] == "generated/api/client.ts"
 
 
 def test_crlf_is_not_part_of_the_text(tmp_path: Path) -> None:
@@ -255,7 +255,8 @@ def test_skipped_lists_twenty_files_and_notes_the_full_count(tmp_path: Path) -> 
     assert (entry["total"], entry["files"], entry["shown"]) == (5, 5, 5)
     assert [row["path"] for row in result["skipped"]] == [f"f{i:02}.txt" for i in range(20)]
     assert {row["reason"] for row in result["skipped"]} == {"vanished"}
-    assert result["notes"] == ["skipped: showing 20 of 25 files; their matches are not counted"]
+    assert result["notes"] == ["skipped: showing 20 of 25 files (first 20); their matches are not counted"]
+    assert result["omitted"] == {"skipped": 5}
 
 
 @pytest.mark.parametrize(

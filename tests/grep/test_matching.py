@@ -67,7 +67,7 @@ def test_reference_tree_case_insensitive_regex(tmp_path: Path) -> None:
 
 def test_explicit_vendor_root_is_searched(tmp_path: Path) -> None:
     entry = every_hit(reference_tree(tmp_path), "TARGET", root="vendor")
-    assert [(h["file"], h["line"]) for h in rows(entry)] == [("acme/lib/Target.php", 2)]
+    assert [(h["file"], h["line"]) for h in rows(entry)] == [("vendor/acme/lib/Target.php", 2)]
 
 
 def word_tree(root: Path) -> Path:

@@ -38,10 +38,8 @@ def one_walk_only(monkeypatch: pytest.MonkeyPatch) -> None:
 def check_each(root: Path, patterns: list[str], options: dict[str, Any]) -> None:
     result = grep(root, *patterns, budget=None, max_per_pattern=0, **options)
     entries = {entry["pattern"]: entry for entry in result["patterns"]}
-    searched = {key: value for key, value in options.items() if key != "root"}
-    base = root / options.get("root", ".")
     for pattern in patterns:
-        expected = vimgrep(base, pattern, **searched)
+        expected = vimgrep(root, pattern, **options)
         if not expected:
             assert pattern in result["empty"]
             continue

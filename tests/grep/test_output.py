@@ -16,7 +16,7 @@ from tests.grep.conftest import generate_tree, grep, rows
 from tests.grep.test_matching import write
 
 CAP_NOTE = (
-    "needle: showing 1 of 9 hits; the rest are in more_in; "
+    "hits: showing 1 of 9 hits (max_per_pattern=1); more_in names the files holding the most of the rest; "
     "narrow with exts, root or word=true, or raise max_per_pattern"
 )
 
@@ -34,7 +34,8 @@ def cap_tree(root: Path) -> Path:
 
 def test_cap_in_json(tmp_path: Path) -> None:
     result = grep(cap_tree(tmp_path), "needle", "absent", max_per_pattern=1)
-    assert list(result) == ["root", "patterns", "empty", "notes"]
+    assert list(result) == ["root", "patterns", "empty", "notes", "omitted"]
+    assert result["omitted"] == {"hits": 8}
     (entry,) = result["patterns"]
     assert list(entry) == ["pattern", "total", "files", "shown", "hits", "more_in"]
     assert (entry["total"], entry["files"], entry["shown"]) == (9, 3, 1)
@@ -77,9 +78,23 @@ def test_more_in_lists_ten_files_largest_first_then_path(tmp_path: Path) -> None
     assert entry["total"] == sum(1 + i % 3 for i in range(14))
 
 
-def test_more_in_overflow_is_noted(tmp_path: Path) -> None:
-    result = grep(write(tmp_path, {f"f{i:02}.txt": "hit\n" for i in range(14)}), "hit", max_per_pattern=1)
-    assert "the rest are in more_in (10 of 13 files listed)" in result["notes"][0]
+def test_hits_left_out_by_the_cap_are_counted_over_every_pattern(tmp_path: Path) -> None:
+    files = {f"f{i:02}.txt": "hit\n" for i in range(14)}
+    files["other.txt"] = "miss\n" * 3
+    result = grep(write(tmp_path, files), "hit", "miss", max_per_pattern=1)
+    hit, miss = result["patterns"]
+    assert (hit["shown"], hit["total"], len(hit["more_in"])) == (1, 14, 10)
+    assert (miss["shown"], miss["total"], miss["more_in"]) == (1, 3, [{"file": "other.txt", "hits": 2}])
+    assert result["omitted"] == {"hits": 13 + 2}
+    assert result["notes"] == [
+        "hits: showing 2 of 17 hits (max_per_pattern=1); more_in names the files holding the most of the rest; "
+        "narrow with exts, root or word=true, or raise max_per_pattern"
+    ]
+
+
+def test_a_complete_result_has_no_omitted(tmp_path: Path) -> None:
+    result = grep(cap_tree(tmp_path), "needle", max_per_pattern=0)
+    assert "omitted" not in result and result["notes"] == []
 
 
 def test_no_cap_over_budget_shows_a_uniform_k(tmp_path: Path) -> None:
@@ -96,11 +111,11 @@ def test_no_cap_over_budget_shows_a_uniform_k(tmp_path: Path) -> None:
     assert cost(result) <= budget
     row = max(cost(hit) for hit in rows(alpha))
     assert budget - cost(result) < 2 * row + 20, "k is the largest that fits"
-    assert result["notes"][-1] == (
-        f"grep: showing {k} per pattern (budget {budget} tok); narrow with exts, root, ignore_dirs or fewer patterns"
-    )
-    assert result["notes"][0].startswith(f"alpha: showing {k} of 400 hits; the rest are in more_in; narrow")
-    assert "max_per_pattern" not in result["notes"][0]
+    assert result["notes"] == [
+        f"hits: showing {2 * k + 3} of 803 hits (budget {budget} tok); more_in names the files holding the most "
+        "of the rest; narrow with exts, root, ignore_dirs or fewer patterns"
+    ]
+    assert result["omitted"] == {"hits": 803 - 2 * k - 3}
 
 
 def test_cap_that_does_not_fit_the_budget_is_lowered_too(tmp_path: Path) -> None:
@@ -109,7 +124,10 @@ def test_cap_that_does_not_fit_the_budget_is_lowered_too(tmp_path: Path) -> None
     (entry,) = result["patterns"]
     assert entry["shown"] < 200 and entry["total"] == 250
     assert cost(result) <= 1200
-    assert result["notes"][-1].startswith(f"grep: showing {entry['shown']} per pattern (budget 1200 tok)")
+    assert result["notes"][-1].startswith(
+        f"hits: showing {entry['shown']} of 250 hits (max_per_pattern=200, budget 1200 tok); "
+    )
+    assert result["omitted"] == {"hits": 250 - entry["shown"]}
 
 
 def test_text_is_trimmed_and_windowed() -> None:
@@ -157,3 +175,21 @@ def test_several_patterns_are_counted_in_one_walk_then_parsed(tmp_path: Path) ->
     finals = [(done, total, message) for done, total, message in calls if done == total]
     assert (1, 1, COUNTING) in finals and (3, 3, PARSING) in finals
     assert READING not in {message for *_, message in calls}
+
+
+def test_more_in_rows_go_when_no_hit_fits_and_the_cut_is_noted(tmp_path: Path) -> None:
+    words = [f"word{n:02}" for n in range(20)]
+    root = write(tmp_path, {f"dir/file{i:02}.txt": " ".join(words) + "\n" for i in range(15)})
+    whole = grep(root, *words, max_per_pattern=1, budget=None)
+    assert all(len(entry["more_in"]) == 10 for entry in whole["patterns"])
+    budget = cost(whole) // 3
+    result = grep(root, *words, max_per_pattern=1, budget=budget)
+    assert cost(result) <= budget
+    kept = {len(entry["more_in"]) for entry in result["patterns"]}
+    assert {entry["shown"] for entry in result["patterns"]} == {0} and len(kept) == 1 and 0 < min(kept) < 10
+    (rows_left,) = kept
+    assert result["notes"][-1] == (
+        f"more_in: cut to {rows_left} files per pattern (budget {budget} tok); "
+        "narrow with exts, root, ignore_dirs or fewer patterns"
+    )
+    assert result["omitted"] == {"hits": 20 * 15}

@@ -38,10 +38,10 @@ def test_php_comment_right_above_a_class_belongs_to_it() -> None:
 def test_go_method_and_function() -> None:
     found = symbols(r"s\.Routes\(\)|s\.mux|WriteHeader\(http\.StatusOK", regex=True, root="server")
     assert found == {
-        ("server.go", 15): "NewServer",
-        ("server.go", 21): "Server.Routes",
-        ("server.go", 22): "Server.Routes",
-        ("server.go", 23): "Server.Routes",
+        ("server/server.go", 15): "NewServer",
+        ("server/server.go", 21): "Server.Routes",
+        ("server/server.go", 22): "Server.Routes",
+        ("server/server.go", 23): "Server.Routes",
     }
 
 
@@ -57,9 +57,9 @@ def test_python_nested_method_and_nested_function() -> None:
 def test_typescript_class_member_and_arrow_const() -> None:
     found = symbols(r"toFixed|this\.items\.push|formatPrice\(this", regex=True, root="web/src/stores")
     assert found == {
-        ("cart.ts", 10): "formatPrice",
-        ("cart.ts", 17): "CartStore.addItem",
-        ("cart.ts", 21): "CartStore.total",
+        ("web/src/stores/cart.ts", 10): "formatPrice",
+        ("web/src/stores/cart.ts", 17): "CartStore.addItem",
+        ("web/src/stores/cart.ts", 21): "CartStore.total",
     }
 
 

@@ -6,7 +6,9 @@ the budget is never silent; totals do not change.
 To cover another tool, add a `Case`: its registry name, a fixture builder that writes a real
 workspace under `tmp_path` and returns the workspace root with the call's arguments, a budget
 small enough to cut the result (but large enough to fit it after the cuts), and the keys whose
-values must not change under the budget.
+values must not change under the budget. An `omitted` key that counts items of several lists
+(grep's `hits`, every pattern's hits tables; refs' `symbols[0].uses`, a symbol's `exact` and `name`
+rows) needs a `shown` function that counts the items the result shows for it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from tests.cc.transcripts import Transcript, text, tool_result, tool_use, usage
 from tests.helpers import Repo
 
 Fixture = Callable[[Path], tuple[Path, dict[str, Any]]]
+Shown = Callable[[dict[str, Any], str], "int | None"]
 NOW = 1772500000.0
 
 NOTE = re.compile(
@@ -46,6 +49,8 @@ class Case:
     exact: tuple[str, ...] = ()
     """Keys whose values the budget must not change (totals, counts of the whole)."""
     label: str = ""
+    shown: Shown | None = None
+    """Items shown for an `omitted` key that names no one list; None for the keys that do."""
 
     @property
     def id(self) -> str:
@@ -166,6 +171,57 @@ def plain_text(tmp: Path) -> tuple[Path, dict[str, Any]]:
     return tmp, {"files": ["notes.txt"]}
 
 
+def grep_tree(**arguments: Any) -> Fixture:
+    """Three patterns over 40 files of 10 hits each (and one file with few)."""
+
+    def build(tmp: Path) -> tuple[Path, dict[str, Any]]:
+        for i in range(40):
+            lines = "".join(f"    alpha(beta, {n}) # gamma {i}\n" for n in range(10))
+            (tmp / "pkg" / f"m{i:02}.py").parent.mkdir(exist_ok=True)
+            (tmp / "pkg" / f"m{i:02}.py").write_text(f"def f{i}():\n{lines}")
+        (tmp / "pkg" / "zeta.txt").write_text("delta\n" * 3)
+        return tmp, {"patterns": ["alpha", "beta", "delta"], "root": "pkg", **arguments}
+
+    return build
+
+
+def grep_hits(result: dict[str, Any], key: str) -> int | None:
+    """`hits`: the hit rows of every pattern's table."""
+    if key != "hits":
+        return None
+    return sum(len(rows) for pattern in result["patterns"] for rows in pattern["hits"].values())
+
+
+def refs_tree(definitions: int = 1, **arguments: Any) -> Fixture:
+    """`target` defined in `definitions` modules and called 12 times in each of 30 others."""
+
+    def build(tmp: Path) -> tuple[Path, dict[str, Any]]:
+        for index in range(definitions):
+            (tmp / f"lib{index:02}.py").write_text(f"def target(x):\n    return x + {index}\n")
+        for index in range(30):
+            calls = "".join(f"    target({n})\n" for n in range(12))
+            (tmp / f"m{index:03}.py").write_text(f"from lib00 import target\n\n\ndef f():\n{calls}")
+        return tmp, {"symbols": ["target", "lib00.target"], **arguments}
+
+    return build
+
+
+def refs_uses(result: dict[str, Any], key: str) -> int | None:
+    """`symbols[i].uses`: the `exact` and `name` rows of that symbol."""
+    match = re.fullmatch(r"symbols\[(\d+)\]\.uses", key)
+    if match is None:
+        return None
+    entry = result["symbols"][int(match[1])]
+    return len(entry.get("exact", [])) + len(entry.get("name", []))
+
+
+def vue_router(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    entries = ",\n".join(f"  {{ path: '/page{i}', name: 'page-{i}' }}" for i in range(400))
+    (tmp / "app" / "src" / "router").mkdir(parents=True)
+    (tmp / "app" / "src" / "router" / "index.ts").write_text(f"export default [\n{entries}\n]\n")
+    return tmp, {"root": "app"}
+
+
 CASES = [
     Case("cc_ls", corpus(limit=0), 500, ("matched", "stats")),
     Case("cc_candidates", corpus(min_count=1, limit=0), 600, ("scanned_sessions", "heavy_tools")),
@@ -178,6 +234,11 @@ CASES = [
     Case("code", go_big, 1500, ("stats",), "code one summary"),
     Case("code", plain_text, 2000, ("stats",), "code raw content"),
     Case("code", go_slices, 2000, (), "code slices"),
+    Case("grep", grep_tree(max_per_pattern=0), 1500, ("root", "empty"), "grep budget", grep_hits),
+    Case("grep", grep_tree(max_per_pattern=40), 1000, ("root", "empty"), "grep cap then budget", grep_hits),
+    Case("refs", refs_tree(max_per_symbol=0), 2000, ("root", "stats"), "refs uses", refs_uses),
+    Case("refs", refs_tree(definitions=30), 600, ("root", "stats"), "refs definitions", refs_uses),
+    Case("vue_routes", vue_router, 1000, ("files", "stats")),
 ]
 
 
@@ -210,20 +271,30 @@ def resolve(result: dict[str, Any], key: str) -> Any:
     return value
 
 
-def shortened_lists(result: dict[str, Any]) -> dict[str, int]:
+def shown_items(case: Case, result: dict[str, Any], key: str) -> int:
+    """How many items the result shows for an `omitted` key."""
+    counted = case.shown(result, key) if case.shown else None
+    if counted is not None:
+        return counted
+    value = resolve(result, key)
+    assert isinstance(value, list), key
+    return len(value)
+
+
+def shortened_lists(case: Case, result: dict[str, Any]) -> dict[str, int]:
     assert result.get("omitted", True), "an empty omitted must be left out"
     omitted = result.get("omitted", {})
     assert isinstance(omitted, dict)
     for key, count in omitted.items():
         assert type(count) is int and count > 0, (key, count)
-        assert isinstance(resolve(result, key), list), key
+        shown_items(case, result, key)
     return omitted
 
 
-def check_notes(result: dict[str, Any], limit: int | None) -> dict[str, re.Match[str]]:
+def check_notes(case: Case, result: dict[str, Any], limit: int | None) -> dict[str, re.Match[str]]:
     """Every note about the budget in one of the toolkit's wordings; those on shortened lists
     count exactly what `omitted` says. Returns the list notes by key."""
-    omitted = shortened_lists(result)
+    omitted = shortened_lists(case, result)
     by_key: dict[str, re.Match[str]] = {}
     for line in result["notes"]:
         listed = NOTE.fullmatch(line)
@@ -236,7 +307,7 @@ def check_notes(result: dict[str, Any], limit: int | None) -> dict[str, re.Match
         assert key not in by_key, f"two notes on {key}"
         by_key[key] = listed
         shown, total = int(listed["shown"]), int(listed["total"])
-        assert shown == len(resolve(result, key)), line
+        assert shown == shown_items(case, result, key), line
         assert total - shown == omitted.get(key, 0) > 0, line
     return by_key
 
@@ -253,13 +324,13 @@ def test_over_budget_results_have_the_one_shape(case: Case, tmp_path: Path) -> N
     assert as_text is None or estimate(as_text) <= case.budget
     assert budget.floor_note(case.budget) not in small["notes"]
 
-    check_notes(whole, None)
-    noted = check_notes(small, case.budget)
+    check_notes(case, whole, None)
+    noted = check_notes(case, small, case.budget)
     cut_here = {**whole.get("omitted", {}), **small.get("omitted", {})}
     assert small.get("omitted") or any(SHORTENED.fullmatch(n) for n in small["notes"]), "nothing was cut"
     for key in cut_here:
-        before = len(resolve(whole, key)) + whole.get("omitted", {}).get(key, 0)
-        after = len(resolve(small, key)) + small.get("omitted", {}).get(key, 0)
+        before = shown_items(case, whole, key) + whole.get("omitted", {}).get(key, 0)
+        after = shown_items(case, small, key) + small.get("omitted", {}).get(key, 0)
         assert after == before, f"{key}: the count of the whole changed"
         if small.get("omitted", {}).get(key, 0) > whole.get("omitted", {}).get(key, 0):
             assert key in noted and f"budget {case.budget} tok" in noted[key]["why"], f"{key}: cut silently"
@@ -280,4 +351,27 @@ def test_the_cases_cover_the_tools_of_the_shared_shape() -> None:
         "cc_candidates",
         "changed",
         "code",
+        "grep",
+        "refs",
+        "vue_routes",
     } <= tools
+
+
+FLOORED = [
+    Case("grep", grep_tree(max_per_pattern=0), 60, label="grep", shown=grep_hits),
+    Case("refs", refs_tree(definitions=30), 60, label="refs", shown=refs_uses),
+    Case("vue_routes", vue_router, 20),
+]
+
+
+@pytest.mark.parametrize("case", FLOORED, ids=lambda case: case.id)
+def test_the_floor_note_when_not_even_the_shortest_form_fits(case: Case, tmp_path: Path) -> None:
+    root, arguments = case.fixture(tmp_path)
+    whole, _ = call(case.tool, root, arguments, None)
+    small, _ = call(case.tool, root, arguments, case.budget)
+    assert small["notes"][-1] == budget.floor_note(case.budget)
+    assert small["notes"].count(budget.floor_note(case.budget)) == 1
+    check_notes(case, small, case.budget)
+    for key, count in small["omitted"].items():
+        whole_count = shown_items(case, whole, key) + whole.get("omitted", {}).get(key, 0)
+        assert shown_items(case, small, key) + count == whole_count, key

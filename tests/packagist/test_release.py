@@ -46,6 +46,20 @@ def release_in(space: Workspace, package: str, version: str, **params: Any) -> O
     )
 
 
+def test_a_repository_outside_the_workspace_is_named_by_a_relative_path(
+    own_workspace: Workspace, packagist: FakePackagist, token: str
+) -> None:
+    """The CLI may reach a root outside the workspace: the plan names it as a `../` path, like
+    every path a tool prints, so its commands run as they are from the workspace."""
+    elsewhere = own_workspace.root / "elsewhere"
+    elsewhere.mkdir()
+    params = release.Params(package="enum", version="v1.2.0", root="../monorepo", dry_run=True)
+    result = release.run(params, context(elsewhere)).result
+    assert isinstance(result, dict)
+    assert (result["dir"], result["repo"]) == ("../monorepo/packages/enum", "../monorepo")
+    assert result["steps"][0]["command"] == "git -C ../monorepo tag -a v1.2.0 -m 'Release v1.2.0'"
+
+
 def test_dry_run_prints_the_exact_plan_and_changes_nothing(
     own_workspace: Workspace, packagist: FakePackagist, token: str
 ) -> None:
@@ -78,7 +92,7 @@ def test_dry_run_prints_the_exact_plan_and_changes_nothing(
     ]
     assert (result["package"], result["dir"], result["repo"], result["tag"], result["dry_run"]) == (
         "acme/enum",
-        "packages/enum",
+        "monorepo/packages/enum",
         "monorepo",
         "v1.2.0",
         True,

@@ -31,16 +31,22 @@ def test_cap_keeps_totals_exact_and_says_how_to_see_more(tmp_path: Path) -> None
     result = refs(many_calls(tmp_path), "target", max_per_symbol=50)
     item = entry(result, "target")
     assert item["totals"]["uses"] == 30 * 13 and item["totals"]["text"] == 1 + 30 * 13
-    assert shown(item) == 50 and item["omitted"] == {"uses": 340}
-    assert any("showing 50 of 390 uses" in n and "raise max_per_symbol" in n for n in result["notes"])
+    assert shown(item) == 50 and result["omitted"] == {"symbols[0].uses": 340}
+    assert result["notes"] == [
+        "symbols[0].uses: showing 50 of 390 uses (max_per_symbol=50); target: raise max_per_symbol or "
+        "narrow with root, exts, kinds or a qualified name"
+    ]
 
 
 def test_budget_cut_fits_and_counts_the_rest(tmp_path: Path) -> None:
     result = refs(many_calls(tmp_path), "target", budget=2_000, max_per_symbol=0)
     item = entry(result, "target")
     assert cost(result) <= 2_000
-    assert 0 < shown(item) < 390 and item["omitted"]["uses"] == 390 - shown(item)
-    assert any("budget 2000 tok" in n for n in result["notes"])
+    assert 0 < shown(item) < 390 and result["omitted"] == {"symbols[0].uses": 390 - shown(item)}
+    assert result["notes"] == [
+        f"symbols[0].uses: showing {shown(item)} of 390 uses (budget 2000 tok); target: "
+        "narrow with root, exts, kinds or a qualified name"
+    ]
 
 
 def test_file_path_is_written_once_per_file(tmp_path: Path) -> None:

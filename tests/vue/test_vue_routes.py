@@ -96,7 +96,7 @@ def test_reference_four_route_sample(tmp_path: Path) -> None:
         ("/tasks", "my-tasks", "src/views/MyTasksView.vue", "requiresRole=agent", 1, "", ""),
     ]
     assert result["files"] == ["src/router/index.ts"]
-    assert "total" not in result  # every row is shown: routes[4] says how many
+    assert "omitted" not in result  # every row is shown: routes[4] says how many
     assert result["notes"] == []
     assert result["stats"]["raw_tok"] > 0
 
@@ -440,7 +440,7 @@ def test_monorepo_fewest_segments_wins_and_the_other_is_noted(tmp_path: Path) ->
     )
     chosen = routes_of(tmp_path, file="apps/admin/src/router/index.ts", root="apps/admin")
     assert [r["path"] for r in chosen["routes"]] == ["/admin"]
-    assert chosen["files"] == ["src/router/index.ts"]
+    assert chosen["files"] == ["apps/admin/src/router/index.ts"], "relative to the workspace, not to root"
 
 
 def test_tie_prefers_index_ts(tmp_path: Path) -> None:
@@ -549,8 +549,8 @@ def test_imports_outside_root_are_not_followed(tmp_path: Path) -> None:
     result = routes_of(tmp_path, root="app")
     assert result["routes"] == []
     assert result["notes"] == [
-        "1 module not followed (outside the root): ../shared/routes.ts",
-        "1 route entry not followed (../shared/routes.ts not read): router.ts:2 shared",
+        "1 module not followed (outside the root): shared/routes.ts",
+        "1 route entry not followed (shared/routes.ts not read): app/router.ts:2 shared",
     ]
 
 
@@ -563,7 +563,7 @@ def test_budget_cuts_rows_from_the_end(tmp_path: Path) -> None:
     assert cost(result) <= 1000
     shown = len(result["routes"])
     assert 0 < shown < 400
-    assert result["total"] == 400
+    assert result["omitted"] == {"routes": 400 - shown} and "total" not in result
     assert result["routes"][-1]["path"] == f"/page{shown - 1}"
     assert result["notes"][-1] == (
         f"routes: showing {shown} of 400 routes (budget 1000 tok); pass file= for a single route module"

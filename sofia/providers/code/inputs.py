@@ -19,6 +19,7 @@ from sofia.providers.code.globs import (
 )
 from sofia.providers.contract import ProviderError
 from sofia.runtime import files as filekinds
+from sofia.runtime import paths
 from sofia.syntax import EXTENSIONS, language_for
 
 MAX_FILES = 250
@@ -32,7 +33,7 @@ SUPPORTED = " ".join(sorted(EXTENSIONS))
 
 @dataclass(frozen=True)
 class Input:
-    """One file to process: its display path (relative to the root when inside it) and absolute path."""
+    """One file to process: its display path (relative to the workspace root) and absolute path."""
 
     rel: str
     path: Path
@@ -43,12 +44,9 @@ def resolve(root: Path, text: str) -> Path:
 
 
 def display(root: Path, path: Path) -> str:
-    """`/`-separated path relative to the root, without `./`; absolute when outside the root."""
-    try:
-        rel = path.relative_to(root)
-    except ValueError:
-        return path.as_posix()
-    return rel.as_posix() if str(rel) != "." else "."
+    """The path as every tool prints it: relative to the workspace root, `/`-separated, without
+    `./`, with `../` when outside it (so any tool accepts it back)."""
+    return paths.shown(path, root)
 
 
 def classify(args: list[str], root: Path) -> tuple[list[str], list[str]]:
@@ -128,11 +126,11 @@ def expand(
     return list(found.values())
 
 
-def _listed(paths: list[str], root: Path, timeout: float, text: str, notes: list[str]) -> list[str]:
-    """rg's walk of `paths`; what it could not read becomes one note about `text`."""
+def _listed(targets: list[str], root: Path, timeout: float, text: str, notes: list[str]) -> list[str]:
+    """rg's walk of `targets`; what it could not read becomes one note about `text`."""
     from sofia.runtime import rg
 
-    listing = rg.walk(paths, cwd=root, timeout=timeout)
+    listing = rg.walk(targets, cwd=root, timeout=timeout)
     if listing.skipped:
         notes.append(rg.skipped_note(listing.skipped, f"were left out of {text}"))
     return listing.files

@@ -35,7 +35,7 @@ from sofia.providers.composer import unfollowed, versions
 from sofia.providers.composer.unfollowed import Unfollowed
 from sofia.providers.contract import Context, ProviderError
 from sofia.runtime import files as filekinds
-from sofia.runtime import git, proc, rg
+from sofia.runtime import git, paths, proc, rg
 
 MANIFEST = "composer.json"
 PRUNED_DIRS = ("vendor", "node_modules", ".git")
@@ -50,7 +50,8 @@ class Package:
     name: str
     """`name` from the manifest; `""` for an unnamed (usually root project) package."""
     dir: str
-    """Package directory relative to the discovery root, `/`-separated; `.` for the root itself."""
+    """Package directory relative to the workspace (as every tool prints paths), `/`-separated;
+    `.` for the workspace itself."""
     path: Path
     """Absolute package directory."""
     manifest: Mapping[str, Any]
@@ -101,6 +102,8 @@ class Discovery:
     root: Path
     packages: list[Package] = field(default_factory=list)
     errors: list[BrokenManifest] = field(default_factory=list)
+    shown_root: str = "."
+    """The discovery root as package dirs are printed (relative to the workspace)."""
 
     def repositories(self) -> list[Path]:
         """Distinct enclosing repositories of the packages, in package order."""
@@ -145,7 +148,7 @@ def discover(root: Path, ctx: Context) -> Discovery:
     repo_cache: dict[Path, Path | None] = {}
     for file in files:
         directory = file.parent
-        rel = _relative_dir(directory, base)
+        rel = paths.shown(directory, ctx.root)
         try:
             data = manifests.load(file)
         except manifests.ManifestError as exc:
@@ -155,7 +158,7 @@ def discover(root: Path, ctx: Context) -> Discovery:
         packages.append(Package(name, rel, directory, data, _repository_of(directory, repo_cache)))
     packages.sort(key=lambda p: (p.name == "", p.name, p.dir))
     errors.sort(key=lambda e: e.dir)
-    return Discovery(base if root.is_file() else root, packages, errors)
+    return Discovery(base if root.is_file() else root, packages, errors, paths.shown(base, ctx.root))
 
 
 def _manifest_files(root: Path, ctx: Context, errors: list[BrokenManifest]) -> list[str]:
@@ -176,13 +179,9 @@ def _manifest_files(root: Path, ctx: Context, errors: list[BrokenManifest]) -> l
     ]
     listing = rg.walk(["."], cwd=root, extra=extra, defaults=False, timeout=ctx.timeout(60.0))
     for entry in listing.skipped:
-        errors.append(BrokenManifest(entry.path, root / entry.path, f"not searched: {entry.reason}"))
+        where = root / entry.path
+        errors.append(BrokenManifest(paths.shown(where, ctx.root), where, f"not searched: {entry.reason}"))
     return [n for n in listing.files if n.rsplit("/", 1)[-1] == MANIFEST]
-
-
-def _relative_dir(directory: Path, base: Path) -> str:
-    rel = os.path.relpath(directory, base)
-    return "." if rel in ("", ".") else rel.replace(os.sep, "/")
 
 
 def _repository_of(directory: Path, cache: dict[Path, Path | None]) -> Path | None:
@@ -224,23 +223,24 @@ def tags(repositories: Sequence[Path], ctx: Context) -> dict[Path, list[str]]:
         return dict(zip(repositories, pool.map(probe, repositories), strict=True))
 
 
-def matches(package_name: str, package_dir: str, selector: str) -> bool:
-    """Name, `/`-suffix of the name, or the dir's basename (the root package only by name)."""
+def matches(package_name: str, package_dir: str, selector: str, root_dir: str = ".") -> bool:
+    """Name, `/`-suffix of the name, or the dir's basename (the package at the discovery root,
+    `root_dir`, only by name)."""
     if package_name and (package_name == selector or package_name.endswith("/" + selector)):
         return True
-    return package_dir != "." and package_dir.rsplit("/", 1)[-1] == selector
+    return package_dir != root_dir and package_dir.rsplit("/", 1)[-1] == selector
 
 
 def select(discovery: Discovery, selector: str) -> list[Package]:
     """Every package `selector` matches (all of them for an empty selector), in package order."""
     if not selector:
         return list(discovery.packages)
-    return [p for p in discovery.packages if matches(p.name, p.dir, selector)]
+    return [p for p in discovery.packages if matches(p.name, p.dir, selector, discovery.shown_root)]
 
 
 def select_errors(discovery: Discovery, selector: str) -> list[BrokenManifest]:
     """Unusable manifests whose dir basename is `selector` (all for an empty selector)."""
-    return [e for e in discovery.errors if not selector or matches("", e.dir, selector)]
+    return [e for e in discovery.errors if not selector or matches("", e.dir, selector, discovery.shown_root)]
 
 
 def no_match(selector: str, root_label: str, discovery: Discovery) -> ProviderError:
@@ -319,13 +319,12 @@ def _package_at_path(selector: str, root: Path, ctx: Context) -> Package | None:
         if candidate.is_dir() and (candidate / MANIFEST).is_file():
             candidate = candidate / MANIFEST
         if candidate.name == MANIFEST and candidate.is_file():
-            return _load_one(Path(os.path.abspath(candidate)), root)
+            return _load_one(Path(os.path.abspath(candidate)), ctx.root)
     return None
 
 
-def _load_one(file: Path, root: Path) -> Package:
-    base = root if root.is_dir() else root.parent
-    rel = _relative_dir(file.parent, base)
+def _load_one(file: Path, workspace: Path) -> Package:
+    rel = paths.shown(file.parent, workspace)
     try:
         data = manifests.load(file)
     except manifests.ManifestError as exc:

@@ -8,12 +8,12 @@ not tell". One note per kind of file, worded by `sofia.output.notes.not_followed
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from sofia.output.notes import Place, not_followed
+from sofia.runtime import paths
 
 KINDS = {
     "composer.json": ("composer.json files", "unreadable or invalid"),
@@ -41,11 +41,6 @@ def notes(found: Iterable[Unfollowed], workspace: Path) -> list[str]:
     by_kind: dict[str, list[Place]] = {}
     for item in found:
         by_kind.setdefault(item.kind, []).append(
-            Place(relative(item.file, workspace), item.line, item.reason)
+            Place(paths.shown(item.file, workspace), item.line, item.reason)
         )
     return [not_followed(what, by_kind[kind], why) for kind, (what, why) in KINDS.items() if kind in by_kind]
-
-
-def relative(path: Path, workspace: Path) -> str:
-    """`path` relative to the workspace with `/` separators (`../…` when outside it)."""
-    return Path(os.path.relpath(path, workspace)).as_posix()

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sofia.providers.contract import Context, ProviderError
+from sofia.runtime import paths
 
 if TYPE_CHECKING:
     from sofia.providers.composer import Discovery
@@ -38,13 +39,13 @@ def resolve(root: str, package: str, ctx: Context) -> Target:
         repo = enclosing_repository(directory)
         if repo is None:
             raise ProviderError(
-                f"{package} is not in a git repository: {relative(directory, ctx.root)}",
+                f"{package} is not in a git repository: {paths.shown(directory, ctx.root)}",
                 "github_ci reads the runs of the GitHub repository a package lives in; clone it with git",
             )
-        return Target("repository", relative(repo, ctx.root), repo=repo)
+        return Target("repository", paths.shown(repo, ctx.root), repo=repo)
     repo = enclosing_repository(base)
     if repo is not None:
-        return Target("repository", relative(repo, ctx.root), repo=repo)
+        return Target("repository", paths.shown(repo, ctx.root), repo=repo)
     found_packages = composer.discover(base, ctx)
     repos = package_repositories(found_packages)
     notes = composer.unusable_manifests_note(found_packages.errors, ctx.root)
@@ -54,7 +55,7 @@ def resolve(root: str, package: str, ctx: Context) -> Target:
             f"{root} is not in a git repository and contains no package repositories{unread}",
             "pass a repository, a package, or a tree holding cloned packages as root",
         )
-    return Target("tree", relative(base, ctx.root), repos=repos, notes=notes)
+    return Target("tree", paths.shown(base, ctx.root), repos=repos, notes=notes)
 
 
 def package_dir(base: Path, package: str, root: str, ctx: Context) -> Path:
@@ -88,8 +89,3 @@ def package_repositories(found: Discovery) -> list[tuple[str, Path]]:
         if package.path == package.repo or package.repo not in labels:
             labels[package.repo] = package.label
     return sorted(((label, repo) for repo, label in labels.items()), key=lambda pair: (pair[0], str(pair[1])))
-
-
-def relative(path: Path, start: Path) -> str:
-    """`path` relative to `start` with `/` separators (`.` for the same directory)."""
-    return Path(os.path.relpath(path, start)).as_posix()

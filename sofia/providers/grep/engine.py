@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sofia.providers.contract import Context
 from sofia.providers.grep.matches import Hit
 from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Detailed, Ripgrep, display_path
-from sofia.providers.grep.shape import Outcome, Shaper
+from sofia.providers.grep.shape import PatternResult, Shaper
 from sofia.providers.grep.symbols import Symbols
 from sofia.providers.grep.text import hit_text
 
@@ -52,9 +52,9 @@ def search(request: Request, ctx: Context) -> dict[str, Any]:
         states = _one_walk(request, ripgrep, pool, skipped, ctx) if len(request.patterns) > 1 else None
         if states is None:
             states = _walk_each(request, ripgrep, pool, skipped, ctx)
-    outcomes = [_outcome(state, skipped) for state in states]
+    results = [_result(state, skipped) for state in states]
     symbols = Symbols(request.cwd)
-    shaper = Shaper(request, outcomes, skipped, ctx.budget)
+    shaper = Shaper(request, results, skipped, ctx.budget)
 
     def parse(files: Sequence[bytes]) -> None:
         symbols.load(files, lambda done, total: _progress(ctx, done, total, PARSING))
@@ -140,18 +140,18 @@ def _state(request: Request, ctx: Context, pattern: str, counted: Counted) -> _P
     elif ctx.budget is None:
         need = total
     else:
-        need = min(total, _budget_ceiling(files, counts, ctx.budget))
+        need = min(total, _budget_ceiling(request, files, counts, ctx.budget))
     return _Pattern(pattern, counts, need, files)
 
 
-def _budget_ceiling(files: Sequence[bytes], counts: dict[bytes, int], budget: int) -> int:
+def _budget_ceiling(request: Request, files: Sequence[bytes], counts: dict[bytes, int], budget: int) -> int:
     """More hits than can possibly fit `budget`: each file costs at least its path as a key, and
     each hit at least its JSON skeleton."""
     per_hit = len('{"line":0,"col":0,"symbol":"","text":""},') / 4
     left = float(budget) + 1
     fitting = 0
     for path in files:
-        shown = display_path(path)
+        shown = request.shown(display_path(path))
         ascii_count = len(shown.encode("ascii", "ignore"))
         per_file = (len('"":[],') + ascii_count) / 4 + (len(shown) - ascii_count)
         if per_file + counts[path] * per_hit > left:
@@ -197,8 +197,8 @@ def _next_files(state: _Pattern, skipped: dict[str, str]) -> list[bytes]:
     return chosen
 
 
-def _outcome(state: _Pattern, skipped: dict[str, str]) -> Outcome:
+def _result(state: _Pattern, skipped: dict[str, str]) -> PatternResult:
     counts = {path: n for path, n in state.counts.items() if not skipped or display_path(path) not in skipped}
     hits = sorted(state.hits, key=lambda hit: (hit.path, hit.line, hit.col))[: state.need]
     texts = [hit_text(hit.content, hit.col - 1) for hit in hits]
-    return Outcome(state.pattern, counts, hits, texts)
+    return PatternResult(state.pattern, counts, hits, texts)

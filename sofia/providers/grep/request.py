@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sofia.errors import quote
 from sofia.providers.contract import ProviderError
-from sofia.runtime import files
+from sofia.runtime import files, paths
 
 MAX_PATTERNS = 32
 MAX_PATTERN_CHARS = 4096
@@ -34,16 +34,24 @@ class Request:
     patterns: tuple[str, ...]
     duplicates: tuple[str, ...]
     root_display: str
+    """The root as the caller gave it (echoed in the result)."""
     cwd: Path
-    """Directory rg runs in; result paths are relative to it."""
+    """Directory rg runs in; rg's paths are relative to it."""
     target: str
     """The one path rg searches: "." for a directory root, the file name for a file root."""
+    base: str
+    """The root as every tool prints paths (relative to the workspace, as the caller named it):
+    the directory rg's paths are relative to, or for a file root the file itself."""
     fixed: bool
     word: bool
     case: bool
     exts: tuple[str, ...]
     ignore_dirs: tuple[str, ...]
     cap: int
+
+    def shown(self, rel: str) -> str:
+        """A path relative to `cwd` (as `ripgrep.display_path` gives it) relative to the workspace."""
+        return self.base if self.target != "." else paths.under(self.base, rel)
 
 
 def build(
@@ -90,13 +98,14 @@ def build(
             "skip a few directory names, or narrow the search with root or exts",
         )
     ignore_dirs = tuple(dict.fromkeys(_normalise_dir(name) for name in ignore_dirs if name.strip("/ ")))
-    root_display, cwd, target = _resolve_root(root, workspace)
+    base, cwd, target = _resolve_root(root, workspace)
     return Request(
         patterns=unique,
         duplicates=duplicates,
-        root_display=root_display,
+        root_display=root or ".",
         cwd=cwd,
         target=target,
+        base=base,
         fixed=not regex,
         word=word,
         case=case,
@@ -134,14 +143,13 @@ def _normalise_dir(name: str) -> str:
 
 
 def _resolve_root(root: str, workspace: Path) -> tuple[str, Path, str]:
-    """The root as shown in the result, the directory rg runs in, and the path it searches."""
+    """The root relative to the workspace, the directory rg runs in, and the path it searches."""
     path = Path(workspace, root or ".")
     if "\0" in root or files.require(path, root, what="root") == files.MISSING:
         raise ProviderError(
             f"root not found: {root}", f"give a directory or file that exists under {workspace}"
         )
-    relative = os.path.relpath(path, workspace)
-    display = Path(relative).as_posix() if not relative.startswith("..") else path.as_posix()
+    display = paths.shown(path, workspace)
     # rg gets the resolved path: `/dev/stdout` or `/proc/self/...` would name rg's own streams.
     real = Path(os.path.realpath(path))
     if files.kind(real) != files.kind(path):

@@ -1,6 +1,8 @@
-"""Shaping the grep result (spec tools-code §2.4, §2.6): hits tables with exact totals, `more_in`,
-`empty`, `skipped` and notes; the cap applies first, then the largest uniform per-pattern count k
-that fits the budget."""
+"""Shaping the grep result (docs/grep.md): hits tables with exact totals, `more_in`, `empty`,
+`skipped` and notes; the cap applies first, then the largest uniform per-pattern count k that
+fits the budget, then fewer `more_in` rows. Whatever is not shown is counted in the one
+`omitted` shape (sofia/output/budget.py): `hits` for hits not shown, for any reason, and
+`skipped` for skipped files not listed."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sofia.output import budget as budgets
 from sofia.providers.grep.matches import Hit
 from sofia.providers.grep.ripgrep import display_path
 
@@ -19,13 +22,17 @@ if TYPE_CHECKING:
 MORE_IN_ROWS = 10
 SKIPPED_ROWS = 20
 NARROW = "narrow with exts, root or word=true"
+NARROW_BUDGET = "narrow with exts, root, ignore_dirs or fewer patterns"
+WHERE = "more_in names the files holding the most of the rest"
 
 Enclosing = Callable[[bytes, int], str]
 """(raw path, line) -> qualified name of the enclosing symbol."""
+Show = Callable[[bytes], str]
+"""raw path -> the path as printed (relative to the workspace)."""
 
 
 @dataclass
-class Outcome:
+class PatternResult:
     """One pattern after the search: counts of the files that were searched, the first hits in order."""
 
     pattern: str
@@ -47,112 +54,135 @@ class _Unseen:
 
 
 class Shaper:
-    """Builds the result for a shown count k and finds the k that fits the budget."""
+    """Builds the result for a shown count k (and `more_in` rows) and fits it to the budget."""
 
     def __init__(
-        self, request: Request, outcomes: Sequence[Outcome], skipped: dict[str, str], budget: int | None
+        self,
+        request: Request,
+        results: Sequence[PatternResult],
+        skipped: dict[str, str],
+        budget: int | None,
     ) -> None:
         self.request = request
-        self.outcomes = outcomes
+        self.results = results
         self.skipped = sorted(skipped.items(), key=lambda item: item[0].encode("utf-8", "replace"))
         self.budget = budget
-        self.top = max((len(o.hits) for o in outcomes), default=0)
-        self.unseen = [self._unseen(o) for o in outcomes]
+        self.top = max((len(r.hits) for r in results), default=0)
+        self.unseen = [self._unseen(r) for r in results]
+
+    def show(self, raw: bytes) -> str:
+        return self.request.shown(display_path(raw))
 
     @staticmethod
-    def _unseen(outcome: Outcome) -> _Unseen:
-        read = {hit.path for hit in outcome.hits}
-        rest = [(-n, path) for path, n in outcome.counts.items() if path not in read]
+    def _unseen(result: PatternResult) -> _Unseen:
+        read = {hit.path for hit in result.hits}
+        rest = [(-n, path) for path, n in result.counts.items() if path not in read]
         return _Unseen(heapq.nsmallest(MORE_IN_ROWS, rest), len(rest))
 
     def fit(self, parse: Callable[[Sequence[bytes]], None], enclosing: Enclosing) -> dict[str, Any]:
-        """The cap's result if it fits the budget, else the largest uniform k that does.
+        """The cap's result if it fits the budget, else the largest uniform k that does, then
+        fewer `more_in` rows; past that, the floor note.
 
         Symbols are looked up only for files whose hits can be shown: k is first bounded with
         empty symbols (a lower bound of every row's cost), then found with the real ones.
         """
+        knobs = {"k": self.top, "more": MORE_IN_ROWS}
         if self.budget is None:
             parse(self._files_shown(self.top))
-            return self.build(self.top, enclosing)
-        from sofia.output.budget import fits, largest_prefix
-
-        budget = self.budget
-        bound = largest_prefix(self.top, lambda k: fits(self.build(k, _blank), budget))
-        parse(self._files_shown(bound))
-        k = largest_prefix(bound, lambda k: fits(self.build(k, enclosing), budget))
-        result = self.build(k, enclosing)
-        if fits(result, budget):
-            return result
-        rows = largest_prefix(MORE_IN_ROWS, lambda m: fits(self.build(k, enclosing, m), budget))
-        return self.build(k, enclosing, rows)
+            return self.build(knobs, enclosing)
+        limit = self.budget
+        knobs["k"] = budgets.largest_prefix(
+            self.top, lambda k: budgets.fits(self.build({"k": k, "more": MORE_IN_ROWS}, _blank), limit)
+        )
+        parse(self._files_shown(knobs["k"]))
+        ladder = [budgets.Shrink("k"), budgets.Shrink("more")]
+        return budgets.fit(lambda trial: self.build(trial, enclosing), knobs, ladder, limit)
 
     def _files_shown(self, k: int) -> list[bytes]:
-        return list(dict.fromkeys(hit.path for o in self.outcomes for hit in o.hits[:k]))
+        return list(dict.fromkeys(hit.path for r in self.results for hit in r.hits[:k]))
 
-    def build(self, k: int, enclosing: Enclosing, more_rows: int = MORE_IN_ROWS) -> dict[str, Any]:
-        """The whole result showing at most k hits per pattern and `more_rows` more_in rows."""
+    def build(self, knobs: budgets.Knobs, enclosing: Enclosing) -> dict[str, Any]:
+        """The whole result showing at most `k` hits per pattern and `more` more_in rows."""
+        k, more_rows = knobs["k"], knobs["more"]
+        cap = self.request.cap
         patterns: list[dict[str, Any]] = []
         empty: list[str] = []
         notes = [f"duplicate patterns dropped: {', '.join(self.request.duplicates)}"] * bool(
             self.request.duplicates
         )
-        budget_cut = False
-        for outcome, unseen in zip(self.outcomes, self.unseen, strict=True):
-            total = outcome.total
+        shown_hits = total_hits = 0
+        by_cap = by_budget = more_cut = False
+        for found, unseen in zip(self.results, self.unseen, strict=True):
+            total = found.total
             if total == 0:
-                empty.append(outcome.pattern)
+                empty.append(found.pattern)
                 continue
-            shown = min(len(outcome.hits), k)
-            hits = outcome.hits[:shown]
+            shown = min(len(found.hits), k)
+            hits = found.hits[:shown]
             entry: dict[str, Any] = {
-                "pattern": outcome.pattern,
+                "pattern": found.pattern,
                 "total": total,
-                "files": len(outcome.counts),
+                "files": len(found.counts),
                 "shown": shown,
-                "hits": _by_file(hits, outcome.texts[:shown], enclosing),
+                "hits": _by_file(hits, found.texts[:shown], enclosing, self.show),
             }
-            more, more_files = _more_in(outcome, shown, unseen, more_rows)
+            more, more_files = _more_in(found, shown, unseen, more_rows, self.show)
             if more:
                 entry["more_in"] = more
             patterns.append(entry)
+            shown_hits += shown
+            total_hits += total
             if shown < total:
-                wanted = min(total, self.request.cap) if self.request.cap else total
-                cut_by_budget = shown < wanted and (shown < len(outcome.hits) or not self.request.cap)
-                budget_cut = budget_cut or cut_by_budget
-                listed = "" if len(more) == more_files else f" ({len(more)} of {more_files} files listed)"
-                hint = NARROW if cut_by_budget else NARROW + ", or raise max_per_pattern"
-                notes.append(
-                    f"{outcome.pattern}: showing {shown} of {total} hits; the rest are in more_in{listed}; {hint}"
+                wanted = min(total, cap) if cap else total
+                by_cap = by_cap or wanted < total
+                by_budget = by_budget or (shown < wanted and (shown < len(found.hits) or not cap))
+                more_cut = more_cut or (
+                    more_rows < MORE_IN_ROWS and len(more) < min(more_files, MORE_IN_ROWS)
                 )
-        if budget_cut:
-            notes.append(
-                f"grep: showing {k} per pattern (budget {self.budget} tok); "
-                "narrow with exts, root, ignore_dirs or fewer patterns"
-            )
+        if shown_hits < total_hits:
+            limit = f"max_per_pattern={cap}" if by_cap else ""
+            hint = f"{WHERE}; " + (NARROW_BUDGET if by_budget else NARROW + ", or raise max_per_pattern")
+            if not by_cap and not by_budget:
+                limit = "files changed while searching"
+            cut = self.budget if by_budget else None
+            notes.append(budgets.note("hits", shown_hits, total_hits, "hits", cut, hint, limit=limit))
+        if more_cut:
+            change = f"cut to {more_rows} files per pattern"
+            notes.append(budgets.shortened_note("more_in", change, self.budget, NARROW_BUDGET))
         result: dict[str, Any] = {"root": self.request.root_display, "patterns": patterns, "empty": empty}
-        if self.skipped:
+        count = len(self.skipped)
+        if count:
             result["skipped"] = [
-                {"path": path, "reason": reason} for path, reason in self.skipped[:SKIPPED_ROWS]
+                {"path": self.request.shown(path), "reason": reason}
+                for path, reason in self.skipped[:SKIPPED_ROWS]
             ]
-            count = len(self.skipped)
             if count > SKIPPED_ROWS:
                 notes.append(
-                    f"skipped: showing {SKIPPED_ROWS} of {count} files; their matches are not counted"
+                    budgets.note(
+                        "skipped",
+                        SKIPPED_ROWS,
+                        count,
+                        "files",
+                        None,
+                        "their matches are not counted",
+                        limit=f"first {SKIPPED_ROWS}",
+                    )
                 )
             else:
                 notes.append(f"{count} file{'s' * (count != 1)} skipped; their matches are not counted")
         result["notes"] = notes
-        return result
+        omitted = {"hits": total_hits - shown_hits, "skipped": count - SKIPPED_ROWS}
+        return budgets.with_omitted(result, omitted)
 
 
 def _by_file(
-    hits: Sequence[Hit], texts: Sequence[str], enclosing: Enclosing
+    hits: Sequence[Hit], texts: Sequence[str], enclosing: Enclosing, show: Show
 ) -> dict[str, list[dict[str, Any]]]:
     """Hits grouped under their file, files in path order: a path is written once, not per hit."""
     grouped: dict[str, list[dict[str, Any]]] = {}
     for hit, text in zip(hits, texts, strict=True):
         row = {"line": hit.line, "col": hit.col, "symbol": enclosing(hit.path, hit.line), "text": text}
-        grouped.setdefault(display_path(hit.path), []).append(row)
+        grouped.setdefault(show(hit.path), []).append(row)
     return grouped
 
 
@@ -160,14 +190,14 @@ def _blank(path: bytes, line: int) -> str:
     return ""
 
 
-def _more_in(outcome: Outcome, shown: int, unseen: _Unseen, rows: int) -> tuple[list[dict[str, Any]], int]:
+def _more_in(
+    result: PatternResult, shown: int, unseen: _Unseen, rows: int, show: Show
+) -> tuple[list[dict[str, Any]], int]:
     """Files with hits not shown, largest unseen count first, then path; and how many there are."""
-    seen = Counter(hit.path for hit in outcome.hits[:shown])
-    read = {hit.path for hit in outcome.hits}
+    seen = Counter(hit.path for hit in result.hits[:shown])
+    read = {hit.path for hit in result.hits}
     partly = [
-        (-(outcome.counts[path] - seen[path]), path) for path in read if outcome.counts[path] > seen[path]
+        (-(result.counts[path] - seen[path]), path) for path in read if result.counts[path] > seen[path]
     ]
     top = heapq.nsmallest(rows, [*unseen.top, *partly])
-    return [{"file": display_path(path), "hits": -negative} for negative, path in top], unseen.files + len(
-        partly
-    )
+    return [{"file": show(path), "hits": -negative} for negative, path in top], unseen.files + len(partly)

@@ -24,7 +24,7 @@ from sofia.providers.composer import PACKAGE_PATH, TreeRoot
 from sofia.providers.contract import Cli, Context, Implementation, Outcome, ProviderError
 from sofia.providers.packagist import client, remote
 from sofia.providers.params import Input
-from sofia.runtime import git, proc
+from sofia.runtime import git, paths, proc
 
 DEFAULT_API_URL = "https://packagist.org"
 POLL_INTERVAL = 5.0
@@ -190,7 +190,7 @@ def _check_preconditions(params: Params, ctx: Context, token: str) -> Plan:
     origin_url = _repository_checks(params, repo, problems, flags)
     if problems:
         raise _refusal(problems)
-    label = _display_path(repo, ctx.root)
+    label = paths.shown(repo, ctx.root)
     return Plan(
         package=package,
         repo=repo,
@@ -434,11 +434,6 @@ def _token_file_values() -> dict[str, str]:
         key, _, value = line.removeprefix("export ").partition("=")
         values[key.strip()] = value.strip().strip("'\"")
     return values
-
-
-def _display_path(path: Path, cwd: Path) -> str:
-    rel = os.path.relpath(path, cwd)
-    return str(path) if rel.startswith("..") else rel
 
 
 def _scrub(value: Any, token: str) -> Any:

@@ -8,7 +8,6 @@ reported `unknown`, never waited for.
 
 from __future__ import annotations
 
-import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
@@ -23,6 +22,7 @@ from sofia.providers.composer import PackageFilter, TreeRoot
 from sofia.providers.contract import Cli, Context, Implementation
 from sofia.providers.packagist import client, remote
 from sofia.providers.params import CallBudget, Input
+from sofia.runtime import paths
 
 FETCHES_AT_ONCE = 8
 DRIFT_STATES = ("no-tags", "unpublished", "needs-update", "local-stale")
@@ -193,7 +193,7 @@ def _pushed(
     if answer is None:
         return "unknown", _record(causes, "budget", "origin")
     if not answer.ok:
-        where = Path(os.path.relpath(package.repo, workspace)).as_posix()
+        where = paths.shown(package.repo, workspace)
         return "unknown", _record(causes, answer.cause, f"{where}: {answer.detail or answer.error}")
     return ("yes" if tag in answer.tags else "no"), ""
 

@@ -1,6 +1,7 @@
 """The `refs` result: per symbol its exact totals, definitions and uses grouped per file (exact
-matches first), cut to `max_per_symbol` and then to the output budget, every cut counted in
-`omitted` and named in a note that says how to narrow."""
+matches first), cut to `max_per_symbol` and then to the output budget, every cut counted in the
+one `omitted` shape (`symbols[0].uses`, `symbols[0].definitions`) and named in a note worded by
+`sofia.output.budget.note` that says how to narrow. Paths are printed relative to the workspace."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Sequence
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from sofia.output.budget import MARGIN, cost, largest_prefix
+from sofia.output import budget as budgets
 from sofia.output.notes import Place, not_followed
 from sofia.output.tokens import estimate
 from sofia.providers.refs.match import EXACT, NAME, Matched, Use
@@ -34,16 +35,11 @@ def shape(params: Params, found: Found, matched: Sequence[Matched], budget: int 
     definitions = MAX_DEFINITIONS if params.definitions else 0
     notes = _notes(params, found, matched)
 
-    def build(k: int, d: int) -> dict[str, Any]:
-        return _result(params, found, matched, shown, k, d, notes, budget)
+    def build(knobs: budgets.Knobs) -> dict[str, Any]:
+        return _result(params, found, matched, shown, knobs["k"], knobs["d"], notes, budget)
 
-    if budget is None:
-        return build(wanted, definitions)
-    limit = budget - MARGIN
-    k = largest_prefix(wanted, lambda n: cost(build(n, definitions)) <= limit)
-    if k == 0 and cost(build(0, definitions)) > limit:
-        definitions = largest_prefix(definitions, lambda n: cost(build(0, n)) <= limit)
-    return build(k, definitions)
+    knobs = {"k": wanted, "d": definitions}
+    return budgets.fit(build, knobs, [budgets.Shrink("k"), budgets.Shrink("d")], budget)
 
 
 def _ordered(uses: list[Use]) -> list[Use]:
@@ -52,15 +48,16 @@ def _ordered(uses: list[Use]) -> list[Use]:
     return sorted(uses, key=lambda u: (rank[u.match], os.fsencode(u.file), u.line, u.col))
 
 
-def _rows(uses: Sequence[Use]) -> list[dict[str, Any]]:
+def _rows(uses: Sequence[Use], found: Found) -> list[dict[str, Any]]:
     """One flat row per use; `file` is written on a file's first row only ("" below it), so the
     path costs once per file and the table stays one header plus short rows."""
     rows: list[dict[str, Any]] = []
     for file, group in groupby(uses, key=lambda u: u.file):
+        shown = found.request.shown(file)
         for index, u in enumerate(group):
             rows.append(
                 {
-                    "file": "" if index else file,
+                    "file": "" if index else shown,
                     "line": u.line,
                     "col": u.col,
                     "kind": u.kind,
@@ -82,8 +79,9 @@ def _result(
 ) -> dict[str, Any]:
     entries: list[dict[str, Any]] = []
     extra: list[str] = []
+    omitted: dict[str, int] = {}
     cap = params.max_per_symbol
-    for m, uses in zip(matched, shown, strict=True):
+    for index, (m, uses) in enumerate(zip(matched, shown, strict=True)):
         totals: dict[str, int] = {
             "text": m.text,
             "uses": m.totals["uses"],
@@ -101,7 +99,7 @@ def _result(
         if params.definitions and m.definitions:
             entry["definitions"] = [
                 {
-                    "file": x.file,
+                    "file": found.request.shown(x.file),
                     "line": x.line,
                     "col": x.col,
                     "end_line": x.end_line,
@@ -116,23 +114,28 @@ def _result(
         exact = [u for u in visible if u.match == EXACT]
         names = [u for u in visible if u.match == NAME]
         if exact:
-            entry[EXACT] = _rows(exact)
+            entry[EXACT] = _rows(exact, found)
         if names:
-            entry[NAME] = _rows(names)
-        omitted: dict[str, int] = {}
+            entry[NAME] = _rows(names, found)
+        key = f"symbols[{index}]"
         if len(uses) > len(visible):
-            omitted["uses"] = len(uses) - len(visible)
-            by_cap = bool(cap) and len(visible) == cap
-            how = f"max_per_symbol {cap}" if by_cap else f"budget {budget} tok"
-            hint = ("raise max_per_symbol or " if by_cap else "") + NARROW
-            extra.append(f"{m.query.text}: showing {len(visible)} of {len(uses)} uses ({how}); {hint}")
+            omitted[f"{key}.uses"] = len(uses) - len(visible)
+            by_cap = bool(cap) and len(uses) > cap
+            by_budget = len(visible) < (min(cap, len(uses)) if cap else len(uses))
+            hint = f"{m.query.text}: " + ("" if by_budget else "raise max_per_symbol or ") + NARROW
+            limit = f"max_per_symbol={cap}" if by_cap else ""
+            cut = budget if by_budget else None
+            extra.append(budgets.note(f"{key}.uses", len(visible), len(uses), "uses", cut, hint, limit=limit))
         if params.definitions and len(m.definitions) > d:
-            omitted["definitions"] = len(m.definitions) - d
+            omitted[f"{key}.definitions"] = len(m.definitions) - d
+            limit = f"at most {MAX_DEFINITIONS}" if len(m.definitions) > MAX_DEFINITIONS else ""
+            cut = budget if d < min(MAX_DEFINITIONS, len(m.definitions)) else None
+            hint = f"{m.query.text}: qualify the name or narrow the root"
             extra.append(
-                f"{m.query.text}: showing {d} of {len(m.definitions)} definitions; qualify the name or narrow the root"
+                budgets.note(
+                    f"{key}.definitions", d, len(m.definitions), "definitions", cut, hint, limit=limit
+                )
             )
-        if omitted:
-            entry["omitted"] = omitted
         entries.append(entry)
     result: dict[str, Any] = {
         "root": found.request.root_display,
@@ -141,7 +144,7 @@ def _result(
     }
     raw = sum(estimate(f"{f}:{line}:{text}\n") for m in matched for (f, line), text in m.raw_lines.items())
     result["stats"] = {"raw_tok": raw}
-    return result
+    return budgets.with_omitted(result, omitted)
 
 
 def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str]:
@@ -177,7 +180,7 @@ def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str
         )
     others = [(path, why) for path, why in sorted(found.unparsed.items()) if why != "deadline"]
     if others:
-        places = [Place(path, 0, why) for path, why in others]
+        places = [Place(found.request.shown(path), 0, why) for path, why in others]
         notes.append(not_followed("files", places, "their occurrences are counted as unclassified"))
     return notes
 

@@ -4,6 +4,7 @@ tree-sitter (spec tools-code §4)."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,7 +16,7 @@ from sofia.output.tables import elide
 from sofia.output.tokens import estimate
 from sofia.providers.contract import Cli, Context, Implementation, ProviderError
 from sofia.providers.params import Input, PathParam
-from sofia.runtime import rg
+from sofia.runtime import paths, rg
 
 from .evaluate import MAX_STEPS
 from .globs import MAX_LISTED
@@ -43,24 +44,25 @@ class Params(Input):
         Cli(positional=True, metavar="FILE"),
         PathParam(),
     ] = ""
-    root: Annotated[
-        str, Field(description="tree to search; base for output paths and @/ aliases"), PathParam()
-    ] = "."
+    root: Annotated[str, Field(description="tree to search; base of / globs and @/ aliases"), PathParam()] = (
+        "."
+    )
 
 
-def locate(base: Path, ctx: Context, notes: list[str]) -> list[str]:
-    """Candidate router modules under `base`, best first: the shallowest (a `router/` directory
-    counts as deep as a `router.ts` beside it), then name preference, then path order; entries the
-    search could not read are named in `notes`."""
+def locate(base: Path, shown: str, ctx: Context, notes: list[str]) -> list[str]:
+    """Candidate router modules under `base` (printed as `shown`), relative to it, best first: the
+    shallowest (a `router/` directory counts as deep as a `router.ts` beside it), then name
+    preference, then path order; entries the search could not read are named in `notes`."""
     names = "{" + ",".join(("index", *MODULE_NAMES)) + "}"
     listing = rg.walk(["."], cwd=base, globs=[f"{names}.{{{','.join(SUFFIXES)}}}"], timeout=ctx.timeout(60))
     if listing.skipped:
-        notes.append(rg.skipped_note(listing.skipped, "were not searched for a router"))
+        skipped = [replace(entry, path=paths.under(shown, entry.path)) for entry in listing.skipped]
+        notes.append(rg.skipped_note(skipped, "were not searched for a router"))
     found = listing.files
     candidates = [p for p in found if any(p == n or p.endswith("/" + n) for n in ROUTER_NAMES)]
     if not candidates:
         raise ProviderError(
-            f"no router file under {_shown(base, ctx)}",
+            f"no router file under {shown}",
             f"looked for {TRIED} at any depth (src/ or not) outside node_modules, dist and ignored "
             "directories; pass file=path/to/router.ts",
         )
@@ -73,23 +75,16 @@ def locate(base: Path, ctx: Context, notes: list[str]) -> list[str]:
     return sorted(candidates, key=rank)
 
 
-def _shown(path: Path, ctx: Context) -> str:
-    try:
-        rel = os.path.relpath(path, ctx.root)
-    except ValueError:
-        return str(path)
-    return str(path) if rel.startswith("..") else rel
-
-
 def run(params: Params, ctx: Context) -> dict[str, Any]:
     from sofia.runtime import files as kinds
 
     base = (ctx.root / params.root).resolve()
+    shown = paths.shown(ctx.root / params.root, ctx.root)
     kinds.require(base, params.root, what="root", file=False)
     if not base.is_dir():
         raise ProviderError(f"root not found: {params.root}", f"paths are relative to {ctx.root}")
     notes: list[str] = []
-    others: list[str] = []
+    others: list[Path] = []
     if params.file:
         router = (ctx.root / params.file).resolve()
         kinds.require(router, params.file, what="router file", directory=False)
@@ -97,11 +92,11 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             raise ProviderError(f"router file not found: {params.file}", f"paths are relative to {ctx.root}")
         candidates = [router]
     else:
-        ordered = locate(base, ctx, notes)
+        ordered = locate(base, shown, ctx, notes)
         candidates = [base / rel for rel in ordered]
     skipped: list[str] = []
     for router in candidates:
-        loader, walker, module, found = _attempt(base, router, params.file)
+        loader, walker, module, found = _attempt(base, shown, router, params.file, ctx)
         if found:
             break
         skipped.append(module.rel)
@@ -115,40 +110,34 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         )
     if not params.file:
         chosen = candidates.index(router)
-        others = [_rel(c, base) for c in candidates[chosen + 1 :]]
+        others = candidates[chosen + 1 :]
         if skipped:
-            notes.append(
-                f"not a router (no route table): {', '.join(_rel(c, base) for c in candidates[:chosen])}"
-            )
+            notes.append(f"not a router (no route table): {', '.join(skipped)}")
     _note_run_time(walker, module)
     if others:
         loaded = set(loader.order)
-        others = [o for o in others if _shown_rel(base / o, loader) not in loaded]
-        if others:
-            notes.append(f"also found: {', '.join(others)}; pass file= to choose")
+        also = [loader.rel(o.resolve()) for o in others]
+        also = [o for o in also if o not in loaded]
+        if also:
+            notes.append(f"also found: {', '.join(also)}; pass file= to choose")
     notes.extend(loader.misses.notes())
     notes.extend(walker.misses.notes())
     files, rows = _by_first_route(list(loader.order), walker.rows)
     raw_tok = sum(estimate(m.source) for m in loader.modules.values() if m is not None)
 
-    def build(count: int, extra: list[str]) -> dict[str, Any]:
+    hint = "pass file= for a single route module"
+
+    def build(count: int) -> dict[str, Any]:
         result: dict[str, Any] = {"files": files, "routes": elide(rows[:count], ELIDABLE)}
-        if count < len(rows):
-            result["total"] = len(rows)
-        result["notes"] = notes + extra
+        cut = [budgets.note("routes", count, len(rows), "routes", ctx.budget, hint)] * (count < len(rows))
+        result["notes"] = notes + cut
         result["stats"] = {"raw_tok": raw_tok}
-        return result
+        return budgets.with_omitted(result, {"routes": len(rows) - count})
 
-    result = build(len(rows), [])
-    if budgets.fits(result, ctx.budget):
-        return result
-
-    def note(count: int) -> list[str]:
-        hint = "pass file= for a single route module"
-        return [budgets.note("routes", count, len(rows), "routes", ctx.budget, hint)]
-
-    keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(build(k, note(k)), ctx.budget))
-    return build(keep, note(keep))
+    keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(build(k), ctx.budget))
+    result = build(keep)
+    budgets.add_floor_note(result, ctx.budget)
+    return result
 
 
 def _note_run_time(walker: RouteWalker, module: Module) -> None:
@@ -166,11 +155,13 @@ def _note_run_time(walker: RouteWalker, module: Module) -> None:
         walker.misses.add("statements", f"evaluation stopped after {MAX_STEPS} steps", Place(module.rel))
 
 
-def _attempt(base: Path, router: Path, file: str) -> tuple[Loader, RouteWalker, Module, bool]:
+def _attempt(
+    base: Path, shown: str, router: Path, file: str, ctx: Context
+) -> tuple[Loader, RouteWalker, Module, bool]:
     """Read one candidate router module and walk its table (found: False when it has none)."""
-    loader = Loader(base)
+    loader = Loader(base, shown)
     if not loader.inside(router):
-        loader = Loader(router.parent)
+        loader = Loader(router.parent, paths.shown(router.parent, ctx.root))
     module = loader.load(router)
     if module is None:
         raise ProviderError(f"cannot read the router module {file or loader.rel(router)}", "check the file")
@@ -182,10 +173,6 @@ def _attempt(base: Path, router: Path, file: str) -> tuple[Loader, RouteWalker, 
             f"the route table of {module.rel} nests too deep to follow", "pass file= for a route module"
         ) from None
     return loader, walker, module, found
-
-
-def _rel(path: Path, base: Path) -> str:
-    return os.path.relpath(path, base).replace(os.sep, "/")
 
 
 def _walked(walker: RouteWalker, module: Module) -> bool:
@@ -211,10 +198,6 @@ def _by_first_route(order: list[str], rows: list[dict[str, Any]]) -> tuple[list[
     ranked = first + [i for i in range(len(order)) if i not in first]
     position = {old: new for new, old in enumerate(ranked)}
     return [order[i] for i in ranked], [{**row, "file": position[row["file"]]} for row in rows]
-
-
-def _shown_rel(path: Path, loader: Loader) -> str:
-    return loader.rel(path.resolve())
 
 
 IMPLEMENTATION = Implementation(params=Params, run=run)

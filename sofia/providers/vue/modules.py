@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sofia.output.notes import Place
+from sofia.runtime.paths import under
 
 from .misses import Misses
 
@@ -234,15 +235,18 @@ def _strip_json_comments(raw: str) -> str:
 class Loader:
     """Parses modules on demand, each once, within the root and the module limit."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, shown_root: str = ".") -> None:
         self.root = root
+        self.shown_root = shown_root
+        """The root as paths are printed: relative to the workspace (`.` when it is the workspace)."""
         self.aliases = load_aliases(root)
         self.modules: dict[Path, Module | None] = {}
         self.order: list[str] = []
         self.misses = Misses()
 
     def rel(self, path: Path) -> str:
-        return os.path.relpath(path, self.root).replace(os.sep, "/")
+        """`path` as every tool prints it: relative to the workspace."""
+        return under(self.shown_root, os.path.relpath(path, self.root).replace(os.sep, "/"))
 
     def inside(self, path: Path) -> bool:
         try:
