@@ -34,12 +34,6 @@ class Symbol:
     """Just past the last line, including its newline if any."""
     children: list[Symbol] = field(default_factory=list)
 
-    @property
-    def extent(self) -> tuple[int, int]:
-        """The symbol's whole lines, leading decorators, attributes and doc comment included:
-        what a slice returns and what a line must fall in to belong to the symbol."""
-        return self.slice_line, self.end_line
-
     def contains(self, line: int) -> bool:
         """Whether `line` lies in the symbol's extent (a decorator line belongs to what it decorates)."""
         return self.slice_line <= line <= self.end_line

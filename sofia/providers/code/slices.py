@@ -31,10 +31,6 @@ def spellings(symbol: str, lang: str) -> list[str]:
     return lookup.spellings(symbol, lang)
 
 
-def last_segment(qname: str) -> str:
-    return lookup.last_segment(qname)
-
-
 def find(tree: SymbolTree, symbol: str) -> list[Symbol]:
     """Symbols for one request (see `sofia.syntax.lookup.find`)."""
     return lookup.find(tree, symbol)
