@@ -6,8 +6,7 @@ from pathlib import Path
 
 from sofia.output.budget import cost
 from sofia.output.tokens import estimate
-from sofia.providers.code import slice_text
-from tests.code.conftest import code
+from tests.code.conftest import code, slice_text
 
 
 def service(index: int, methods: int = 8) -> str:
