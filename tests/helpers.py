@@ -17,7 +17,7 @@ from sofia.providers.registry import by_name
 def call(
     tool: str,
     arguments: Mapping[str, Any],
-    root: Path,
+    root: Path | Context,
     budget: int | None = None,
     *,
     cli: bool = False,
@@ -26,12 +26,27 @@ def call(
     """The result of `tool` (its registry name) called in-process as the server's worker calls it:
     the registry's record, `arguments` validated by the tool's input model (the CLI's, with `cli`:
     its CLI-only fields), and a `Context` rooted at `root` with `budget` (None: unlimited) and any
-    other `Context` field given (`clock=`, `progress=`, `deadline=`, `allowed=`)."""
+    other `Context` field given (`clock=`, `progress=`, `deadline=`, `allowed=`). A test that
+    needs a `Context` of its own making passes it as `root`."""
     provider = by_name(tool)
     assert provider is not None, f"no tool named {tool}"
     model = provider.cli_input_model if cli else provider.input_model
     params = model.model_validate(dict(arguments))
-    return provider.run(params, Context(root=root, budget=budget, **context))
+    if isinstance(root, Context):
+        assert budget is None and not context, "a whole Context carries its own budget and fields"
+        ctx = root
+    else:
+        ctx = Context(root=root, budget=budget, **context)
+    return provider.run(params, ctx)
+
+
+def write_files(root: Path, files: Mapping[str, str | bytes]) -> Path:
+    """Each of `files` (relative path: content) written below `root`, directories made; returns `root`."""
+    for rel, content in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content if isinstance(content, bytes) else content.encode())
+    return root
 
 
 def run_sf(

@@ -14,14 +14,16 @@ from sofia.output import budget
 from sofia.providers.composer import check
 from sofia.providers.contract import ProviderError
 from tests.composer.conftest import context, write_package
-from tests.composer.test_failures import EXPECTED
+from tests.composer.recordings import EXPECTED
 from tests.composer.workspace import FIXTURES, Workspace
+from tests.helpers import call
 
 TOOLS = FIXTURES / "workspace" / "monorepo" / "tools"
 
 
 def run_check(workspace_root: Path, **params: Any) -> dict[str, Any]:
-    return check.run(check.Params(**params), context(workspace_root))
+    result: dict[str, Any] = call("composer_check", params, workspace_root)
+    return result
 
 
 def process_gone(pid: int) -> bool:

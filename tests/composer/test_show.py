@@ -17,12 +17,14 @@ from sofia.providers.composer import lock, show
 from sofia.providers.contract import ProviderError
 from tests.composer.conftest import context, unreadable_file, write_package
 from tests.composer.workspace import FIXTURES, Workspace
+from tests.helpers import call
 
 LOCK_CASES = sorted(p.name for p in (FIXTURES / "locks").iterdir() if p.is_dir())
 
 
 def show_in(workspace_root: Path, package: str, root: str = ".") -> dict[str, Any]:
-    return show.run(show.Params(package=package, root=root), context(workspace_root))
+    result: dict[str, Any] = call("composer_show", {"package": package, "root": root}, workspace_root)
+    return result
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,15 @@ from sofia.output.budget import cost
 from sofia.output.jsonfmt import compact
 from sofia.providers.github import branches, ci, pr
 from tests.github.fakegh import FakeGh
-from tests.github.helpers import NOW_2026_06_14, context, github_repo, record_api_repo
-from tests.github.test_branches import graphql_args as branch_args
-from tests.github.test_pr import VIEWER
-from tests.github.test_pr import graphql_args as pr_args
+from tests.github.helpers import (
+    NOW_2026_06_14,
+    VIEWER,
+    branches_query,
+    context,
+    github_repo,
+    prs_query,
+    record_api_repo,
+)
 
 
 def _pr(fake: FakeGh, tmp_path: Path, budget: int | None) -> dict[str, Any]:
@@ -37,8 +42,8 @@ def _ci(fake: FakeGh, tmp_path: Path, budget: int | None) -> dict[str, Any]:
 @pytest.fixture
 def recorded(fake_gh: FakeGh, tmp_path: Path) -> FakeGh:
     fake_gh.add(VIEWER, stdout="dev\n")
-    fake_gh.add(pr_args(), stdout_file="graphql_prs.json")
-    fake_gh.add(branch_args(), stdout_file="graphql_branches.json")
+    fake_gh.add(prs_query(), stdout_file="graphql_prs.json")
+    fake_gh.add(branches_query(), stdout_file="graphql_branches.json")
     record_api_repo(fake_gh, github_repo(tmp_path / "api").path)
     return fake_gh
 

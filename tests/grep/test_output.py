@@ -13,7 +13,7 @@ from sofia.providers.grep.engine import COUNTING, PARSING, READING
 from sofia.providers.grep.provider import Params, run
 from sofia.providers.grep.text import hit_text
 from tests.grep.conftest import generate_tree, grep, rows
-from tests.grep.test_matching import write
+from tests.helpers import write_files as write
 
 CAP_NOTE = (
     "needle: showing 1 of 9 hits; the rest are in more_in; "

@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 
 import sofia.syntax
-from tests.grep.conftest import every_hit, rows
-
-SHOP = Path(__file__).resolve().parent.parent / "fixtures" / "grep" / "shop"
+from tests.grep.conftest import SHOP, every_hit, rows
 
 
 def symbols(pattern: str, **options: object) -> dict[tuple[str, int], str]:

@@ -19,10 +19,7 @@ from sofia.providers.registry import by_name
 from tests.cc.transcripts import write_ab
 from tests.composer.workspace import build_workspace
 from tests.github.fakegh import FakeGh
-from tests.github.helpers import github_repo, record_api_repo
-from tests.github.test_branches import graphql_args as branches_query
-from tests.github.test_pr import VIEWER
-from tests.github.test_pr import graphql_args as prs_query
+from tests.github.helpers import VIEWER, branches_query, github_repo, prs_query, record_api_repo
 from tests.helpers import Repo
 from tests.packagist.server import FakePackagist
 from tests.server.harness import Connection, connect, server_env, text

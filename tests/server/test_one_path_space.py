@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.changed.test_path_space import monorepo  # noqa: F401  (the fixture)
+from tests.changed.monorepo import build_monorepo
 from tests.helpers import Repo
 from tests.server.harness import Connection, connect, text
 
@@ -18,7 +19,12 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
-async def package_server(monorepo: Repo) -> AsyncIterator[Connection]:  # noqa: F811
+def monorepo(tmp_path: Path) -> Repo:
+    return build_monorepo(tmp_path)
+
+
+@pytest.fixture
+async def package_server(monorepo: Repo) -> AsyncIterator[Connection]:
     async with connect(monorepo.path / "src" / "Core", "--workers", "1") as connection:
         yield connection
 
@@ -43,7 +49,7 @@ async def test_every_path_changed_and_grep_print_goes_back_into_code(package_ser
 
 
 async def test_the_rest_of_the_repository_stays_inside_the_allowed_roots(
-    monorepo: Repo,  # noqa: F811
+    monorepo: Repo,
     package_server: Connection,
 ) -> None:
     document = await _json(package_server, "changed", {"scope": "repo"})
