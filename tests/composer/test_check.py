@@ -280,7 +280,7 @@ def test_output_budget_shortens_failures_then_drops_passing_rows(tmp_path: Path)
     assert 0 < kept_ok < 5
     assert cut["omitted"] == {"results": 5 - kept_ok}
     assert cut["notes"] == [
-        "first_failure: showing 100 of 200 characters per row (budget 300 tok); narrow with package",
+        "first_failure: 1 text cut to 100 characters (budget 300 tok); narrow with package",
         f"results: showing {1 + kept_ok} of 6 rows (budget 300 tok); "
         "passing rows go first (summary counts them); narrow with package",
     ]
