@@ -3,7 +3,7 @@ from the test recordings (GitHub itself is not reachable here): tokens of `sf gi
 vs the raw gh calls, and the wall time of `sf github ci` tree mode over 20 package repositories vs
 the same probes run one after another.
 
-Targets (spec): github_pr TOON ≥ 15× smaller than two `gh search prs --json` calls plus `gh pr checks`
+Targets: github_pr TOON ≥ 15× smaller than two `gh search prs --json` calls plus `gh pr checks`
 per PR; the compact JSON for MCP at least half of that; tree mode over 20 repositories with a gh
 answering in 0.5 s within 1.3 × 4 × 0.5 s.
 """

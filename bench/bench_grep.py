@@ -1,4 +1,4 @@
-"""`sf grep` against what an agent would otherwise run (spec tools-code §2.7): end-to-end time vs
+"""`sf grep` against what an agent would otherwise run: end-to-end time vs
 ripgrep and grep on two trees of more than 50,000 files, and output tokens vs `grep -rn` (with and
 without `-C2`) on real PHP code, plus the cap's effect on a broad query.
 

@@ -1,7 +1,7 @@
 """`sf mcp` against calling the providers in-process: per-call overhead, throughput with one and
 two workers, start-up, and a 10,000-call soak (server memory, descriptors, processes).
 
-Targets (spec server.md): overhead median ≤ 2 ms and p99 ≤ 10 ms; `--workers 2` ≥ 1.8× the
+Targets: overhead median ≤ 2 ms and p99 ≤ 10 ms; `--workers 2` ≥ 1.8× the
 throughput of `--workers 1` on CPU-bound calls; spawn → initialize ≤ 1.5 s and the first tool
 result ≤ 0.5 s after that; soak RSS growth < 20 MB with no leaked descriptors or processes.
 

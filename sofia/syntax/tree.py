@@ -19,7 +19,8 @@ class Symbol:
     """class interface trait enum struct type namespace function method const var (Vue: template script style)."""
     name: str
     qname: str
-    """Qualified name (spec tools-code §0.5): `Class::method`, `Type.Method`, `Outer.Inner.method`, ..."""
+    """Qualified name: `Class::method`, `Type.Method`, `Outer.Inner.method`, ... (docs/architecture.md,
+    "The symbol layer")."""
     owner: str
     """qname of the enclosing symbol, "" at top level."""
     line: int

@@ -1,4 +1,4 @@
-"""The output budget (spec tools-code §1.9): whole documents in order, exact counts, line-boundary cuts."""
+"""The output budget (docs/code.md, "Output budget"): whole documents in order, exact counts, line-boundary cuts."""
 
 from __future__ import annotations
 

@@ -37,7 +37,8 @@ SPEC_IGNORE_DIRS = [
     ".nuxt",
     "coverage",
 ]
-"""The directory names spec tools-code §0.4 skips below the root, spelled out independently."""
+"""The directory names every walk skips below the root (docs/architecture.md, "Walking a tree"),
+spelled out here independently of `sofia.runtime.rg`."""
 
 Location = tuple[str, int, int]
 

@@ -1,4 +1,4 @@
-"""Result shape (spec tools-code §2.4-§2.6): the cap with exact totals and `more_in`, the uniform
+"""Result shape (docs/grep.md, "Output"): the cap with exact totals and `more_in`, the uniform
 budget cut, windowed text, and byte-identical output for identical calls."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every hit carries the qualified name of its enclosing symbol (spec tools-code §0.5), the same
+"""Every hit carries the qualified name of its enclosing symbol (docs/architecture.md, "The symbol layer"), the same
 key `code` slices by; "" outside every symbol, "?" where the file has no parser."""
 
 from __future__ import annotations

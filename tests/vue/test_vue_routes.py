@@ -1,4 +1,5 @@
-"""`vue_routes` on router fixtures of every style the spec names, real-world shapes, errors and limits."""
+"""`vue_routes` on router fixtures of every style docs/vue.md names, real-world shapes, errors and
+limits."""
 
 from __future__ import annotations
 

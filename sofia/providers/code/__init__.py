@@ -1,4 +1,4 @@
-"""`code`: structure without bodies, or exactly the bodies asked for (spec tools-code §1).
+"""`code`: structure without bodies, or exactly the bodies asked for (docs/code.md).
 
 Only pydantic and the contract are imported here: the CLI imports this module to build `--help`.
 """

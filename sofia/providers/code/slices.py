@@ -1,4 +1,4 @@
-"""Symbol slices (spec tools-code §1.7): the exact source of named symbols, matched by qname or an
+"""Symbol slices: the exact source of named symbols, matched by qname or an
 accepted spelling, with close matches for misses and the whole file when that is cheaper."""
 
 from __future__ import annotations
