@@ -15,9 +15,10 @@ import pytest
 from sofia.output import budget
 from sofia.providers.composer import lock, show
 from sofia.providers.contract import ProviderError
-from tests.composer.conftest import context, unreadable_file, write_package
+from tests.composer.conftest import context, write_package
 from tests.composer.workspace import FIXTURES, Workspace
 from tests.helpers import call
+from tests.unreadable import unreadable_file
 
 LOCK_CASES = sorted(p.name for p in (FIXTURES / "locks").iterdir() if p.is_dir())
 

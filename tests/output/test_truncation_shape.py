@@ -31,7 +31,7 @@ from tests.composer.workspace import build_workspace
 from tests.github.fakegh import FakeGh
 from tests.github.helpers import VIEWER, branches_query, github_repo, prs_query, record_api_repo
 from tests.helpers import Repo, call
-from tests.packagist.server import FakePackagist
+from tests.packagist.server import FakePackagist, local_packagist
 
 Fixture = Callable[[Path], tuple[Path, dict[str, Any]]]
 NOW = 1772500000.0
@@ -286,11 +286,8 @@ def fake_gh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def packagist(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakePackagist]:
     """A local Packagist that has published nothing."""
-    fake = FakePackagist().start()
-    monkeypatch.setenv("SOFIA_PACKAGIST_URL", fake.url)
-    monkeypatch.setenv("SOFIA_PACKAGIST_API_URL", fake.url)
-    yield fake
-    fake.stop()
+    with local_packagist(monkeypatch) as fake:
+        yield fake
 
 
 def run_tool(
