@@ -2,7 +2,7 @@
 pool against one process, peak memory on a single huge transcript, and token ratios against the raw
 transcripts.
 
-Targets (spec tools-workflow §3.4): `cc_ls` cold ≥ 150 MB/s of transcript with the pool's parallelism;
+Targets: `cc_ls` cold ≥ 150 MB/s of transcript with the pool's parallelism;
 warm ≥ 10× faster than cold; a touched file is the only one parsed again; single-session tools on the
 huge file ≥ 60 MB/s cold, peak RSS growth ≤ 150 MB, warm ≥ 20× faster; `cc_show` TOON ≥ 400× smaller
 than transcripts ≥ 2 MB; `cc_ls` ≤ 30 tokens per row.

@@ -31,7 +31,7 @@ from sofia.providers import changed
 from sofia.providers.contract import Context
 
 TARGET = 48.0
-"""Median git diff ÷ sf changed (TOON) the spec asks for."""
+"""The bar: median tokens of `git diff` ÷ those of `sf changed` (TOON) over the pairs."""
 PACKAGES = (("flask==2.2.5", "src/flask"), ("httpx==0.24.1", "httpx"))
 """A package directory of some ranges: the workspace of an editor opened on one package."""
 

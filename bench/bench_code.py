@@ -1,4 +1,4 @@
-"""`sf code` against `cat` (spec tools-code §1.10): output tokens per language on real public code
+"""`sf code` against `cat`: output tokens per language on real public code
 (median/min/max over files of at least 8 KiB, also with `--exported` and `--brief`, TOON and JSON),
 `--api` on symfony/console's ListCommand against `cat` of the class and its parent, end-to-end time on
 250 files against `cat` of them, and the per-file parse + extraction time on 20–50 KB files.

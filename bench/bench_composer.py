@@ -2,7 +2,7 @@
 side in one run on generated package trees (real git repositories, real `composer`, a local
 Packagist serving p2 documents shaped like the real ones).
 
-Targets (spec): composer_ls TOON ≥ 7× smaller than the concatenated manifests of a 9-package tree,
+Targets: composer_ls TOON ≥ 7× smaller than the concatenated manifests of a 9-package tree,
 and 50 packages in 50 repositories ≤ 1.5× the `git tag` probes alone (8 at a time); composer_check
 wall with jobs ≥ packages ≤ 1.2× the longest single check, TOON ≥ 17× smaller than the raw output
 per failing package; packagist_status TOON ≥ 23× smaller than the p2 documents, and 20 packages

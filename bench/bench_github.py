@@ -3,7 +3,7 @@ from the test recordings (GitHub itself is not reachable here): tokens of `sf gi
 vs the raw gh calls, and the wall time of `sf github ci` tree mode over 20 package repositories vs
 the same probes run one after another.
 
-Targets (spec): github_pr TOON ≥ 15× smaller than two `gh search prs --json` calls plus `gh pr checks`
+Targets: github_pr TOON ≥ 15× smaller than two `gh search prs --json` calls plus `gh pr checks`
 per PR; the compact JSON for MCP at least half of that; tree mode over 20 repositories with a gh
 answering in 0.5 s within 1.3 × 4 × 0.5 s.
 """
@@ -16,48 +16,26 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from harness import CACHE, ROOT, estimate, ratio, run, section, sf_command, table
+from harness import CACHE, ROOT, estimate, median_seconds, ratio, run, section, sf_command, table
 
 sys.path.insert(0, str(ROOT))
 
-from sofia.providers.github import branches, ci, pr
+from sofia.providers.github import ci
+from tests.github.fakegh import RECORDINGS, FakeGh, go_json
+from tests.github.helpers import VIEWER, branches_query, prs_query, record_api_repo
 
-RECORDINGS = ROOT / "tests" / "github" / "recordings"
-FAKE = ROOT / "tests" / "github" / "fake"
 WORK = CACHE / "github"
 NOW = "1781395200"  # 2026-06-14T00:00:00Z, the clock of the branch fixture
 TREE_REPOS = 20
 GH_DELAY = 0.5
 
 
-def fake_env(cases: list[dict[str, Any]], name: str) -> dict[str, str]:
-    path = WORK / f"{name}.cases.json"
-    path.write_text(json.dumps(cases))
-    return {
-        "PATH": f"{FAKE}{os.pathsep}{os.environ['PATH']}",
-        "FAKE_GH_CASES": str(path),
-        "FAKE_GH_LOG": str(WORK / f"{name}.calls.jsonl"),
-        "SOFIA_NOW": NOW,
-    }
-
-
-def case(
-    args: list[str], file: str = "", stdout: str = "", cwd: Path | None = None, sleep: float = 0
-) -> dict[str, Any]:
-    answer: dict[str, Any] = {"sleep": sleep}
-    if file:
-        answer["stdout_file"] = str(RECORDINGS / file)
-    else:
-        answer["stdout"] = stdout
-    return {"args": args, "cwd": str(cwd) if cwd else None, "responses": [answer]}
-
-
-def go_json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False) + "\n"
+def fake_env(fake: FakeGh) -> dict[str, str]:
+    """The environment that puts the test suite's fake gh, with `fake`'s cases, first on PATH."""
+    return {**fake.env(), "SOFIA_NOW": NOW}
 
 
 def sf_output(args: list[str], env: dict[str, str], cwd: Path, fmt: str = "toon") -> str:
@@ -132,12 +110,10 @@ def pr_checks(node: dict[str, Any]) -> str:
 
 
 def pr_section() -> None:
-    args = ["api", "graphql", "-f", f"query={pr.QUERY}", "-F", "limit=30"]
-    for alias, _role, search in pr.SEARCHES:
-        args += ["-f", f"{alias}={search.format(login='dev')}"]
-    env = fake_env(
-        [case(["api", "user", "--jq", ".login"], stdout="dev\n"), case(args, "graphql_prs.json")], "pr"
-    )
+    fake = FakeGh(WORK / "pr")
+    fake.add(VIEWER, stdout="dev\n")
+    fake.add(prs_query(), stdout_file="graphql_prs.json")
+    env = fake_env(fake)
     toon = sf_output(["github", "pr"], env, WORK)
     compact = sf_output(["github", "pr"], env, WORK, "json")
     raw, calls = pr_alternative()
@@ -155,12 +131,9 @@ def pr_section() -> None:
 
 
 def ci_section(repo: Path) -> None:
-    cases = [
-        case(["run", "list", "--limit", "5", "--json", ci.RUN_FIELDS], "run_list_api.json", cwd=repo),
-        case(["run", "view", "9123", "--json", "jobs"], "run_view_jobs_9123.json", cwd=repo),
-        case(["run", "view", "9123", "--log-failed"], "run_view_log_failed_9123.txt", cwd=repo),
-    ]
-    env = fake_env(cases, "ci")
+    fake = FakeGh(WORK / "ci")
+    record_api_repo(fake, repo)
+    env = fake_env(fake)
     toon = sf_output(["github", "ci"], env, repo)
     compact = sf_output(["github", "ci"], env, repo, "json")
     raw = "".join(
@@ -185,11 +158,10 @@ def ci_section(repo: Path) -> None:
 
 
 def branches_section() -> None:
-    args = ["api", "graphql", "-f", f"query={branches.QUERY}", "-f", "login=dev", "-F", "refLimit=50"]
-    env = fake_env(
-        [case(["api", "user", "--jq", ".login"], stdout="dev\n"), case(args, "graphql_branches.json")],
-        "branches",
-    )
+    fake = FakeGh(WORK / "branches")
+    fake.add(VIEWER, stdout="dev\n")
+    fake.add(branches_query(), stdout_file="graphql_branches.json")
+    env = fake_env(fake)
     toon = sf_output(["github", "branches"], env, WORK)
     compact = sf_output(["github", "branches"], env, WORK, "json")
     raw_tok = estimate((RECORDINGS / "graphql_branches.json").read_text())
@@ -217,20 +189,14 @@ def tree(root: Path) -> list[Path]:
     return repos
 
 
-def median_wall(action: Any, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return sorted(times)[len(times) // 2]
-
-
 def tree_section() -> None:
     root = Path(tempfile.mkdtemp(prefix="sofia-bench-tree-"))
     repos = tree(root)
     vector = ["run", "list", "--limit", "1", "--json", ci.RUN_FIELDS]
-    env = fake_env([case(vector, "run_list_delta.json", cwd=repo, sleep=GH_DELAY) for repo in repos], "tree")
+    fake = FakeGh(WORK / "tree")
+    for repo in repos:
+        fake.add(vector, stdout_file="run_list_delta.json", cwd=repo, sleep=GH_DELAY)
+    env = fake_env(fake)
     full_env = {**os.environ, **env}
 
     def sf_tree() -> None:
@@ -243,7 +209,7 @@ def tree_section() -> None:
     done = run(sf_command("github", "ci", "--root", str(root), "--json"), cwd=WORK, env=env)
     if done.returncode != 0 or len(json.loads(done.stdout)["runs"]) != TREE_REPOS:
         raise SystemExit(f"sf github ci tree mode failed: {done.stderr.decode()}")
-    sf_time, loop_time = median_wall(sf_tree), median_wall(loop)
+    sf_time, loop_time = median_seconds(sf_tree, 3, warmup=0), median_seconds(loop, 3, warmup=0)
     shutil.rmtree(root, ignore_errors=True)
     probe = loop_time / TREE_REPOS
     waves = -(-TREE_REPOS // 6)

@@ -1,4 +1,4 @@
-"""`sf grep` against what an agent would otherwise run (spec tools-code §2.7): end-to-end time vs
+"""`sf grep` against what an agent would otherwise run: end-to-end time vs
 ripgrep and grep on two trees of more than 50,000 files, and output tokens vs `grep -rn` (with and
 without `-C2`) on real PHP code, plus the cap's effect on a broad query.
 
@@ -8,7 +8,6 @@ Linux kernel source from Debian's `linux-source-6.1`; PHP from Debian's Laravel 
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import statistics
@@ -423,8 +422,7 @@ def in_process_rows(
 ) -> list[list[object]]:
     """The provider called in this process (what a warm MCP worker pays) vs one `rg -n -e …` run,
     interleaved: the search itself, without the new process's start-up."""
-    from sofia.providers.contract import Context
-    from sofia.providers.grep.provider import Params, run
+    from tests.helpers import call
 
     rows: list[list[object]] = []
     for patterns in groups:
@@ -432,7 +430,7 @@ def in_process_rows(
         theirs: list[float] = []
         for round_ in range(repeat + 1):
             start = time.perf_counter()
-            run(Params(patterns=list(patterns)), Context(root=root, budget=20_000))
+            call("grep", {"patterns": list(patterns)}, root, 20_000)
             middle = time.perf_counter()
             harness.run(rg_command(*patterns), cwd=root)
             if round_:
@@ -448,32 +446,23 @@ def in_process_rows(
 def mcp_row(root: Path, pattern: str, calls: int = 10) -> list[object]:
     """`grep` over the real MCP server with a warm worker vs a bare rg process, interleaved."""
     import anyio
-    from mcp import ClientSession, StdioServerParameters, stdio_client
 
     rg_args = rg_command(pattern)
 
     async def measure() -> tuple[float, float]:
-        params = StdioServerParameters(
-            command=sf_command()[0], args=[*sf_command()[1:], "mcp", "--workers", "1"], cwd=root
-        )
         over_mcp: list[float] = []
         bare: list[float] = []
-        with open(os.devnull, "w") as errlog:
-            async with (
-                stdio_client(params, errlog=errlog) as (read, write),
-                ClientSession(read, write) as session,
-            ):
-                await session.initialize()
-                for round_ in range(calls + 1):
-                    start = time.perf_counter()
-                    result = await session.call_tool("grep", {"patterns": [pattern]})
-                    elapsed = time.perf_counter() - start
-                    assert not result.is_error, result
-                    start = time.perf_counter()
-                    await anyio.to_thread.run_sync(lambda: harness.run(rg_args, cwd=root))
-                    if round_:
-                        over_mcp.append(elapsed)
-                        bare.append(time.perf_counter() - start)
+        async with harness.mcp_session(root, "--workers", "1") as session:
+            for round_ in range(calls + 1):
+                start = time.perf_counter()
+                result = await session.call_tool("grep", {"patterns": [pattern]})
+                elapsed = time.perf_counter() - start
+                assert not result.is_error, result
+                start = time.perf_counter()
+                await anyio.to_thread.run_sync(lambda: harness.run(rg_args, cwd=root))
+                if round_:
+                    over_mcp.append(elapsed)
+                    bare.append(time.perf_counter() - start)
         return statistics.median(over_mcp), statistics.median(bare)
 
     mcp_time, rg_time = anyio.run(measure)

@@ -13,7 +13,6 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
@@ -26,27 +25,18 @@ import bench_changed
 import bench_composer
 import bench_github
 import bench_grep
-from harness import CACHE, ROOT, estimate, median_seconds, npm_package, section, table
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from harness import CACHE, ROOT, estimate, mcp_session, median_seconds, npm_package, section, table
+from mcp import ClientSession
 
 from sofia.output.jsonfmt import compact
 from sofia.output.toon import payload
-from sofia.providers.github import branches, ci, pr
+from tests.github.fakegh import FakeGh
+from tests.github.helpers import VIEWER, branches_query, prs_query, record_api_repo
 from tests.packagist.server import FakePackagist, Reply, p2_document
+from tests.server.harness import TABULAR
 
 TARGET = 0.30
 """Median share of tokens TOON saves over the tabular tools."""
-TABULAR = (
-    "grep",
-    "cc_ls",
-    "cc_bash",
-    "composer_ls",
-    "changed",
-    "vue_routes",
-    "github_ci",
-    "github_pr",
-    "github_branches",
-)
 WORK = CACHE / "payload"
 COMMAND = "python bench/bench_payload.py"
 
@@ -186,22 +176,14 @@ def github_setting() -> Setting:
     if not (repo / ".git").exists():
         repo.mkdir(exist_ok=True)
         subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    case = bench_github.case
-    prs = ["api", "graphql", "-f", f"query={pr.QUERY}", "-F", "limit=30"]
-    for alias, _role, search in pr.SEARCHES:
-        prs += ["-f", f"{alias}={search.format(login='dev')}"]
-    stale = ["api", "graphql", "-f", f"query={branches.QUERY}", "-f", "login=dev", "-F", "refLimit=50"]
-    cases = [
-        case(["api", "user", "--jq", ".login"], stdout="dev\n"),
-        case(prs, "graphql_prs.json"),
-        case(stale, "graphql_branches.json"),
-        case(["run", "list", "--limit", "5", "--json", ci.RUN_FIELDS], "run_list_api.json", cwd=repo),
-        case(["run", "view", "9123", "--json", "jobs"], "run_view_jobs_9123.json", cwd=repo),
-        case(["run", "view", "9123", "--log-failed"], "run_view_log_failed_9123.txt", cwd=repo),
-    ]
+    fake = FakeGh(work / "payload")
+    fake.add(VIEWER, stdout="dev\n")
+    fake.add(prs_query(), stdout_file="graphql_prs.json")
+    fake.add(branches_query(), stdout_file="graphql_branches.json")
+    record_api_repo(fake, repo)
     return Setting(
         work,
-        bench_github.fake_env(cases, "payload"),
+        bench_github.fake_env(fake),
         [
             Call("github_ci", "5 runs, 2 failed steps", {"root": str(repo)}),
             Call("github_pr", "five-PR fixture", {}),
@@ -216,23 +198,12 @@ def github_setting() -> Setting:
 @asynccontextmanager
 async def server(setting: Setting, payload: str) -> AsyncIterator[ClientSession]:
     """`sf mcp --payload PAYLOAD` over the setting's directory, every path allowed."""
-    script = Path(sys.executable).with_name("sf")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "sofia"]
     env = {**os.environ, "PYTHONPATH": str(ROOT), **setting.env}
     env.pop("SOFIA_PAYLOAD", None)
-    params = StdioServerParameters(
-        command=command[0],
-        args=[*command[1:], "mcp", "--workers", "1", "--root", "/", "--payload", payload],
-        cwd=setting.cwd,
-        env=env,
-    )
-    with open(os.devnull, "w") as errlog:
-        async with (
-            stdio_client(params, errlog=errlog) as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
-            yield session
+    async with mcp_session(
+        setting.cwd, "--workers", "1", "--root", "/", "--payload", payload, env=env
+    ) as session:
+        yield session
 
 
 def text_of(result: Any, call: Call) -> str:

@@ -10,7 +10,6 @@ Debian (both built by bench_grep into bench/.cache).
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import threading
 import time
@@ -122,61 +121,50 @@ def mcp_rows(
 ) -> tuple[list[list[object]], list[list[object]]]:
     """Warm-worker calls against bare rg, interleaved; then the big name once, with worker memory."""
     import anyio
-    from mcp import ClientSession, StdioServerParameters, stdio_client
 
     async def measure() -> tuple[list[list[object]], list[list[object]]]:
-        params = StdioServerParameters(
-            command=sf_command()[0], args=[*sf_command()[1:], "mcp", "--workers", "1"], cwd=root
-        )
         rows: list[list[object]] = []
-        with open(os.devnull, "w") as errlog:
-            async with (
-                stdio_client(params, errlog=errlog) as (read, write),
-                ClientSession(read, write) as session,
-            ):
-                await session.initialize()
-                await session.call_tool("refs", {"symbols": ["warmup"]}, read_timeout_seconds=None)
-                for name in names:
-                    over: list[float] = []
-                    bare: list[float] = []
-                    for round_ in range(calls + 1):
-                        start = time.perf_counter()
-                        result = await session.call_tool("refs", {"symbols": [name]})
-                        elapsed = time.perf_counter() - start
-                        assert not result.is_error, result
-                        start = time.perf_counter()
-                        await anyio.to_thread.run_sync(lambda n=name: harness.run(rg_word(n), cwd=root))
-                        if round_:
-                            over.append(elapsed)
-                            bare.append(time.perf_counter() - start)
-                    mcp_time, rg_time = statistics.median(over), statistics.median(bare)
-                    rows.append(
-                        [
-                            f"`refs {name}` over MCP (warm worker)",
-                            ratio(mcp_time, rg_time),
-                            f"{mcp_time:.2f} / {rg_time:.2f}",
-                        ]
-                    )
-                expected = occurrences(root, BIG_NAME)
-                with RssSampler() as sampler:
+        async with harness.mcp_session(root, "--workers", "1") as session:
+            await session.call_tool("refs", {"symbols": ["warmup"]}, read_timeout_seconds=None)
+            for name in names:
+                over: list[float] = []
+                bare: list[float] = []
+                for round_ in range(calls + 1):
                     start = time.perf_counter()
-                    result = await session.call_tool(
-                        "refs", {"symbols": [BIG_NAME]}, read_timeout_seconds=None
-                    )
+                    result = await session.call_tool("refs", {"symbols": [name]})
                     elapsed = time.perf_counter() - start
-                assert not result.is_error, result
-                payload = json.loads(result.content[0].text)  # type: ignore[union-attr]
-                totals = payload["symbols"][0]["totals"]
-                big = [
+                    assert not result.is_error, result
+                    start = time.perf_counter()
+                    await anyio.to_thread.run_sync(lambda n=name: harness.run(rg_word(n), cwd=root))
+                    if round_:
+                        over.append(elapsed)
+                        bare.append(time.perf_counter() - start)
+                mcp_time, rg_time = statistics.median(over), statistics.median(bare)
+                rows.append(
                     [
-                        f"`refs {BIG_NAME}` over MCP",
-                        f"{expected:,}",
-                        f"{totals['text']:,}",
-                        f"{totals.get('unclassified', 0):,}",
-                        f"{elapsed:.1f} s (deadline {DEFAULT_DEADLINE:.0f} s)",
-                        f"{sampler.peak / 2**20:.0f} MiB",
+                        f"`refs {name}` over MCP (warm worker)",
+                        ratio(mcp_time, rg_time),
+                        f"{mcp_time:.2f} / {rg_time:.2f}",
                     ]
+                )
+            expected = occurrences(root, BIG_NAME)
+            with RssSampler() as sampler:
+                start = time.perf_counter()
+                result = await session.call_tool("refs", {"symbols": [BIG_NAME]}, read_timeout_seconds=None)
+                elapsed = time.perf_counter() - start
+            assert not result.is_error, result
+            payload = json.loads(result.content[0].text)  # type: ignore[union-attr]
+            totals = payload["symbols"][0]["totals"]
+            big = [
+                [
+                    f"`refs {BIG_NAME}` over MCP",
+                    f"{expected:,}",
+                    f"{totals['text']:,}",
+                    f"{totals.get('unclassified', 0):,}",
+                    f"{elapsed:.1f} s (deadline {DEFAULT_DEADLINE:.0f} s)",
+                    f"{sampler.peak / 2**20:.0f} MiB",
                 ]
+            ]
         return rows, big
 
     return anyio.run(measure)

@@ -1,7 +1,7 @@
 """`sf mcp` against calling the providers in-process: per-call overhead, throughput with one and
 two workers, start-up, and a 10,000-call soak (server memory, descriptors, processes).
 
-Targets (spec server.md): overhead median ≤ 2 ms and p99 ≤ 10 ms; `--workers 2` ≥ 1.8× the
+Targets: overhead median ≤ 2 ms and p99 ≤ 10 ms; `--workers 2` ≥ 1.8× the
 throughput of `--workers 1` on CPU-bound calls; spawn → initialize ≤ 1.5 s and the first tool
 result ≤ 0.5 s after that; soak RSS growth < 20 MB with no leaked descriptors or processes.
 
@@ -19,14 +19,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
 import anyio
 import psutil
-from harness import ROOT, ratio, section, table
+from harness import ROOT, mcp_session, ratio, section, sf_command, table
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from sofia.output.jsonfmt import compact
@@ -48,22 +47,9 @@ def env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT), "SOFIA_TEST_PROVIDERS": "tests.server.faulty"}
 
 
-def sf() -> list[str]:
-    script = Path(sys.executable).with_name("sf")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "sofia"]
-
-
-@asynccontextmanager
-async def server(cwd: Path, *args: str) -> AsyncIterator[ClientSession]:
-    command = [*sf(), "mcp", *args]
-    params = StdioServerParameters(command=command[0], args=command[1:], cwd=cwd, env=env())
-    with open(os.devnull, "w") as errlog:
-        async with (
-            stdio_client(params, errlog=errlog) as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
-            yield session
+def server(cwd: Path, *args: str) -> AbstractAsyncContextManager[ClientSession]:
+    """`sf mcp ARGS` with the test suite's providers registered."""
+    return mcp_session(cwd, *args, env=env())
 
 
 def server_process() -> psutil.Process:
@@ -143,7 +129,7 @@ async def throughput(cwd: Path) -> tuple[float, float]:
 
 async def startup(cwd: Path) -> tuple[float, float, float]:
     """Spawn → initialize result, then tools/list, then the first `changed` result (seconds)."""
-    command = [*sf(), "mcp"]
+    command = sf_command("mcp")
     params = StdioServerParameters(command=command[0], args=command[1:], cwd=cwd, env=dict(os.environ))
     with open(os.devnull, "w") as errlog:
         start = time.perf_counter()
@@ -236,7 +222,7 @@ async def recovery(cwd: Path) -> dict[str, float]:
 def shutdown_seconds(cwd: Path) -> float:
     """SIGTERM → exit of a server with two warm workers."""
     process = subprocess.Popen(
-        [*sf(), "mcp", "--workers", "2"], cwd=cwd, env=dict(os.environ), stdin=subprocess.PIPE,
+        sf_command("mcp", "--workers", "2"), cwd=cwd, env=dict(os.environ), stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     assert process.stdin is not None and process.stdout is not None

@@ -10,8 +10,10 @@ import subprocess
 import sys
 import tarfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(os.environ.get("SOFIA_BENCH_CACHE", ROOT / "bench" / ".cache"))
@@ -20,6 +22,9 @@ sys.path.insert(0, str(ROOT))
 
 from sofia.output.tokens import estimate  # noqa: E402
 
+if TYPE_CHECKING:
+    from mcp import ClientSession
+
 
 def sf_command(*args: str) -> list[str]:
     """The `sf` console script of this interpreter (what a user runs), falling back to `-m sofia`."""
@@ -27,6 +32,25 @@ def sf_command(*args: str) -> list[str]:
     if script.exists():
         return [str(script), *args]
     return [sys.executable, "-m", "sofia", *args]
+
+
+@asynccontextmanager
+async def mcp_session(
+    cwd: Path, *args: str, env: dict[str, str] | None = None
+) -> AsyncIterator[ClientSession]:
+    """An initialized MCP client session with `sf mcp ARGS` started in `cwd` through the SDK's stdio
+    client, its stderr discarded; `env` None: the SDK's default environment for a server."""
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    command = sf_command("mcp", *args)
+    params = StdioServerParameters(command=command[0], args=command[1:], cwd=cwd, env=env)
+    with open(os.devnull, "w") as errlog:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            yield session
 
 
 def run(

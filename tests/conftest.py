@@ -1,5 +1,5 @@
-"""Shared test plumbing: running `sf` as a real subprocess, building real git repositories, and an
-environment isolated from the developer's own git, Claude Code and cache configuration."""
+"""Shared test plumbing: an environment isolated from the developer's own git, Claude Code and
+cache configuration, and a real git repository per test (the helpers are in tests/helpers.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Repo, run_sf
+from tests.helpers import Repo
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -42,8 +42,3 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
 @pytest.fixture
 def repo(tmp_path: Path) -> Repo:
     return Repo(tmp_path / "repo")
-
-
-@pytest.fixture
-def sf() -> object:
-    return run_sf

@@ -1,12 +1,52 @@
-"""Helpers shared by every test area: the real `sf` as a subprocess, real git repositories."""
+"""Helpers shared by every test area: a tool called in-process the way the server's worker calls it,
+the real `sf` as a subprocess, real git repositories."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
+
+from sofia.providers.contract import Context
+from sofia.providers.registry import by_name
+
+
+def call(
+    tool: str,
+    arguments: Mapping[str, Any],
+    root: Path | Context,
+    budget: int | None = None,
+    *,
+    cli: bool = False,
+    **context: Any,
+) -> Any:
+    """The result of `tool` (its registry name) called in-process as the server's worker calls it:
+    the registry's record, `arguments` validated by the tool's input model (the CLI's, with `cli`:
+    its CLI-only fields), and a `Context` rooted at `root` with `budget` (None: unlimited) and any
+    other `Context` field given (`clock=`, `progress=`, `deadline=`, `allowed=`). A test that
+    needs a `Context` of its own making passes it as `root`."""
+    provider = by_name(tool)
+    assert provider is not None, f"no tool named {tool}"
+    model = provider.cli_input_model if cli else provider.input_model
+    params = model.model_validate(dict(arguments))
+    if isinstance(root, Context):
+        assert budget is None and not context, "a whole Context carries its own budget and fields"
+        ctx = root
+    else:
+        ctx = Context(root=root, budget=budget, **context)
+    return provider.run(params, ctx)
+
+
+def write_files(root: Path, files: Mapping[str, str | bytes]) -> Path:
+    """Each of `files` (relative path: content) written below `root`, directories made; returns `root`."""
+    for rel, content in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content if isinstance(content, bytes) else content.encode())
+    return root
 
 
 def run_sf(

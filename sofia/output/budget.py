@@ -217,17 +217,6 @@ def keep_prefix(
     return fits(result, budget)
 
 
-def shorten_cells(rows: list[dict[str, Any]], column: str, limit: int, cut: Callable[[str, int], str]) -> int:
-    """Cut `column` of every row to `limit` characters in place; returns how many cells were cut."""
-    changed = 0
-    for row in rows:
-        value = row.get(column)
-        if isinstance(value, str) and len(value) > limit:
-            row[column] = cut(value, limit)
-            changed += 1
-    return changed
-
-
 def add_floor_note(result: dict[str, Any], budget: int | None) -> None:
     """The last resort: the result still does not fit after every step of the ladder."""
     if not fits(result, budget):

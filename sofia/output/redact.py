@@ -5,7 +5,7 @@ user name) is kept so the text still reads. Rules run in a fixed order, specific
 so `GITHUB_TOKEN=ghp_…` is reported as `github`, not as a generic assignment. Values that are only a
 shell variable reference (`$TOKEN`, `${TOKEN}`, `$(cat file)`) are no secrets and stay.
 
-Use `redact(text) -> (text, count)` for one string, or a `Redactor` to also count by kind.
+A `Redactor` replaces and counts by kind: `redactor.redact(text) -> (text, count)`.
 """
 
 from __future__ import annotations
@@ -131,11 +131,6 @@ class Redactor:
             with self._lock:
                 self.counts.update(found)
         return text, sum(found.values())
-
-
-def redact(text: str) -> tuple[str, int]:
-    """`text` with its secrets replaced, and how many were replaced."""
-    return Redactor().redact(text)
 
 
 def _replacer(kind: str, counts: Counter[str]) -> Callable[[re.Match[str]], str]:

@@ -9,8 +9,6 @@ from sofia import settings
 from sofia.output import jsonfmt, markdown
 from sofia.output.tokens import estimate
 
-FORMATS = ("toon", "json", "md")
-
 Renderer = Callable[[Any, str], "str | None"]
 
 

@@ -19,11 +19,6 @@ def elide(rows: Sequence[Mapping[str, Any]], defaults: Mapping[str, Any]) -> lis
     return [{k: v for k, v in row.items() if k not in drop} for row in rows]
 
 
-def join(values: Sequence[str], separator: str = ", ") -> str:
-    """A multi-valued cell: the non-empty values joined by `separator`."""
-    return separator.join(v for v in values if v)
-
-
 def cut(text: str, limit: int) -> str:
     """`text` cut to `limit` characters, the last one replaced by `…` when cut."""
     if len(text) <= limit:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
 
 from sofia.errors import ProviderError, quote
 
@@ -98,7 +97,3 @@ def read_regular(path: str | os.PathLike[str]) -> bytes:
             return handle.read()
     finally:
         os.close(fd)
-
-
-def is_regular(path: Path) -> bool:
-    return kind(path) == FILE

@@ -26,7 +26,6 @@ class ProgramTimeout(TimeoutError):
 
     def __init__(self, args: Sequence[str], timeout: float) -> None:
         super().__init__(f"{args[0]} timed out after {timeout:g} s")
-        self.args_list = list(args)
         self.timeout = timeout
 
 

@@ -11,7 +11,6 @@ import select
 import sys
 import time
 
-INVALID_REQUEST = -32600
 SERVER_ERROR = -32000
 """JSON-RPC's range for implementation-defined server errors: the server could not start."""
 WAIT_SECONDS = 10.0

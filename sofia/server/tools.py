@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import mcp_types as types
 from pydantic import BaseModel
@@ -72,11 +71,6 @@ def definition(provider: Provider, model: type[BaseModel]) -> types.Tool:
             open_world_hint=hints.open_world,
         ),
     )
-
-
-def wire_form(tool: types.Tool) -> dict[str, Any]:
-    """A definition exactly as `tools/list` sends it."""
-    return tool.model_dump(by_alias=True, mode="json", exclude_none=True)
 
 
 def instructions(providers: Sequence[Provider], payload: PayloadFormat = "json") -> str:

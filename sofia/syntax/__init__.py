@@ -1,4 +1,5 @@
-"""The tree-sitter symbol layer shared by `code`, `grep` and `changed` (spec tools-code §0.5).
+"""The tree-sitter symbol layer shared by `code`, `grep`, `refs` and `changed` (docs/architecture.md,
+"The symbol layer").
 
 Nothing heavy is imported here: grammars load on the first parse.
 """

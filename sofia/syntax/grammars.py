@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 MAX_PARSE_BYTES = 4 * 1024 * 1024
-"""Files larger than this are not parsed (spec tools-code §0.5)."""
+"""Files larger than this are not parsed: the symbol layer's limit for every tool."""
 PARSE_TIMEOUT = 1.0
 """Seconds one parse may take before it is abandoned."""
 BOM = b"\xef\xbb\xbf"

@@ -25,7 +25,7 @@ EXTENSIONS: dict[str, str] = {
     ".tsx": "tsx",
     ".vue": "vue",
 }
-"""Supported extensions (lower case) and their language (spec tools-code §0.5)."""
+"""Supported extensions (lower case) and their language (docs/architecture.md, "The symbol layer")."""
 
 _MODULES = {"php": "php", "go": "go", "python": "python", "js": "js", "ts": "js", "tsx": "js", "vue": "vue"}
 

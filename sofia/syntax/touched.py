@@ -1,4 +1,4 @@
-"""Which symbols a diff touches (spec tools-code §3.4 `symbols`): changed lines of each side are
+"""Which symbols a diff touches (`changed`'s `symbols`, docs/changed.md): changed lines of each side are
 mapped to the symbols of that side's tree, and a symbol that changed entirely is named instead of
 its members."""
 

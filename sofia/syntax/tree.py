@@ -19,7 +19,8 @@ class Symbol:
     """class interface trait enum struct type namespace function method const var (Vue: template script style)."""
     name: str
     qname: str
-    """Qualified name (spec tools-code §0.5): `Class::method`, `Type.Method`, `Outer.Inner.method`, ..."""
+    """Qualified name: `Class::method`, `Type.Method`, `Outer.Inner.method`, ... (docs/architecture.md,
+    "The symbol layer")."""
     owner: str
     """qname of the enclosing symbol, "" at top level."""
     line: int
@@ -33,12 +34,6 @@ class Symbol:
     slice_end_byte: int
     """Just past the last line, including its newline if any."""
     children: list[Symbol] = field(default_factory=list)
-
-    @property
-    def extent(self) -> tuple[int, int]:
-        """The symbol's whole lines, leading decorators, attributes and doc comment included:
-        what a slice returns and what a line must fall in to belong to the symbol."""
-        return self.slice_line, self.end_line
 
     def contains(self, line: int) -> bool:
         """Whether `line` lies in the symbol's extent (a decorator line belongs to what it decorates)."""

@@ -163,9 +163,6 @@ class WorkerPool:
             self._retire(generation, f"found broken while idle: {reason}")
         self._watch = self._loop.call_later(WATCH_SECONDS, self._look)
 
-    def worker_pids(self) -> list[int]:
-        return self._generation.pids() if self._generation else []
-
     async def close(self) -> None:
         """Stop everything: queued and running calls end, workers and their programs are killed."""
         if self._closed:

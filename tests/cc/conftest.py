@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from sofia.providers.contract import Context
+from sofia.providers.registry import PROVIDERS
+from tests import helpers
 from tests.cc import transcripts
 
 NOW = 1772450100.0  # 2026-03-02T11:15:00Z
@@ -49,11 +51,12 @@ Call = Callable[..., dict[str, Any]]
 
 @pytest.fixture
 def call() -> Call:
-    """`call(module, budget=None, **params)`: run a cc provider in-process with the pinned clock."""
+    """`call(module, budget=None, **params)`: the cc tool of `module` called in-process with the
+    pinned clock (`cli=True`: with the CLI's own fields)."""
 
     def run(module: Any, budget: int | None = None, cli: bool = False, **params: Any) -> dict[str, Any]:
-        model = module.CliParams if cli else module.Params
-        result: dict[str, Any] = module.run(model(**params), context(budget))
+        tool = next(p.name for p in PROVIDERS if p.mcp and p.module_path == module.__name__)
+        result: dict[str, Any] = helpers.call(tool, params, Path("/"), budget, cli=cli, clock=lambda: NOW)
         return result
 
     return run

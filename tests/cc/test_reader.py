@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from sofia.output.tokens import estimate
 from sofia.providers.cc.reader import read_transcript, result_tokens
 from tests.cc.corpus import write_session
 
@@ -118,6 +119,13 @@ def test_result_tokens() -> None:
     )
     assert result_tokens([{"type": "text", "text": "яя"}]) == 2
     assert result_tokens(None) == result_tokens({"x": 1}) == 0
+    assert result_tokens([]) == result_tokens([{"type": "image"}]) == 0
+
+
+def test_result_tokens_are_the_one_estimate_of_the_blocks_as_lines() -> None:
+    blocks = ["héllo wörld, ", "plain text that is long enough to count", "", "日本語 and ascii"]
+    content = [{"type": "text", "text": text} for text in blocks]
+    assert result_tokens(content) == estimate("".join(f"{text}\n" for text in blocks))
 
 
 def test_usage_matches_an_independent_count_on_a_generated_session(tmp_path: Path) -> None:

@@ -110,7 +110,8 @@ def numstat(repo: Path, *args: str) -> dict[str, tuple[int, int]]:
 
 @pytest.fixture
 def busy(tmp_path: Path) -> Repo:
-    """A working tree with every kind of change the spec names."""
+    """A working tree with every kind of change `changed` reports (docs/changed.md, "Output"):
+    modified, added, deleted, renamed, a link turned file, untracked and binary, across categories."""
     repo = Repo(tmp_path / "busy")
     repo.write("src/Controller/UserController.php", CONTROLLER)
     repo.write("internal/server/server.go", SERVER_GO)

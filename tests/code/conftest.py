@@ -7,17 +7,24 @@ from typing import Any
 
 import pytest
 
-from sofia.providers.code import Params, run
-from sofia.providers.contract import Context
+from sofia.providers.code import as_text
+from tests.helpers import call
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "code"
 
 
 def code(root: Path, *files: str, budget: int | None = 20_000, **options: Any) -> dict[str, Any]:
-    """`run` as an MCP call would make it: files relative to `root`, the default budget."""
-    result = run(Params(files=list(files), **options), Context(root=root, budget=budget))
+    """`code` as an MCP call would make it: files relative to `root`, the default budget."""
+    result = call("code", {"files": list(files), **options}, root, budget)
     assert isinstance(result, dict)
     return result
+
+
+def slice_text(result: dict[str, Any]) -> str:
+    """The text a slice-mode result travels as."""
+    text = as_text(result)
+    assert text is not None, "a slice result travels as text"
+    return text
 
 
 def document(result: dict[str, Any], path: str) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The output budget (spec tools-code §1.9): whole documents in order, exact counts, line-boundary cuts."""
+"""The output budget (docs/code.md, "Output budget"): whole documents in order, exact counts, line-boundary cuts."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ from pathlib import Path
 
 from sofia.output.budget import cost
 from sofia.output.tokens import estimate
-from sofia.providers.code import slice_text
-from tests.code.conftest import code
+from tests.code.conftest import code, slice_text
 
 
 def service(index: int, methods: int = 8) -> str:

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from sofia.output.budget import cost
-from sofia.providers.code import slice_text
 from sofia.providers.contract import ProviderError
-from tests.code.conftest import code
+from tests.code.conftest import code, slice_text
 from tests.helpers import run_sf
 
 PHP = Path(__file__).resolve().parent.parent / "fixtures" / "refs" / "php"

@@ -1,4 +1,4 @@
-"""Files that must never fail a call (spec tools-code §1.8): binary, special, empty, BOM,
+"""Files that must never fail a call (docs/code.md, "Files that never fail a call"): binary, special, empty, BOM,
 invalid UTF-8, unknown and uppercase extensions, files named twice, oversized files."""
 
 from __future__ import annotations

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sofia.providers.code import slice_text
-from tests.code.conftest import code, document
+from tests.code.conftest import code, document, slice_text
 
 SHOP = '''"""Shop."""
 

@@ -117,9 +117,17 @@ def test_elision_is_per_table(no_passthrough: None) -> None:
     assert briefed(doc)["functions"] == doc["functions"]
 
 
-@pytest.mark.parametrize("exported", [False, True])
-def test_summary_rows_keep_one_shape_per_table(exported: bool, no_passthrough: None) -> None:
-    doc = document(code(GO, "cache/cache.go", exported=exported), "cache/cache.go")
-    for key in ("types", "functions", "properties", "constants"):
-        if key in doc:
-            assert len({tuple(row) for row in doc[key]}) == 1, key
+@pytest.mark.parametrize(
+    ("path", "exported"),
+    [("server/server.go", False), ("server/server.go", True), ("cache/cache.go", True)],
+)
+def test_summary_rows_keep_one_shape_per_table(path: str, exported: bool, no_passthrough: None) -> None:
+    """Rows of mixed visibility, kinds and optional columns still share one set of keys per table.
+    (cache.go in full is no smaller summarised than raw, so it comes back raw: not a case here.)"""
+    doc = document(code(GO, path, exported=exported), path)
+    assert doc["mode"] == "summary"
+    tables = [key for key in ("types", "functions", "properties", "constants") if key in doc]
+    assert {"types", "functions", "constants"} <= set(tables)
+    assert len(doc["types"]) > 1 and len(doc["functions"]) > 1
+    for key in tables:
+        assert len({tuple(row) for row in doc[key]}) == 1, key

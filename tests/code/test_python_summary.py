@@ -1,4 +1,5 @@
-"""Python summaries: against `ast` on the standard library, and the feature list of §1.4/§1.11."""
+"""Python summaries: against `ast` on the standard library, and every construct a Python summary
+lists (docs/code.md, "What a summary holds", and `summary_python`)."""
 
 from __future__ import annotations
 

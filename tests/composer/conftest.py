@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
 import stat
-import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -74,35 +72,3 @@ def counting_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[]
         return [json.loads(line) for line in log.read_text().splitlines()]
 
     return calls
-
-
-@contextlib.contextmanager
-def unreadable_file(path: Path) -> Iterator[Path]:
-    """`path` (an existing file) made unreadable for this very process, restored afterwards.
-
-    A non-root user gets mode 000. Root reads through any mode, so for root the file is covered
-    by a bind mount of a dead process's `/proc/<pid>/environ`: every read fails with `No such
-    process`, whoever asks.
-    """
-    if os.geteuid() != 0:
-        path.chmod(0)
-        try:
-            yield path
-        finally:
-            path.chmod(0o644)
-        return
-    child = subprocess.Popen(["sleep", "60"], stdin=subprocess.DEVNULL)
-    try:
-        subprocess.run(
-            ["mount", "--bind", f"/proc/{child.pid}/environ", str(path)], check=True, capture_output=True
-        )
-    finally:
-        child.kill()
-        child.wait()
-    try:
-        with contextlib.suppress(OSError):
-            path.read_bytes()
-            raise AssertionError(f"{path} is still readable")
-        yield path
-    finally:
-        subprocess.run(["umount", str(path)], check=True, capture_output=True)

@@ -14,14 +14,16 @@ from sofia.output import budget
 from sofia.providers.composer import check
 from sofia.providers.contract import ProviderError
 from tests.composer.conftest import context, write_package
-from tests.composer.test_failures import EXPECTED
+from tests.composer.recordings import EXPECTED
 from tests.composer.workspace import FIXTURES, Workspace
+from tests.helpers import call
 
 TOOLS = FIXTURES / "workspace" / "monorepo" / "tools"
 
 
 def run_check(workspace_root: Path, **params: Any) -> dict[str, Any]:
-    return check.run(check.Params(**params), context(workspace_root))
+    result: dict[str, Any] = call("composer_check", params, workspace_root)
+    return result
 
 
 def process_gone(pid: int) -> bool:
@@ -280,7 +282,7 @@ def test_output_budget_shortens_failures_then_drops_passing_rows(tmp_path: Path)
     assert 0 < kept_ok < 5
     assert cut["omitted"] == {"results": 5 - kept_ok}
     assert cut["notes"] == [
-        "first_failure: showing 100 of 200 characters per row (budget 300 tok); narrow with package",
+        "first_failure: 1 text cut to 100 characters (budget 300 tok); narrow with package",
         f"results: showing {1 + kept_ok} of 6 rows (budget 300 tok); "
         "passing rows go first (summary counts them); narrow with package",
     ]

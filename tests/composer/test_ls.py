@@ -11,9 +11,10 @@ import pytest
 from sofia.output import budget
 from sofia.providers.composer import discovery, ls
 from sofia.providers.contract import ProviderError
-from tests.composer.conftest import context, unreadable_file, write_package
+from tests.composer.conftest import context, write_package
 from tests.composer.workspace import MONOREPO_PACKAGES, Workspace
 from tests.helpers import Repo
+from tests.unreadable import unreadable_file
 
 BROKEN_ERROR = "invalid JSON at line 4, column 5: unexpected character, expected ',' or '}'"
 BROKEN_NOTE = (

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from sofia.providers.contract import Context
+from sofia.providers.github import branches, pr
 from tests.github.fakegh import RUN_FIELDS, FakeGh, go_json
 from tests.helpers import Repo
 
@@ -20,6 +21,32 @@ def github_repo(path: Path, name: str = "acme/api") -> Repo:
     repo.write("README.md", f"# {name}\n")
     repo.commit("initial")
     return repo
+
+
+VIEWER = ["api", "user", "--jq", ".login"]
+"""How the tools ask gh who the user is."""
+
+
+def branches_query(refs: int = 50, login: str = "dev") -> list[str]:
+    """The GraphQL call of `github_branches` for `login`'s repositories."""
+    return [
+        "api",
+        "graphql",
+        "-f",
+        f"query={branches.QUERY}",
+        "-f",
+        f"login={login}",
+        "-F",
+        f"refLimit={refs}",
+    ]
+
+
+def prs_query(limit: int = 30, login: str = "dev") -> list[str]:
+    """The GraphQL call of `github_pr`: one search per role of `login`."""
+    args = ["api", "graphql", "-f", f"query={pr.QUERY}", "-F", f"limit={limit}"]
+    for alias, _role, search in pr.SEARCHES:
+        args += ["-f", f"{alias}={search.format(login=login)}"]
+    return args
 
 
 def context(root: Path, budget: int | None = None, **kwargs: Any) -> Context:

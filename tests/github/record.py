@@ -2,7 +2,7 @@
 
     python tests/github/record.py --repo ~/src/api --run 9123 --scrub my-org=acme --scrub me=dev
 
-runs every command of spec §15 that sofia uses (the run list and run view vectors in `--repo`, the
+runs every gh command sofia uses (docs/github.md, "The gh commands") (the run list and run view vectors in `--repo`, the
 viewer login, and the two GraphQL documents) with the argument vectors sofia builds, replaces each
 `--scrub OLD=NEW` text, and writes the files the tests replay into tests/github/recordings/ (or
 `--out`). Review the diff for secrets and personal data before committing.

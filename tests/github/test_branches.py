@@ -14,23 +14,8 @@ from sofia.providers.contract import Outcome
 from sofia.providers.github import branches
 from sofia.providers.github import delete as deletion
 from tests.github.fakegh import FakeGh, recording
-from tests.github.helpers import NOW_2026_06_14, context
-from tests.helpers import run_sf
-
-VIEWER = ["api", "user", "--jq", ".login"]
-
-
-def graphql_args(refs: int = 50, login: str = "dev") -> list[str]:
-    return [
-        "api",
-        "graphql",
-        "-f",
-        f"query={branches.QUERY}",
-        "-f",
-        f"login={login}",
-        "-F",
-        f"refLimit={refs}",
-    ]
+from tests.github.helpers import NOW_2026_06_14, VIEWER, branches_query, context
+from tests.helpers import call, run_sf
 
 
 def delete_args(path: str) -> list[str]:
@@ -40,12 +25,13 @@ def delete_args(path: str) -> list[str]:
 @pytest.fixture
 def recorded(fake_gh: FakeGh) -> FakeGh:
     fake_gh.add(VIEWER, stdout="dev\n")
-    fake_gh.add(graphql_args(), stdout_file="graphql_branches.json")
+    fake_gh.add(branches_query(), stdout_file="graphql_branches.json")
     return fake_gh
 
 
-def report(tmp_path: Path, params: branches.Params | None = None, **ctx: Any) -> Any:
-    return branches.run(params or branches.Params(), context(tmp_path, clock=lambda: NOW_2026_06_14, **ctx))
+def report(tmp_path: Path, **arguments: Any) -> Any:
+    """`github_branches` called in-process on the fixture's day."""
+    return call("github_branches", arguments, tmp_path, clock=lambda: NOW_2026_06_14)
 
 
 def rows(result: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -73,26 +59,26 @@ def test_branch_fixture(recorded: FakeGh, tmp_path: Path) -> None:
     assert result["summary"] == {"merged": 5, "closed": 1, "stale": 1, "no_pr": 1, "open": 1}
     assert result["notes"] == [] and "omitted" not in result
     assert not any(b["repo"] == "acme/archive" for b in result["branches"])
-    assert recorded.argvs() == [VIEWER, graphql_args()]
+    assert recorded.argvs() == [VIEWER, branches_query()]
 
 
 def test_stale_days(recorded: FakeGh, tmp_path: Path) -> None:
-    result = report(tmp_path, branches.Params(stale_days=200))
+    result = report(tmp_path, stale_days=200)
     assert ("acme/a", "spike", "no-pr", 0, 164, False, False) in rows(result)
 
 
 def test_owner_skips_the_viewer_call(fake_gh: FakeGh, tmp_path: Path) -> None:
-    fake_gh.add(graphql_args(login="acme"), stdout_file="graphql_branches.json")
-    result = report(tmp_path, branches.Params(owner="acme"))
+    fake_gh.add(branches_query(login="acme"), stdout_file="graphql_branches.json")
+    result = report(tmp_path, owner="acme")
     assert result["owner"] == "acme"
-    assert fake_gh.argvs() == [graphql_args(login="acme")]
+    assert fake_gh.argvs() == [branches_query(login="acme")]
 
 
 def test_invalid_owner_changes_nothing(fake_gh: FakeGh, tmp_path: Path) -> None:
     from sofia.providers.contract import ProviderError
 
     with pytest.raises(ProviderError) as raised:
-        report(tmp_path, branches.Params(owner="--jq"))
+        report(tmp_path, owner="--jq")
     assert raised.value.message == "invalid owner '--jq'"
     assert fake_gh.calls() == []
 
@@ -102,7 +88,7 @@ def test_more_repositories_and_refs_are_noted(fake_gh: FakeGh, tmp_path: Path) -
     doc["data"]["repositoryOwner"]["repositories"]["pageInfo"]["hasNextPage"] = True
     doc["data"]["repositoryOwner"]["repositories"]["nodes"][2]["refs"]["totalCount"] = 140
     fake_gh.add(VIEWER, stdout="dev\n")
-    fake_gh.add(graphql_args(), stdout=json.dumps(doc, separators=(",", ":")))
+    fake_gh.add(branches_query(), stdout=json.dumps(doc, separators=(",", ":")))
     result = report(tmp_path)
     assert result["notes"] == [
         "dev has more than 100 repositories: only the first 100 by name were inspected",
@@ -113,9 +99,9 @@ def test_more_repositories_and_refs_are_noted(fake_gh: FakeGh, tmp_path: Path) -
 def test_unknown_owner(fake_gh: FakeGh, tmp_path: Path) -> None:
     from sofia.providers.contract import ProviderError
 
-    fake_gh.add(graphql_args(login="nobody"), stdout='{"data":{"repositoryOwner":null}}')
+    fake_gh.add(branches_query(login="nobody"), stdout='{"data":{"repositoryOwner":null}}')
     with pytest.raises(ProviderError) as raised:
-        report(tmp_path, branches.Params(owner="nobody"))
+        report(tmp_path, owner="nobody")
     assert raised.value.message == "no GitHub user or organisation named 'nobody'"
 
 

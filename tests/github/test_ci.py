@@ -186,10 +186,12 @@ def test_budget_ladder_keeps_counts_exact(api: Path) -> None:
     assert len(small["runs"]) + small.get("omitted", {}).get("runs", 0) == len(full["runs"])
     assert len(small["failures"]) + small.get("omitted", {}).get("failures", 0) == len(full["failures"])
     assert small["summary"] == full["summary"]
-    assert (
-        "log_tail: showing 0 of 100 lines per failed step (budget 300 tok); narrow with package, limit or log_lines"
-        in small["notes"]
-    )
+    hint = "narrow with package, limit or log_lines"
+    assert small["omitted"]["failures"] == 2, "no failure row fits, so no tail is shown"
+    assert small["notes"] == [
+        f"failures: showing 0 of 2 failure rows (budget 300 tok); {hint}",
+        f"runs: showing {len(small['runs'])} of 5 runs (budget 300 tok); {hint}",
+    ]
 
 
 def test_tails_shortened_first(api: Path) -> None:
@@ -203,7 +205,7 @@ def test_tails_shortened_first(api: Path) -> None:
     assert len(result["runs"]) == 5 and len(result["failures"]) == 2
     assert all(0 < len(f["log_tail"].splitlines()) <= 5 for f in result["failures"])
     assert result["notes"] == [
-        f"log_tail: showing 5 of 100 lines per failed step (budget {budget} tok); narrow with package, limit or log_lines"
+        f"log_tail: 2 log tails cut to 5 lines (budget {budget} tok); narrow with package, limit or log_lines"
     ]
     assert "omitted" not in result
 

@@ -1,5 +1,6 @@
-"""Every argument vector sofia hands gh is documented by the pinned gh manual: the vectors of spec
-§15 and every vector the rest of the suite made the fake gh receive (this file runs last)."""
+"""Every argument vector sofia hands gh is documented by the pinned gh manual: the vectors of
+docs/github.md ("The gh commands") and every vector the rest of the suite made the fake gh receive
+(this file runs last)."""
 
 from __future__ import annotations
 

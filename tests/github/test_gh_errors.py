@@ -11,7 +11,7 @@ import pytest
 from sofia.providers.contract import ProviderError
 from sofia.providers.github import ci, pr
 from tests.github.fakegh import AUTH_STDERR, FakeGh, recording
-from tests.github.helpers import context, github_repo, run_list_args
+from tests.github.helpers import context, github_repo, prs_query, run_list_args
 
 
 @pytest.fixture
@@ -69,7 +69,7 @@ def test_other_failure_names_gh_last_line(repo: Path, fake_gh: FakeGh) -> None:
 
 def test_malformed_json(tmp_path: Path, fake_gh: FakeGh) -> None:
     fake_gh.add(["api", "user", "--jq", ".login"], stdout="dev\n")
-    fake_gh.add(["api", "graphql", *_pr_args()], stdout='{"data": {"authored": ')
+    fake_gh.add(prs_query(), stdout='{"data": {"authored": ')
     with pytest.raises(ProviderError) as raised:
         pr.run(pr.Params(), context(tmp_path))
     assert raised.value.message == "unexpected output from gh api graphql"
@@ -86,7 +86,7 @@ def test_hanging_gh_is_killed_at_its_timeout(repo: Path, fake_gh: FakeGh) -> Non
 
 def test_graphql_error(tmp_path: Path, fake_gh: FakeGh) -> None:
     fake_gh.add(["api", "user", "--jq", ".login"], stdout="dev\n")
-    fake_gh.add(["api", "graphql", *_pr_args()], stderr=recording("graphql_error.stderr").read_text(), exit=1)
+    fake_gh.add(prs_query(), stderr=recording("graphql_error.stderr").read_text(), exit=1)
     with pytest.raises(ProviderError) as raised:
         pr.run(pr.Params(), context(tmp_path))
     assert raised.value.message.startswith("gh api graphql failed: GraphQL: Something went wrong")
@@ -96,10 +96,3 @@ def test_unrecorded_vector_is_refused(repo: Path, fake_gh: FakeGh) -> None:
     with pytest.raises(ProviderError) as raised:
         ci.run(ci.Params(), context(repo))
     assert "fake gh: no recording for gh run list --limit 5" in raised.value.message
-
-
-def _pr_args() -> list[str]:
-    args = ["-f", f"query={pr.QUERY}", "-F", "limit=30"]
-    for alias, _role, search in pr.SEARCHES:
-        args += ["-f", f"{alias}={search.format(login='dev')}"]
-    return args

@@ -10,23 +10,14 @@ import pytest
 
 from sofia.providers.github import pr
 from tests.github.fakegh import FakeGh, recording
-from tests.github.helpers import context
+from tests.github.helpers import VIEWER, context, prs_query
 from tests.helpers import run_sf
-
-VIEWER = ["api", "user", "--jq", ".login"]
-
-
-def graphql_args(limit: int = 30, login: str = "dev") -> list[str]:
-    args = ["api", "graphql", "-f", f"query={pr.QUERY}", "-F", f"limit={limit}"]
-    for alias, _role, search in pr.SEARCHES:
-        args += ["-f", f"{alias}={search.format(login=login)}"]
-    return args
 
 
 @pytest.fixture
 def recorded(fake_gh: FakeGh) -> FakeGh:
     fake_gh.add(VIEWER, stdout="dev\n")
-    fake_gh.add(graphql_args(), stdout_file="graphql_prs.json")
+    fake_gh.add(prs_query(), stdout_file="graphql_prs.json")
     return fake_gh
 
 
@@ -59,7 +50,7 @@ def test_five_pr_fixture(recorded: FakeGh, tmp_path: Path) -> None:
     }
     assert result["summary"] == {"total": 5, "action_needed": 2}
     assert result["notes"] == [] and "omitted" not in result
-    assert recorded.argvs() == [VIEWER, graphql_args()]
+    assert recorded.argvs() == [VIEWER, prs_query()]
 
 
 @pytest.mark.parametrize(
@@ -87,7 +78,7 @@ def test_issue_count_above_limit_is_noted(fake_gh: FakeGh, tmp_path: Path) -> No
     doc = json.loads(recording("graphql_prs.json").read_text())
     doc["data"]["authored"]["issueCount"] = 57
     fake_gh.add(VIEWER, stdout="dev\n")
-    fake_gh.add(graphql_args(limit=3), stdout=json.dumps(doc, separators=(",", ":")))
+    fake_gh.add(prs_query(limit=3), stdout=json.dumps(doc, separators=(",", ":")))
     result = pr.run(pr.Params(limit=3), context(tmp_path))
     assert result["notes"] == ["authored: 57 open PRs, the first 3 shown; raise limit to see more"]
 
@@ -96,7 +87,7 @@ def test_non_pr_search_hits_are_skipped(fake_gh: FakeGh, tmp_path: Path) -> None
     doc = json.loads(recording("graphql_prs.json").read_text())
     doc["data"]["owned"]["nodes"].append({})
     fake_gh.add(VIEWER, stdout="dev\n")
-    fake_gh.add(graphql_args(), stdout=json.dumps(doc, separators=(",", ":")))
+    fake_gh.add(prs_query(), stdout=json.dumps(doc, separators=(",", ":")))
     assert pr.run(pr.Params(), context(tmp_path))["summary"]["total"] == 5
 
 
@@ -107,7 +98,7 @@ def test_pr_url_is_written_once_and_odd_urls_are_named(fake_gh: FakeGh, tmp_path
             node["url"] = node["url"].replace("https://github.com/", "https://ghe.acme.example/")
     doc["data"]["authored"]["nodes"][0]["url"] = "https://ghe.acme.example/acme/a/pull/5/files"
     fake_gh.add(VIEWER, stdout="dev\n")
-    fake_gh.add(graphql_args(), stdout=json.dumps(doc, separators=(",", ":")))
+    fake_gh.add(prs_query(), stdout=json.dumps(doc, separators=(",", ":")))
     result = pr.run(pr.Params(), context(tmp_path))
     assert result["pr_url"] == "https://ghe.acme.example/{repo}/pull/{number}"
     assert all("url" not in row for row in result["prs"])

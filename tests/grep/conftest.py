@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from sofia.providers.contract import Context
-from sofia.providers.grep.provider import Params, run
 from sofia.runtime import rg
+from tests.helpers import call
 
 SPEC_IGNORE_DIRS = [
     ".git",
@@ -38,14 +37,19 @@ SPEC_IGNORE_DIRS = [
     ".nuxt",
     "coverage",
 ]
-"""The directory names spec tools-code §0.4 skips below the root, spelled out independently."""
+"""The directory names every walk skips below the root (docs/architecture.md, "Walking a tree"),
+spelled out here independently of `sofia.runtime.rg`."""
 
 Location = tuple[str, int, int]
+
+SHOP = Path(__file__).resolve().parent.parent / "fixtures" / "grep" / "shop"
+"""A small shop application in PHP, Go, TypeScript and Vue: symbols of every language to find."""
 
 
 def grep(workspace: Path, *patterns: str, budget: int | None = 20_000, **params: Any) -> dict[str, Any]:
     """The provider's result for `patterns` searched with `workspace` as the workspace root."""
-    return run(Params(patterns=list(patterns), **params), Context(root=workspace, budget=budget))
+    result: dict[str, Any] = call("grep", {"patterns": list(patterns), **params}, workspace, budget)
+    return result
 
 
 def every_hit(workspace: Path, pattern: str, **params: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.grep.test_symbols import SHOP
+from tests.grep.conftest import SHOP
 from tests.helpers import run_sf
 
 

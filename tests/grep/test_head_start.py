@@ -16,7 +16,7 @@ import pytest
 from sofia.cli.main import main
 from sofia.providers.grep import early, head_start
 from sofia.runtime import proc
-from tests.grep.test_symbols import SHOP
+from tests.grep.conftest import SHOP
 
 CLAIM = early.claim
 PLAIN = [

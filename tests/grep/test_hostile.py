@@ -17,7 +17,7 @@ from sofia.providers.contract import Context, DeadlineExceeded, ProviderError
 from sofia.providers.grep.engine import COUNTING
 from sofia.providers.grep.provider import Params, run
 from tests.grep.conftest import every_hit, grep, rows
-from tests.grep.test_matching import write
+from tests.helpers import write_files as write
 
 REGEX_HINT = (
     "regex=true uses ripgrep syntax; look-around and backreferences are unsupported; "

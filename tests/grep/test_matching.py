@@ -6,14 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.grep.conftest import every_hit, grep, rows
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for rel, content in files.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content if isinstance(content, bytes) else content.encode())
-    return root
+from tests.helpers import write_files as write
 
 
 def reference_tree(root: Path) -> Path:

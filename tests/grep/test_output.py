@@ -1,4 +1,4 @@
-"""Result shape (spec tools-code §2.4-§2.6): the cap with exact totals and `more_in`, the uniform
+"""Result shape (docs/grep.md, "Output"): the cap with exact totals and `more_in`, the uniform
 budget cut, windowed text, and byte-identical output for identical calls."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from sofia.providers.grep.engine import COUNTING, PARSING, READING
 from sofia.providers.grep.provider import Params, run
 from sofia.providers.grep.text import hit_text
 from tests.grep.conftest import generate_tree, grep, rows
-from tests.grep.test_matching import write
+from tests.helpers import write_files as write
 
 CAP_NOTE = (
     "hits: showing 1 of 9 hits (max_per_pattern=1); more_in names the files holding the most of the rest; "

@@ -1,4 +1,4 @@
-"""Every hit carries the qualified name of its enclosing symbol (spec tools-code §0.5), the same
+"""Every hit carries the qualified name of its enclosing symbol (docs/architecture.md, "The symbol layer"), the same
 key `code` slices by; "" outside every symbol, "?" where the file has no parser."""
 
 from __future__ import annotations
@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 
 import sofia.syntax
-from tests.grep.conftest import every_hit, rows
-
-SHOP = Path(__file__).resolve().parent.parent / "fixtures" / "grep" / "shop"
+from tests.grep.conftest import SHOP, every_hit, rows
 
 
 def symbols(pattern: str, **options: object) -> dict[tuple[str, int], str]:

@@ -5,16 +5,18 @@ the budget is never silent; totals do not change.
 
 To cover another tool, add a `Case`: its registry name, a fixture builder that writes a real
 workspace under `tmp_path` and returns the workspace root with the call's arguments, a budget
-small enough to cut the result (but large enough to fit it after the cuts), and the keys whose
-values must not change under the budget. An `omitted` key that counts items of several lists
+small enough to cut the result (but large enough to fit it after the cuts), the keys whose
+values must not change under the budget, and the pytest fixtures the call needs running (the
+fake `gh` on PATH, a local Packagist). An `omitted` key that counts items of several lists
 (grep's `hits`, every pattern's hits tables; refs' `symbols[0].uses`, a symbol's `exact` and `name`
 rows) needs a `shown` function that counts the items the result shows for it.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,18 +25,22 @@ import pytest
 
 from sofia.output import budget
 from sofia.output.tokens import estimate
-from sofia.providers.contract import Context
 from sofia.providers.registry import by_name
 from tests.cc.corpus import write_corpus
 from tests.cc.transcripts import Transcript, text, tool_result, tool_use, usage
-from tests.helpers import Repo
+from tests.composer.conftest import write_package
+from tests.composer.workspace import build_workspace
+from tests.github.fakegh import FakeGh
+from tests.github.helpers import VIEWER, branches_query, github_repo, prs_query, record_api_repo
+from tests.helpers import Repo, call
+from tests.packagist.server import FakePackagist, local_packagist
 
 Fixture = Callable[[Path], tuple[Path, dict[str, Any]]]
 Shown = Callable[[dict[str, Any], str], "int | None"]
 NOW = 1772500000.0
 
 NOTE = re.compile(
-    r"(?P<what>\S+): showing (?P<shown>\d+) of (?P<total>\d+) \S+ \((?P<why>[^)]*)\); (?P<hint>.+)", re.S
+    r"(?P<what>\S+): showing (?P<shown>\d+) of (?P<total>\d+) [^()]+? \((?P<why>[^)]*)\); (?P<hint>.+)", re.S
 )
 """`budget.note`'s wording."""
 SHORTENED = re.compile(r"(?P<what>.+?): (?P<change>.+) \(budget \d+ tok\); (?P<hint>.+)", re.S)
@@ -51,6 +57,8 @@ class Case:
     label: str = ""
     shown: Shown | None = None
     """Items shown for an `omitted` key that names no one list; None for the keys that do."""
+    needs: tuple[str, ...] = ()
+    """Fixtures of this module the call needs (`fake_gh`, `packagist`)."""
 
     @property
     def id(self) -> str:
@@ -222,6 +230,76 @@ def vue_router(tmp: Path) -> tuple[Path, dict[str, Any]]:
     return tmp, {"root": "app"}
 
 
+def composer_tree(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    """The PHP workspace: eight packages in three repositories, one manifest broken."""
+    return build_workspace(tmp / "workspace").root, {}
+
+
+def big_package(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    """One package with long scripts, 40 locked requirements and 30 autoload rows."""
+    requires = {f"acme/dep{n:02}": "^1.0" for n in range(40)}
+    manifest = {
+        "name": "acme/big",
+        "require": {"php": "^8.2", **requires},
+        "autoload": {"psr-4": {f"Acme\\Big\\Part{n:02}\\": f"src/Part{n:02}/" for n in range(20)}},
+        "autoload-dev": {
+            "psr-4": {f"Acme\\Big\\Tests\\Part{n:02}\\": f"tests/Part{n:02}/" for n in range(10)}
+        },
+        "scripts": {
+            "check": ["@lint", "@test", "@analyse"],
+            "lint": "php-cs-fixer fix --dry-run --diff --config=.php-cs-fixer.dist.php " + "src/Part00 " * 30,
+            "test": "phpunit --colors=never --do-not-cache-result " + "--testsuite unit " * 20,
+        },
+    }
+    packages = [{"name": name, "version": "1.4.2"} for name in requires]
+    write_package(
+        tmp / "big",
+        manifest,
+        {"composer.lock": json.dumps({"content-hash": "0" * 32, "packages": packages, "packages-dev": []})},
+    )
+    return tmp / "big", {"package": "acme/big"}
+
+
+def checks(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    """Eight packages whose check passes and one whose check fails with a long first line."""
+    for index in range(8):
+        write_package(
+            tmp / f"ok{index}", {"name": f"acme/ok{index}", "scripts": {"check": "php -r 'exit(0);'"}}
+        )
+    long_line = "Error: " + "the fixture is missing " * 20
+    write_package(
+        tmp / "bad", {"name": "acme/bad", "scripts": {"check": f"php -r 'echo \"{long_line}\"; exit(2);'"}}
+    )
+    return tmp, {"jobs": 4}
+
+
+GH = "fake-gh"
+"""Where (below the test's tmp_path) the fake gh reads its cases; the `fake_gh` fixture puts it on PATH."""
+
+
+def ci_runs(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    """A repository with five recorded runs, two failed steps and their logs."""
+    repo = github_repo(tmp / "api")
+    record_api_repo(FakeGh(tmp / GH), repo.path)
+    return repo.path, {"log_lines": 100}
+
+
+def open_prs(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    """The recorded five pull requests."""
+    fake = FakeGh(tmp / GH)
+    fake.add(VIEWER, stdout="dev\n")
+    fake.add(prs_query(), stdout_file="graphql_prs.json")
+    return tmp, {}
+
+
+def own_branches(tmp: Path) -> tuple[Path, dict[str, Any]]:
+    """The recorded branches of the user's repositories."""
+    fake = FakeGh(tmp / GH)
+    fake.add(VIEWER, stdout="dev\n")
+    fake.add(branches_query(), stdout_file="graphql_branches.json")
+    return tmp, {}
+
+
 CASES = [
     Case("cc_ls", corpus(limit=0), 500, ("matched", "stats")),
     Case("cc_candidates", corpus(min_count=1, limit=0), 600, ("scanned_sessions", "heavy_tools")),
@@ -239,6 +317,14 @@ CASES = [
     Case("refs", refs_tree(max_per_symbol=0), 2000, ("root", "stats"), "refs uses", refs_uses),
     Case("refs", refs_tree(definitions=30), 600, ("root", "stats"), "refs definitions", refs_uses),
     Case("vue_routes", vue_router, 1000, ("files", "stats")),
+    Case("composer_ls", composer_tree, 300, ("root",)),
+    Case("composer_show", big_package, 900, ("name", "require", "require_dev")),
+    Case("composer_check", checks, 300, ("summary",)),
+    Case("packagist_status", composer_tree, 300, ("summary",), needs=("packagist",)),
+    Case("github_ci", ci_runs, 300, ("summary", "redactions"), needs=("fake_gh",)),
+    Case("github_ci", ci_runs, 600, ("summary", "redactions"), "github_ci log tails", needs=("fake_gh",)),
+    Case("github_pr", open_prs, 180, ("summary", "viewer"), needs=("fake_gh",)),
+    Case("github_branches", own_branches, 220, ("summary", "owner"), needs=("fake_gh",)),
 ]
 
 
@@ -251,16 +337,38 @@ def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SOFIA_CODE_RAW_BELOW", raising=False)
 
 
-def call(
+@pytest.fixture
+def fake_gh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test suite's fake gh first on PATH, reading the cases a builder records under `GH`."""
+    for key, value in FakeGh(tmp_path / GH).env().items():
+        monkeypatch.setenv(key, value)
+
+
+@pytest.fixture
+def packagist(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakePackagist]:
+    """A local Packagist that has published nothing."""
+    with local_packagist(monkeypatch) as fake:
+        yield fake
+
+
+def run_tool(
     tool: str, root: Path, arguments: dict[str, Any], limit: int | None
 ) -> tuple[dict[str, Any], str | None]:
     """The tool as the MCP server calls it: the result and, for a tool answering in text, its text."""
     provider = by_name(tool)
     assert provider is not None, tool
-    params = provider.input_model.model_validate(arguments)
-    result = provider.run(params, Context(root=root, budget=limit, clock=lambda: NOW))
+    result = call(tool, arguments, root, limit, clock=lambda: NOW)
     assert isinstance(result, dict)
     return result, provider.as_text(result)
+
+
+def untimed(value: Any) -> Any:
+    """`value` without its wall-clock timings (`wall_ms`, `duration_ms`), which differ run to run."""
+    if isinstance(value, dict):
+        return {k: untimed(v) for k, v in value.items() if not k.endswith("_ms")}
+    if isinstance(value, list):
+        return [untimed(item) for item in value]
+    return value
 
 
 def resolve(result: dict[str, Any], key: str) -> Any:
@@ -279,6 +387,13 @@ def shown_items(case: Case, result: dict[str, Any], key: str) -> int:
     value = resolve(result, key)
     assert isinstance(value, list), key
     return len(value)
+
+
+def resolve_or_none(result: dict[str, Any], key: str) -> Any:
+    try:
+        return resolve(result, key)
+    except (KeyError, IndexError, TypeError):
+        return None
 
 
 def shortened_lists(case: Case, result: dict[str, Any]) -> dict[str, int]:
@@ -305,6 +420,9 @@ def check_notes(case: Case, result: dict[str, Any], limit: int | None) -> dict[s
             continue
         key = listed["what"]
         assert key not in by_key, f"two notes on {key}"
+        assert case.shown is not None or isinstance(resolve_or_none(result, key), list), (
+            f"`showing X of Y` names a list: {line}"
+        )
         by_key[key] = listed
         shown, total = int(listed["shown"]), int(listed["total"])
         assert shown == shown_items(case, result, key), line
@@ -313,11 +431,17 @@ def check_notes(case: Case, result: dict[str, Any], limit: int | None) -> dict[s
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
-def test_over_budget_results_have_the_one_shape(case: Case, tmp_path: Path) -> None:
+def test_over_budget_results_have_the_one_shape(
+    case: Case, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    for fixture in case.needs:
+        request.getfixturevalue(fixture)
     root, arguments = case.fixture(tmp_path)
-    whole, _ = call(case.tool, root, arguments, None)
-    small, as_text = call(case.tool, root, arguments, case.budget)
-    assert call(case.tool, root, arguments, case.budget)[0] == small, "not deterministic"
+    whole, _ = run_tool(case.tool, root, arguments, None)
+    small, as_text = run_tool(case.tool, root, arguments, case.budget)
+    assert untimed(run_tool(case.tool, root, arguments, case.budget)[0]) == untimed(small), (
+        "not deterministic"
+    )
 
     assert budget.cost(whole) > case.budget, "the fixture must be over the budget"
     assert budget.cost(small) <= case.budget
@@ -354,6 +478,13 @@ def test_the_cases_cover_the_tools_of_the_shared_shape() -> None:
         "grep",
         "refs",
         "vue_routes",
+        "composer_ls",
+        "composer_show",
+        "composer_check",
+        "packagist_status",
+        "github_ci",
+        "github_pr",
+        "github_branches",
     } <= tools
 
 
@@ -367,8 +498,8 @@ FLOORED = [
 @pytest.mark.parametrize("case", FLOORED, ids=lambda case: case.id)
 def test_the_floor_note_when_not_even_the_shortest_form_fits(case: Case, tmp_path: Path) -> None:
     root, arguments = case.fixture(tmp_path)
-    whole, _ = call(case.tool, root, arguments, None)
-    small, _ = call(case.tool, root, arguments, case.budget)
+    whole, _ =run_tool(case.tool, root, arguments, None)
+    small, _ =run_tool(case.tool, root, arguments, case.budget)
     assert small["notes"][-1] == budget.floor_note(case.budget)
     assert small["notes"].count(budget.floor_note(case.budget)) == 1
     check_notes(case, small, case.budget)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.composer.conftest import counting_git, own_workspace, workspace
-from tests.packagist.server import FakePackagist
+from tests.packagist.server import FakePackagist, local_packagist
 
 __all__ = ["counting_git", "own_workspace", "packagist", "workspace"]
 
@@ -15,8 +15,5 @@ __all__ = ["counting_git", "own_workspace", "packagist", "workspace"]
 @pytest.fixture
 def packagist(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakePackagist]:
     """A running fake Packagist that both the p2 client and the update API point at."""
-    fake = FakePackagist().start()
-    monkeypatch.setenv("SOFIA_PACKAGIST_URL", fake.url)
-    monkeypatch.setenv("SOFIA_PACKAGIST_API_URL", fake.url)
-    yield fake
-    fake.stop()
+    with local_packagist(monkeypatch) as fake:
+        yield fake

@@ -12,10 +12,11 @@ import hashlib
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
 import orjson
@@ -198,3 +199,20 @@ def p2_document(name: str, package_versions: tuple[str, ...] | list[str]) -> byt
                 }
             )
     return orjson.dumps({"minified": "composer/2.0", "packages": {name: entries}})
+
+
+class _Env(Protocol):
+    def setenv(self, name: str, value: str) -> None: ...
+
+
+@contextmanager
+def local_packagist(env: _Env) -> Iterator[FakePackagist]:
+    """A running fake Packagist that both the p2 client and the update API point at (`env` sets
+    the variables: pytest's monkeypatch)."""
+    fake = FakePackagist().start()
+    env.setenv("SOFIA_PACKAGIST_URL", fake.url)
+    env.setenv("SOFIA_PACKAGIST_API_URL", fake.url)
+    try:
+        yield fake
+    finally:
+        fake.stop()

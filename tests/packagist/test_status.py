@@ -14,11 +14,13 @@ from sofia.providers.contract import ProviderError
 from sofia.providers.packagist import client, status
 from tests.composer.conftest import context, write_package
 from tests.composer.workspace import Workspace
+from tests.helpers import call
 from tests.packagist.server import HANG, FakePackagist, Reply
 
 
 def run_status(root: Path, **params: Any) -> dict[str, Any]:
-    return status.run(status.Params(**params), context(root))
+    result: dict[str, Any] = call("packagist_status", params, root)
+    return result
 
 
 def rows_by_name(result: dict[str, Any]) -> dict[str, tuple[str, str, str, str]]:

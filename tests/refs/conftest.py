@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from sofia.providers.contract import Context
-from sofia.providers.refs import Params, run
+from tests.helpers import call
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "refs"
 
@@ -18,8 +18,8 @@ def refs(
 ) -> dict[str, Any]:
     """`run` with every use shown unless the test says otherwise."""
     params.setdefault("max_per_symbol", 0)
-    context = ctx or Context(root=workspace, budget=budget)
-    return run(Params(symbols=list(symbols), **params), context)
+    result: dict[str, Any] = call("refs", {"symbols": list(symbols), **params}, ctx or workspace, budget)
+    return result
 
 
 def entry(result: dict[str, Any], symbol: str) -> dict[str, Any]:

@@ -14,14 +14,8 @@ from pydantic import ValidationError
 
 from sofia.providers.contract import Context, ProviderError
 from sofia.providers.refs import Params
+from tests.helpers import write_files as write
 from tests.refs.conftest import entry, refs
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> None:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content.encode() if isinstance(content, str) else content)
 
 
 @pytest.mark.parametrize(

@@ -141,6 +141,21 @@ def pid(params: NoParams, ctx: Context) -> dict[str, Any]:
     return {"pid": os.getpid(), "root": str(ctx.root), "budget": ctx.budget}
 
 
+class MeetParams(_Strict):
+    place: Annotated[str, Field(description="a directory each caller of one meeting writes its pid into")]
+    count: Annotated[int, Field(ge=1, description="how many callers meet there")] = 2
+
+
+def meet(params: MeetParams, ctx: Context) -> dict[str, Any]:
+    """Returns once `count` calls are running at the same time (each in a worker of its own, as a
+    worker runs one call at a time), or when the deadline passes: then `met` says how many came."""
+    place = Path(params.place)
+    (place / str(os.getpid())).touch()
+    while len(arrived := os.listdir(place)) < params.count and (ctx.time_left() or 1.0) > 0.5:
+        time.sleep(0.02)
+    return {"pid": os.getpid(), "met": len(arrived)}
+
+
 class ProgressParams(_Strict):
     steps: Annotated[int, Field(ge=1, description="progress reports to send")] = 3
     pause: Annotated[float, Field(ge=0, description="seconds between two reports")] = 0.06
@@ -217,6 +232,7 @@ BIG = Implementation(params=BigParams, run=big)
 BOOM = Implementation(params=NoParams, run=boom)
 FAIL = Implementation(params=NoParams, run=fail)
 PID = Implementation(params=NoParams, run=pid)
+MEET = Implementation(params=MeetParams, run=meet)
 PROGRESS = Implementation(params=ProgressParams, run=progress)
 ECHO = Implementation(params=EchoParams, run=echo)
 CPU = Implementation(params=CpuParams, run=cpu)
@@ -250,6 +266,7 @@ PROVIDERS: tuple[Provider, ...] = (
     _tool("raise", "RAISE"),
     _tool("stderr", "STDERR"),
     _tool("pid", "PID"),
+    _tool("meet", "MEET"),
     _tool("progress", "PROGRESS"),
     _tool("echo", "ECHO"),
     _tool("cpu", "CPU"),

@@ -30,6 +30,19 @@ from mcp.shared.message import SessionMessage
 
 REPO = Path(__file__).resolve().parents[2]
 TEST_PROVIDERS = "tests.server.faulty"
+TABULAR = (
+    "grep",
+    "cc_ls",
+    "cc_bash",
+    "composer_ls",
+    "changed",
+    "vue_routes",
+    "github_ci",
+    "github_pr",
+    "github_branches",
+)
+"""Tools whose results are mostly tables: TOON is always the smaller payload for them (the payload
+test asserts it, the payload benchmark measures it)."""
 RAW_WAIT = 60.0
 """Seconds a raw client waits for an answer: generous, it only keeps a broken server from hanging."""
 

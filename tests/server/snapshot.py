@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sofia.providers.registry import PROVIDERS, Provider
-from sofia.server.tools import build, wire_form
+from sofia.server.tools import build
 
 SNAPSHOT = Path(__file__).with_name("tools.snapshot.json")
 
@@ -20,6 +20,12 @@ SNAPSHOT = Path(__file__).with_name("tools.snapshot.json")
 def registered() -> list[Provider]:
     """The MCP providers of the product (never the test suite's own)."""
     return [p for p in PROVIDERS if p.mcp and not p.module.startswith("tests.")]
+
+
+def wire_form(tool: Any) -> dict[str, Any]:
+    """A definition exactly as `tools/list` sends it."""
+    dumped: dict[str, Any] = tool.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return dumped
 
 
 def current() -> dict[str, Any]:

@@ -19,13 +19,10 @@ from sofia.providers.registry import by_name
 from tests.cc.transcripts import write_ab
 from tests.composer.workspace import build_workspace
 from tests.github.fakegh import FakeGh
-from tests.github.helpers import github_repo, record_api_repo
-from tests.github.test_branches import graphql_args as branches_query
-from tests.github.test_pr import VIEWER
-from tests.github.test_pr import graphql_args as prs_query
+from tests.github.helpers import VIEWER, branches_query, github_repo, prs_query, record_api_repo
 from tests.helpers import Repo
 from tests.packagist.server import FakePackagist
-from tests.server.harness import Connection, connect, server_env, text
+from tests.server.harness import TABULAR, Connection, connect, server_env, text
 from tests.server.snapshot import registered
 
 pytestmark = pytest.mark.anyio
@@ -178,20 +175,6 @@ async def test_code_slices_are_source_text(everything: Connection) -> None:
     assert not result.is_error, payload
     assert SLICE.check(payload)
     assert payload.startswith("// --- ")
-
-
-TABULAR = (
-    "grep",
-    "cc_ls",
-    "cc_bash",
-    "composer_ls",
-    "changed",
-    "vue_routes",
-    "github_ci",
-    "github_pr",
-    "github_branches",
-)
-"""Tools whose results are mostly tables: TOON is always the smaller payload for them."""
 
 
 def fresh(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 and echoes of hostile input, each sent over a real pipe to `sf mcp` and followed by a ping.
 
 A line with a usable id gets exactly one response carrying that id; a line without one gets the
-JSON-RPC error the spec names with id null; and the server keeps serving.
+JSON-RPC error the JSON-RPC 2.0 specification names, with id null; and the server keeps serving.
 """
 
 from __future__ import annotations

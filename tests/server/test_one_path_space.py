@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.changed.test_path_space import monorepo  # noqa: F401  (the fixture)
+from tests.changed.monorepo import build_monorepo
 from tests.github.fakegh import FakeGh
 from tests.github.helpers import run_list_args
 from tests.helpers import Repo
@@ -35,7 +35,12 @@ PACKAGE_FILES = {
 
 
 @pytest.fixture
-def workspace(monorepo: Repo) -> Path:  # noqa: F811
+def monorepo(tmp_path: Path) -> Repo:
+    return build_monorepo(tmp_path)
+
+
+@pytest.fixture
+def workspace(monorepo: Repo) -> Path:
     root = monorepo.path / "src" / "Core"
     for rel, content in PACKAGE_FILES.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -165,7 +170,7 @@ async def test_github_ci_over_a_tree_prints_workspace_paths(tmp_path: Path) -> N
 
 
 async def test_the_rest_of_the_repository_stays_inside_the_allowed_roots(
-    monorepo: Repo,  # noqa: F811
+    monorepo: Repo,
     package_server: Connection,
 ) -> None:
     document = await _json(package_server, "changed", {"scope": "repo"})

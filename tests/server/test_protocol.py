@@ -1,5 +1,5 @@
-"""The protocol surface over real pipes: the handshake, results and errors shaped as the spec
-says, progress, and a clean stdout whatever providers print."""
+"""The protocol surface over real pipes: the handshake, results and errors shaped as the MCP
+specification says, progress, and a clean stdout whatever providers print."""
 
 from __future__ import annotations
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
+import anyio
 import pytest
 
 from sofia.workers.pool import WorkerPool
-from sofia.workers.protocol import CallRequest
+from sofia.workers.protocol import CallReply, CallRequest
 from tests.server.harness import REPO, TEST_PROVIDERS, wait_gone
 
 # The server silences loky's warning about replaced workers; pytest's own warning capture does not know that.
@@ -52,10 +54,23 @@ async def test_workers_are_replaced_past_their_memory_limit() -> None:
     assert len(set(seen)) >= 2
 
 
-async def test_close_stops_every_worker() -> None:
+async def test_close_stops_every_worker(tmp_path: Path) -> None:
     pool = WorkerPool(2)
-    await pids(pool, 2)
-    workers = pool.worker_pids()
-    assert len(workers) == 2
-    await pool.close()
+    arguments = {"place": str(tmp_path), "count": 2}
+    request = CallRequest(tool="test_meet", arguments=arguments, root=os.getcwd(), budget=None, timeout=60)
+    replies: list[CallReply] = []
+
+    async def meet() -> None:
+        replies.append(await pool.run(request))
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(meet)
+            group.start_soon(meet)
+    finally:
+        await pool.close()
+    met = [json.loads(reply.payload) for reply in replies]
+    assert [m["met"] for m in met] == [2, 2], "both workers run a call at once"
+    workers = [m["pid"] for m in met]
+    assert len(set(workers)) == 2
     assert wait_gone(workers, 5) == []

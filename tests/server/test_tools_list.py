@@ -11,20 +11,24 @@ from typing import Any
 import pytest
 
 from sofia.output.tokens import estimate
+from sofia.providers.registry import LOCAL, PROVIDERS, REMOTE, RUNS_PROJECT_CODE
 from tests.helpers import Repo
 from tests.server.harness import Connection, command, connect, server_env
 from tests.server.snapshot import SNAPSHOT, current, registered, render
 
 pytestmark = pytest.mark.anyio
 
-SPEC_TOOLS = {
-    "code", "grep", "refs", "changed", "vue_routes",
-    "cc_ls", "cc_show", "cc_resume", "cc_prompts", "cc_bash", "cc_candidates",
-    "composer_ls", "composer_show", "composer_check",
-    "packagist_status",
-    "github_ci", "github_pr", "github_branches",
+EXPECTED_TOOLS = {
+    "code": LOCAL, "grep": LOCAL, "refs": LOCAL, "changed": LOCAL, "vue_routes": LOCAL,
+    "cc_ls": LOCAL, "cc_show": LOCAL, "cc_resume": LOCAL, "cc_prompts": LOCAL, "cc_bash": LOCAL,
+    "cc_candidates": LOCAL,
+    "composer_ls": LOCAL, "composer_show": LOCAL, "composer_check": RUNS_PROJECT_CODE,
+    "packagist_status": REMOTE,
+    "github_ci": REMOTE, "github_pr": REMOTE, "github_branches": REMOTE,
 }  # fmt: skip
-OPEN_WORLD = {"composer_check", "packagist_status", "github_ci", "github_pr", "github_branches"}
+"""The reviewed contract: every tool an agent is offered, with what it may do (reads the workspace,
+reads a remote service, runs the project's own code). A tool added to, or dropped from, the
+registry fails here until this table says so."""
 MAX_LIST_TOKENS = 4200
 
 
@@ -53,21 +57,24 @@ async def test_exactly_the_registered_mcp_tools_in_registry_order(
     _, tools = listed
     names = [tool["name"] for tool in tools]
     assert names == [p.name for p in registered()]
-    assert set(names) == SPEC_TOOLS
-    assert not {"packagist_release", "release", "github_branches_delete"} & set(names)
+    assert set(names) == set(EXPECTED_TOOLS)
+    cli_only = {p.name for p in PROVIDERS if not p.mcp}
+    assert cli_only and not cli_only & set(names)
+    assert all(not p.mcp for p in PROVIDERS if p.annotations.destructive), (
+        "a tool that changes the world is served"
+    )
 
 
 async def test_annotations_are_honest(listed: tuple[Connection, list[Any]]) -> None:
     _, tools = listed
     for tool in tools:
-        name = tool["name"]
-        runs_code = name == "composer_check"
+        expected = EXPECTED_TOOLS[tool["name"]]
         assert tool["annotations"] == {
-            "readOnlyHint": not runs_code,
-            "destructiveHint": False,
-            "idempotentHint": not runs_code,
-            "openWorldHint": name in OPEN_WORLD,
-        }, name
+            "readOnlyHint": expected.read_only,
+            "destructiveHint": expected.destructive,
+            "idempotentHint": expected.idempotent,
+            "openWorldHint": expected.open_world,
+        }, tool["name"]
 
 
 async def test_schemas_are_flat_described_and_show_their_defaults(

@@ -165,9 +165,10 @@ def test_editing_only_a_leading_line_touches_the_symbol(
 def test_the_extent_is_the_slice_range_and_the_declaration_line_is_kept() -> None:
     tree = parse(PYTHON, "python")
     [function] = tree.find("get_items")
-    assert function.extent == (4, 10)
+    assert (function.slice_line, function.end_line) == (4, 10)
     assert function.line == 8
-    assert not function.contains(3)
+    assert function.contains(4) and function.contains(10)
+    assert not function.contains(3) and not function.contains(11)
     assert tree.enclosing(3) is None
     assert tree.enclosing(11) is None
 

@@ -8,22 +8,10 @@ from typing import Any
 
 import pytest
 
-from sofia.providers.contract import Context
-from sofia.providers.vue import Params, run
 from sofia.providers.vue.globs import GlobError, expand_braces, js_regex, vite_glob, webpack_context
+from tests.helpers import write_files as make
 from tests.vue import admin
-
-
-def make(root: Path, files: dict[str, str]) -> Path:
-    for rel, content in files.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content)
-    return root
-
-
-def routes_of(workspace: Path, **params: Any) -> dict[str, Any]:
-    return run(Params(**params), Context(root=workspace, budget=None))
+from tests.vue.helpers import routes_of
 
 
 def rows(result: dict[str, Any]) -> list[tuple[Any, ...]]:

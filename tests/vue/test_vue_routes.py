@@ -1,4 +1,5 @@
-"""`vue_routes` on router fixtures of every style the spec names, real-world shapes, errors and limits."""
+"""`vue_routes` on router fixtures of every style docs/vue.md names, real-world shapes, errors and
+limits."""
 
 from __future__ import annotations
 
@@ -8,22 +9,11 @@ from typing import Any
 
 import pytest
 
-from sofia.providers.contract import Context, ProviderError
-from sofia.providers.vue import Params, run
+from sofia.providers.contract import ProviderError
 from sofia.providers.vue.routes import join_path
 from tests.helpers import run_sf
-
-
-def make(root: Path, files: dict[str, str]) -> Path:
-    for rel, content in files.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content)
-    return root
-
-
-def routes_of(workspace: Path, **params: Any) -> dict[str, Any]:
-    return run(Params(**params), Context(root=workspace, budget=None))
+from tests.helpers import write_files as make
+from tests.vue.helpers import routes_of
 
 
 def table(result: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -557,7 +547,7 @@ def test_imports_outside_root_are_not_followed(tmp_path: Path) -> None:
 def test_budget_cuts_rows_from_the_end(tmp_path: Path) -> None:
     entries = ",\n".join(f"  {{ path: '/page{i}', name: 'page-{i}' }}" for i in range(400))
     make(tmp_path, {"router.ts": f"export default [\n{entries}\n]\n"})
-    result = run(Params(), Context(root=tmp_path, budget=1000))
+    result = routes_of(tmp_path, budget=1000)
     from sofia.output.budget import cost
 
     assert cost(result) <= 1000

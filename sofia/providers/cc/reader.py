@@ -164,18 +164,12 @@ def result_tokens(content: Any) -> int:
         return estimate(content)
     if type(content) is not list:
         return 0
-    ascii_chars = other = 0
-    for block in content:
-        if type(block) is dict and block.get("type") == "text":
-            text = block.get("text")
-            if type(text) is str:
-                if text.isascii():
-                    ascii_chars += len(text) + 1
-                else:
-                    plain = len(text.encode("ascii", "ignore"))
-                    ascii_chars += plain + 1
-                    other += len(text) - plain
-    return (ascii_chars + 2) // 4 + other if ascii_chars or other else 0
+    texts = [
+        text
+        for block in content
+        if type(block) is dict and block.get("type") == "text" and type(text := block.get("text")) is str
+    ]
+    return estimate("\n".join(texts) + "\n") if texts else 0
 
 
 def _int(value: Any) -> int:

@@ -1,4 +1,5 @@
-"""Language and category of a changed path (spec tools-code §3.4): pure functions of the path."""
+"""Language and category of a changed path, pure functions of the path (docs/changed.md,
+"Language and category")."""
 
 from __future__ import annotations
 

@@ -134,7 +134,8 @@ def empty_tree(top: Path, ctx: Context) -> str:
 
 
 def sides(top: Path, range_: str, staged: bool, ctx: Context) -> Sides:
-    """Turn `range` and `staged` into the two sides of the diff (spec tools-code §3.3)."""
+    """Turn `range` and `staged` into the two sides of the diff (docs/changed.md, "The two sides of
+    a diff")."""
     range_ = range_.strip()
     if range_.startswith("-"):
         raise ProviderError(

@@ -1,5 +1,5 @@
 """Turning git's view of a diff into `changed` rows: category, language, churn, touched symbols,
-plus totals, the notes and the budget (spec tools-code §3.4–3.7).
+plus totals, the notes and the budget (docs/changed.md, "Output" and "Output budget").
 
 Rows keep git's top-level-relative paths until the document is built; `PathSpace.show` turns
 them into the workspace-relative paths every sofia tool prints."""

@@ -1,4 +1,4 @@
-"""`code`: structure without bodies, or exactly the bodies asked for (spec tools-code §1).
+"""`code`: structure without bodies, or exactly the bodies asked for (docs/code.md).
 
 Only pydantic and the contract are imported here: the CLI imports this module to build `--help`.
 """
@@ -12,7 +12,7 @@ from pydantic import Field
 from sofia.providers.contract import Cli, Context, Implementation
 from sofia.providers.params import Input, PathParam
 
-__all__ = ["IMPLEMENTATION", "CliParams", "Params", "as_text", "prepare", "render", "run", "slice_text"]
+__all__ = ["IMPLEMENTATION", "CliParams", "Params", "as_text", "prepare", "render", "run"]
 
 FILES_HELP = "Files, directories or globs (src/**/*.php), at most 250 files."
 SYMBOLS_HELP = "Symbols to return verbatim, from one file or under a directory/glob: Class::method, Type.Method, bare name."
@@ -94,13 +94,6 @@ def render(result: Any, fmt: str) -> str | None:
     from sofia.providers.code import text
 
     return text.render(result, fmt)
-
-
-def slice_text(result: dict[str, Any]) -> str:
-    """The plain-text form of a slice-mode result (what the MCP server returns for slices)."""
-    from sofia.providers.code import text
-
-    return text.slice_text(result)
 
 
 def as_text(result: Any) -> str | None:

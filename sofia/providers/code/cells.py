@@ -1,5 +1,5 @@
 """Cell formatting shared by every summariser, so signatures, values and relations read the same
-in every language (spec tools-code §1.4 "Cells")."""
+in every language (docs/code.md, "What a summary holds")."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ ELIDABLE: dict[str, dict[str, object]] = {
     "constants": {"owner": "", "type": "", "value": "", "via": ""},
     "cases": {"value": ""},
 }
-"""Per table, the columns removed from every row when every row holds the default (§0.2)."""
+"""Per table, the columns removed from every row when every row holds the default: elision is per
+table, never per row, so TOON can still write one header for all its rows."""
 
 
 def collapse(text: str) -> str:

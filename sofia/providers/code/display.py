@@ -14,7 +14,7 @@ repeats written once.
   name when it is the file's, `mode: summary` (a file given whole is printed verbatim under a
   `# raw:` header instead); an empty namespace, empty tables and empty Vue lists are left out.
 
-JSON output (`--json`, MCP) keeps the flat document of the spec.
+JSON output (`--json`, MCP) keeps the flat document (docs/code.md, "What a summary holds").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""One file, one document: the decision rules a–g of spec tools-code §1.3 and the summary document
-assembled from a summariser's fields (key order, `brief`, elided columns)."""
+"""One file, one document: the decision rules a–g (docs/code.md, "Which files are summarised") and
+the summary document assembled from a summariser's fields (key order, `brief`, elided columns)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,8 @@ class FileResult:
 
 
 def process(item: Input, root: Path, options: SummaryOptions, below: int) -> FileResult:
-    """Rules a–g for one file (spec tools-code §1.3 step 3), with what could not be followed."""
+    """Rules a–g for one file (docs/code.md, "Which files are summarised"), with what could not be
+    followed."""
     result = decide(item, root, options, below)
     if not result.unfollowed.errors and not result.unfollowed.declarations:
         result.unfollowed = unfollowed.of_document(result.document)
@@ -150,7 +151,7 @@ def summariser(lang: str) -> Summariser:
 
 
 def decide(item: Input, root: Path, options: SummaryOptions, below: int) -> FileResult:
-    """Rules a–g for one file (spec tools-code §1.3 step 3)."""
+    """Rules a–g for one file: the first that applies decides the document."""
     file = read(item.path)
     if file.error:
         return FileResult(skipped(item.rel, file.lang, 0, f"unreadable: {file.error}"))
@@ -189,7 +190,7 @@ def summary_document(
     rel: str, file: Read, parse_errors: int, summary: Summary, brief: bool
 ) -> dict[str, Any]:
     """The summary document: header, namespace, parse_errors (when any), the plain tables, then the
-    non-empty optional ones, in spec order; `brief` applied and default-only columns elided."""
+    non-empty optional ones, in the documented order; `brief` applied and default-only columns elided."""
     fields = dict(summary.fields)
     document = header(rel, file.lang, "summary", count_lines(file.text))
     document["namespace"] = fields.pop("namespace", "")

@@ -1,5 +1,6 @@
 """From what the caller typed to the list of files to read: CLI positional classification,
-validation, and expansion of directories and globs under the one walking rule set (§0.4)."""
+validation, and expansion of directories and globs under the one walking rule set
+(docs/architecture.md, "Walking a tree")."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def display(root: Path, path: Path) -> str:
 
 
 def classify(args: list[str], root: Path) -> tuple[list[str], list[str]]:
-    """Split CLI positionals into (files, symbols), spec tools-code §1.2.
+    """Split CLI positionals into (files, symbols).
 
     After an existing regular file, a directory or a glob, words that are neither paths nor globs
     are symbols, looked up in that file or under that directory or glob (a Go
@@ -149,7 +150,7 @@ def walk_directory(text: str, path: Path, root: Path, timeout: float, notes: lis
 
 
 def match_glob(text: str, path: Path, root: Path, timeout: float, notes: list[str]) -> list[str]:
-    """Files matched by a glob, or inside directories it matches, walked under §0.4's rules."""
+    """Files matched by a glob, or inside directories it matches, walked under the one walking rule set."""
     pattern = text[2:] if text.startswith("./") else text
     try:
         alternatives = expand_braces(pattern)

@@ -37,7 +37,8 @@ class SourceFile:
 
 @dataclass
 class Summary:
-    """A summariser's answer: the summary keys after `lines`, in spec order (tools-code §1.4)."""
+    """A summariser's answer: the summary keys after `lines`, in the documented order (docs/code.md,
+    "What a summary holds")."""
 
     fields: dict[str, Any]
     """namespace, imports, types, functions, then when non-empty properties, ctor, constants, cases,

@@ -1,6 +1,6 @@
-"""The PHP `api` mode (spec tools-code §1.6): a class's effective public surface — its own members,
-then each used trait (recursively, with `insteadof`/`as` applied), then its parents — with `via`
-naming where each inherited member is defined. Classes are found through PSR-4 only (the file's own
+"""The PHP `api` mode (docs/code.md, "`exported`, `brief` and `api`"): a class's effective public
+surface — its own members, then each used trait (recursively, with `insteadof`/`as` applied), then
+its parents — with `via` naming where each inherited member is defined. Classes are found through PSR-4 only (the file's own
 namespace, composer.json, vendor/composer/installed.json), never outside the workspace root."""
 
 from __future__ import annotations

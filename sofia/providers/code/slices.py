@@ -1,4 +1,4 @@
-"""Symbol slices (spec tools-code §1.7): the exact source of named symbols, matched by qname or an
+"""Symbol slices: the exact source of named symbols, matched by qname or an
 accepted spelling, with close matches for misses and the whole file when that is cheaper."""
 
 from __future__ import annotations
@@ -30,10 +30,6 @@ WHOLE_FILE_NOTE = "whole file returned"
 def spellings(symbol: str, lang: str) -> list[str]:
     """The qnames a requested spelling may stand for, most literal first (see `sofia.syntax.lookup`)."""
     return lookup.spellings(symbol, lang)
-
-
-def last_segment(qname: str) -> str:
-    return lookup.last_segment(qname)
 
 
 def find(tree: SymbolTree, symbol: str) -> list[Symbol]:

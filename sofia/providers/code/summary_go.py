@@ -1,4 +1,4 @@
-"""Go summaries (spec tools-code §1.4 "Go"): package, imports, structs with their fields,
+"""Go summaries: package, imports, structs with their fields,
 interfaces with their methods, defined and alias types, funcs and methods, consts and vars."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""PHP summaries (spec tools-code §1.4 "PHP"): the file model of `php_model` as summary fields,
+"""PHP summaries: the file model of `php_model` as summary fields,
 with `exported` filtering and the hint that points at `api` for inherited members."""
 
 from __future__ import annotations

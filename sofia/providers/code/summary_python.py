@@ -1,4 +1,4 @@
-"""Python summaries (spec tools-code §1.4 "Python"): module path, module-level imports, classes,
+"""Python summaries: module path, module-level imports, classes,
 module functions and methods, fields, module constants; `__all__` decides what is exported."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""JavaScript, TypeScript and TSX summaries (spec tools-code §1.4 "JS/TS/TSX"): module specifiers
+"""JavaScript, TypeScript and TSX summaries: module specifiers
 imported, classes, interfaces, type aliases, enums and namespaces, functions (consts bound to
 functions included, overloads one row each), class fields, constructor parameters, top-level
 constants. Top-level rows are `public` when exported, `private` when local to the module.

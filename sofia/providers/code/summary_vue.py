@@ -1,4 +1,4 @@
-"""Vue SFC summaries (spec tools-code §1.4 "Vue SFC"): every script block summarised as JS/TS, plus
+"""Vue SFC summaries: every script block summarised as JS/TS, plus
 the component's public interface in `vue` — props, emits, models, the components its template
 uses, the stores and composables it calls. Options API members become rows owned by the component."""
 

@@ -1,4 +1,4 @@
-"""CLI text of a `code` result (spec tools-code §1.5, §1.7): one rendering per file document, raw
+"""CLI text of a `code` result (docs/code.md, "The text form (TOON)"): one rendering per file document, raw
 files verbatim behind a one-line header, slices as plain source with comment headers."""
 
 from __future__ import annotations

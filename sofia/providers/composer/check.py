@@ -283,8 +283,9 @@ def _fit(whole: dict[str, Any], limit: int | None) -> dict[str, Any]:
     def build(knobs: budget.Knobs) -> dict[str, Any]:
         chars, kept = knobs["chars"], knobs["results"]
         notes = list(whole["notes"])
-        if chars < longest:
-            notes.append(budget.note("first_failure", chars, longest, "characters per row", limit, hint))
+        cut = sum(len(row["first_failure"]) > chars for row in rows[:kept])
+        if cut:
+            notes.append(budget.shortened_note("first_failure", budget.texts_cut(cut, chars), limit, hint))
         if kept < len(rows):
             notes.append(
                 budget.note(

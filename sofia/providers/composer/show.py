@@ -156,29 +156,30 @@ def _vendor_dir(data: Any) -> str:
     return configured if isinstance(configured, str) and configured else "vendor"
 
 
-SHOWN_LISTS = ("locked", "autoload_dev", "autoload")
-"""The lists the budget may shorten, in ladder order (`locked` lives inside `lock`)."""
+SHOWN_LISTS = ("lock.locked", "autoload_dev", "autoload")
+"""The lists the budget may shorten, in ladder order, each named by its path in the result."""
 
 
 def _fit(whole: dict[str, Any], limit: int | None) -> dict[str, Any]:
     """Ladder: script commands to 200 characters, then locked rows, then autoload rows."""
     hint = "the package is large; read composer.json for the rest"
     totals = {
-        "locked": len(whole["lock"]["locked"]),
+        "lock.locked": len(whole["lock"]["locked"]),
         "autoload_dev": len(whole["autoload_dev"]),
         "autoload": len(whole["autoload"]),
     }
     longest = max((len(s["commands"]) for s in whole["scripts"]), default=0)
-    units = {"locked": "locked packages", "autoload_dev": "autoload rows", "autoload": "autoload rows"}
+    units = {"lock.locked": "locked packages", "autoload_dev": "autoload rows", "autoload": "autoload rows"}
 
     def build(knobs: budget.Knobs) -> dict[str, Any]:
         result = dict(whole)
         notes = list(whole["notes"])
         chars = knobs["chars"]
         result["scripts"] = [{**s, "commands": tables.cut(s["commands"], chars)} for s in whole["scripts"]]
-        if chars < longest:
-            notes.append(budget.note("commands", chars, longest, "characters per script", limit, hint))
-        result["lock"] = {**whole["lock"], "locked": whole["lock"]["locked"][: knobs["locked"]]}
+        cut = sum(len(s["commands"]) > chars for s in whole["scripts"])
+        if cut:
+            notes.append(budget.shortened_note("commands", budget.texts_cut(cut, chars), limit, hint))
+        result["lock"] = {**whole["lock"], "locked": whole["lock"]["locked"][: knobs["lock.locked"]]}
         result["autoload_dev"] = whole["autoload_dev"][: knobs["autoload_dev"]]
         result["autoload"] = whole["autoload"][: knobs["autoload"]]
         for key in SHOWN_LISTS:

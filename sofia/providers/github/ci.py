@@ -318,13 +318,14 @@ def assemble(report: Report, log_lines: int, limit: int | None) -> dict[str, Any
     hint = "narrow with package, limit or log_lines"
     counts = summary(report.runs)
     runs = [r.row() for r in report.runs]
-    longest = max((len(f.tail) for f in report.failures), default=0)
 
     def build(knobs: budget.Knobs) -> dict[str, Any]:
         lines, kept_failures, kept_runs = knobs["lines"], knobs["failures"], knobs["runs"]
         notes = list(report.notes)
-        if lines < min(log_lines, longest):
-            notes.append(budget.note("log_tail", lines, log_lines, "lines per failed step", limit, hint))
+        cut = sum(len(f.tail) > lines for f in report.failures[:kept_failures])
+        if lines < log_lines and cut:
+            change = budget.texts_cut(cut, lines, "lines", noun="log tail")
+            notes.append(budget.shortened_note("log_tail", change, limit, hint))
         if kept_failures < len(report.failures):
             notes.append(
                 budget.note("failures", kept_failures, len(report.failures), "failure rows", limit, hint)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from sofia.syntax.tree import Node, text_of
+from sofia.syntax.tree import Node
 
 
 def is_field(parent: Node | None, field: str, node: Node) -> bool:
@@ -32,15 +32,6 @@ def span(node: Node) -> tuple[int, int]:
     return (node.start_byte, node.end_byte)
 
 
-def first_line_text(source: bytes, start: int, limit: int = 160) -> str:
-    """The line from byte `start` to its end, whitespace collapsed and cut at `limit` characters."""
-    end = source.find(b"\n", start)
-    raw = source[start : end if end >= 0 else len(source)]
-    text = " ".join(raw.decode("utf-8", "replace").split())
-    text = text.removesuffix("{").rstrip()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def walk(node: Node) -> Iterator[Node]:
     """Every node under `node`, pre-order (iterative: deep trees do not recurse)."""
     cursor = node.walk()
@@ -56,12 +47,6 @@ def walk(node: Node) -> Iterator[Node]:
         if not cursor.goto_parent() or cursor.node == node:
             return
         visited_children = True
-
-
-def name_of(node: Node | None) -> str:
-    if node is None:
-        return ""
-    return text_of(node.child_by_field_name("name"))
 
 
 def declarations(tree: Any, root: Node, kinds: Iterable[str], types: Iterable[str]) -> list[Node]:
