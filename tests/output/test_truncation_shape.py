@@ -498,8 +498,8 @@ FLOORED = [
 @pytest.mark.parametrize("case", FLOORED, ids=lambda case: case.id)
 def test_the_floor_note_when_not_even_the_shortest_form_fits(case: Case, tmp_path: Path) -> None:
     root, arguments = case.fixture(tmp_path)
-    whole, _ =run_tool(case.tool, root, arguments, None)
-    small, _ =run_tool(case.tool, root, arguments, case.budget)
+    whole, _ = run_tool(case.tool, root, arguments, None)
+    small, _ = run_tool(case.tool, root, arguments, case.budget)
     assert small["notes"][-1] == budget.floor_note(case.budget)
     assert small["notes"].count(budget.floor_note(case.budget)) == 1
     check_notes(case, small, case.budget)
