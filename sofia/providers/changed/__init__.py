@@ -48,6 +48,7 @@ class Params(Input):
         str,
         Field(description="selects the repository: any directory inside it, relative to the workspace"),
         PathParam(),
+        Cli(metavar="DIR"),
     ] = "."
     paths: Annotated[
         list[str],
