@@ -174,22 +174,20 @@ def render(text: str, spell: Spelling = PARAMETERS) -> str:
 
 
 def render_all(obj: Any, spell: Spelling = PARAMETERS) -> Any:
-    """`obj` (a result: dicts, lists, strings) with every reference in every string spelled by
-    `spell`; containers are changed in place, the same object is returned."""
+    """`obj` (a result: dicts, lists, tuples, strings) with every reference in every string spelled
+    by `spell`. Nothing is changed in place (a provider may hand out a constant or a cached value):
+    a container holding a reference is copied, every other one is returned as it is."""
     if isinstance(obj, str):
         return render(obj, spell)
     if isinstance(obj, dict):
-        for key, item in obj.items():
-            if isinstance(item, str | dict | list | tuple):
-                obj[key] = render_all(item, spell)
-        return obj
-    if isinstance(obj, list):
-        for index, item in enumerate(obj):
-            if isinstance(item, str | dict | list | tuple):
-                obj[index] = render_all(item, spell)
-        return obj
-    if isinstance(obj, tuple):
-        return tuple(render_all(item, spell) for item in obj)
+        items = {key: render_all(item, spell) for key, item in obj.items()}
+        same = all(items[key] is item for key, item in obj.items())
+        return obj if same else items
+    if isinstance(obj, list | tuple):
+        rendered = [render_all(item, spell) for item in obj]
+        if all(new is old for new, old in zip(rendered, obj, strict=True)):
+            return obj
+        return rendered if isinstance(obj, list) else tuple(rendered)
     return obj
 
 

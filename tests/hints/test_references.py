@@ -112,18 +112,26 @@ def test_provider_error_str_is_the_parameter_spelling_and_text_takes_a_spelling(
     assert error.text(command_line("grep")) == "bad --ignore-dir (narrow with --root DIR)"
 
 
-def test_render_all_spells_every_string_of_a_result_in_place() -> None:
+def test_render_all_spells_every_string_of_a_result_and_changes_nothing_in_place() -> None:
+    shared_notes = [f"pass {param('limit', 0)}"]  # a provider's constant, say
+    untouched = {"path": "a.php", "lines": [1, 2]}
     result: dict[str, Any] = {
-        "notes": [f"pass {param('limit', 0)}"],
+        "notes": shared_notes,
         "rows": [{"hint": param("regex", True), "n": 3, "ok": True, "none": None}],
         "pair": (param("exts"), 1),
+        "plain": untouched,
     }
-    assert render_all(result) is result
-    assert result == {
+    rendered = render_all(result)
+    assert rendered == {
         "notes": ["pass limit=0"],
         "rows": [{"hint": "regex=true", "n": 3, "ok": True, "none": None}],
         "pair": ("exts", 1),
+        "plain": {"path": "a.php", "lines": [1, 2]},
     }
+    assert shared_notes == [f"pass {param('limit', 0)}"]
+    assert result["rows"][0]["hint"] == param("regex", True)
+    assert rendered["plain"] is untouched  # nothing to spell: not copied
+    assert render_all(untouched) is untouched
 
 
 def test_text_with_no_reference_is_left_as_it_is() -> None:
