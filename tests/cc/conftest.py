@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from sofia.errors import render_all
 from sofia.providers.contract import Context
 from tests.cc import transcripts
 
@@ -49,11 +50,12 @@ Call = Callable[..., dict[str, Any]]
 
 @pytest.fixture
 def call() -> Call:
-    """`call(module, budget=None, **params)`: run a cc provider in-process with the pinned clock."""
+    """`call(module, budget=None, **params)`: run a cc provider in-process with the pinned clock; its
+    parameter references spelled as the MCP server spells them."""
 
     def run(module: Any, budget: int | None = None, cli: bool = False, **params: Any) -> dict[str, Any]:
         model = module.CliParams if cli else module.Params
-        result: dict[str, Any] = module.run(model(**params), context(budget))
+        result: dict[str, Any] = render_all(module.run(model(**params), context(budget)))
         return result
 
     return run

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from sofia.errors import render_all
 from sofia.providers.code import Params, run
 from sofia.providers.contract import Context
 
@@ -14,8 +15,9 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "code"
 
 
 def code(root: Path, *files: str, budget: int | None = 20_000, **options: Any) -> dict[str, Any]:
-    """`run` as an MCP call would make it: files relative to `root`, the default budget."""
-    result = run(Params(files=list(files), **options), Context(root=root, budget=budget))
+    """`run` as an MCP call would make it: files relative to `root`, the default budget, parameter
+    references spelled as the MCP server spells them."""
+    result = render_all(run(Params(files=list(files), **options), Context(root=root, budget=budget)))
     assert isinstance(result, dict)
     return result
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from sofia.errors import render_all
 from sofia.providers.contract import Outcome
 from sofia.providers.github import branches
 from sofia.providers.github import delete as deletion
@@ -45,7 +46,9 @@ def recorded(fake_gh: FakeGh) -> FakeGh:
 
 
 def report(tmp_path: Path, params: branches.Params | None = None, **ctx: Any) -> Any:
-    return branches.run(params or branches.Params(), context(tmp_path, clock=lambda: NOW_2026_06_14, **ctx))
+    return render_all(
+        branches.run(params or branches.Params(), context(tmp_path, clock=lambda: NOW_2026_06_14, **ctx))
+    )
 
 
 def rows(result: dict[str, Any]) -> list[tuple[Any, ...]]:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from sofia.errors import render_all
 from sofia.providers.contract import Context
 from sofia.providers.grep.provider import Params, run
 from sofia.runtime import rg
@@ -44,8 +45,9 @@ Location = tuple[str, int, int]
 
 
 def grep(workspace: Path, *patterns: str, budget: int | None = 20_000, **params: Any) -> dict[str, Any]:
-    """The provider's result for `patterns` searched with `workspace` as the workspace root."""
-    return run(Params(patterns=list(patterns), **params), Context(root=workspace, budget=budget))
+    """The provider's result for `patterns` searched with `workspace` as the workspace root, its
+    parameter references spelled as the MCP server spells them."""
+    return render_all(run(Params(patterns=list(patterns), **params), Context(root=workspace, budget=budget)))
 
 
 def every_hit(workspace: Path, pattern: str, **params: Any) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from sofia.errors import render_all
 from sofia.providers.contract import Context
 from sofia.providers.refs import Params, run
 
@@ -16,10 +17,12 @@ Row = tuple[str, int, str, str]
 def refs(
     workspace: Path, *symbols: str, budget: int | None = None, ctx: Context | None = None, **params: Any
 ) -> dict[str, Any]:
-    """`run` with every use shown unless the test says otherwise."""
+    """`run` with every use shown unless the test says otherwise; its parameter references spelled
+    as the MCP server spells them."""
     params.setdefault("max_per_symbol", 0)
     context = ctx or Context(root=workspace, budget=budget)
-    return run(Params(symbols=list(symbols), **params), context)
+    result: dict[str, Any] = render_all(run(Params(symbols=list(symbols), **params), context))
+    return result
 
 
 def entry(result: dict[str, Any], symbol: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from sofia.errors import render_all
 from sofia.providers.contract import Context
 from sofia.providers.vue import Params, run
 from sofia.providers.vue.globs import GlobError, expand_braces, js_regex, vite_glob, webpack_context
@@ -23,7 +24,9 @@ def make(root: Path, files: dict[str, str]) -> Path:
 
 
 def routes_of(workspace: Path, **params: Any) -> dict[str, Any]:
-    return run(Params(**params), Context(root=workspace, budget=None))
+    """`run` with no budget; its parameter references spelled as the MCP server spells them."""
+    result: dict[str, Any] = render_all(run(Params(**params), Context(root=workspace, budget=None)))
+    return result
 
 
 def rows(result: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -62,7 +65,7 @@ def test_the_loaded_modules_are_not_offered_as_other_routers(tmp_path: Path) -> 
     make(tmp_path, {"apps/other/router.ts": "export default [{ path: '/x' }]\n"})
     result = routes_of(tmp_path)
     assert result["notes"] == [
-        "also found: src/router/routes/index.ts, apps/other/router.ts; pass file= to choose"
+        "also found: src/router/routes/index.ts, apps/other/router.ts; pass file=… to choose"
     ]
 
 

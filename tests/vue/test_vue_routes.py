@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from sofia.errors import render, render_all
 from sofia.providers.contract import Context, ProviderError
 from sofia.providers.vue import Params, run
 from sofia.providers.vue.routes import join_path
@@ -23,7 +24,9 @@ def make(root: Path, files: dict[str, str]) -> Path:
 
 
 def routes_of(workspace: Path, **params: Any) -> dict[str, Any]:
-    return run(Params(**params), Context(root=workspace, budget=None))
+    """`run` with no budget; its parameter references spelled as the MCP server spells them."""
+    result: dict[str, Any] = render_all(run(Params(**params), Context(root=workspace, budget=None)))
+    return result
 
 
 def table(result: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -435,7 +438,7 @@ def test_monorepo_fewest_segments_wins_and_the_other_is_noted(tmp_path: Path) ->
     result = routes_of(tmp_path)
     assert [r["path"] for r in result["routes"]] == ["/shop"]
     assert (
-        "also found: apps/admin/src/router/index.ts, apps/web/src/router/index.ts; pass file= to choose"
+        "also found: apps/admin/src/router/index.ts, apps/web/src/router/index.ts; pass file=… to choose"
         in (result["notes"])
     )
     chosen = routes_of(tmp_path, file="apps/admin/src/router/index.ts", root="apps/admin")
@@ -528,7 +531,7 @@ def test_no_router_in_a_large_tree_is_a_named_error(tmp_path: Path) -> None:
     with pytest.raises(ProviderError) as caught:
         routes_of(tree)
     assert caught.value.message == "no router file under ."
-    assert "pass file=path/to/router.ts" in caught.value.hint
+    assert "pass file=… (src/router.ts, say)" in str(caught.value)
 
 
 def test_missing_file_and_root(tmp_path: Path) -> None:
@@ -557,7 +560,7 @@ def test_imports_outside_root_are_not_followed(tmp_path: Path) -> None:
 def test_budget_cuts_rows_from_the_end(tmp_path: Path) -> None:
     entries = ",\n".join(f"  {{ path: '/page{i}', name: 'page-{i}' }}" for i in range(400))
     make(tmp_path, {"router.ts": f"export default [\n{entries}\n]\n"})
-    result = run(Params(), Context(root=tmp_path, budget=1000))
+    result = render_all(run(Params(), Context(root=tmp_path, budget=1000)))
     from sofia.output.budget import cost
 
     assert cost(result) <= 1000
@@ -566,7 +569,7 @@ def test_budget_cuts_rows_from_the_end(tmp_path: Path) -> None:
     assert result["total"] == 400
     assert result["routes"][-1]["path"] == f"/page{shown - 1}"
     assert result["notes"][-1] == (
-        f"routes: showing {shown} of 400 routes (budget 1000 tok); pass file= for a single route module"
+        f"routes: showing {shown} of 400 routes (budget 1000 tok); pass file=… for a single route module"
     )
 
 
@@ -619,7 +622,7 @@ def test_a_router_directory_wins_over_a_routes_module_at_the_same_depth(tmp_path
     )
     result = routes_of(tmp_path)
     assert [r["path"] for r in result["routes"]] == ["/router-dir"]
-    assert result["notes"] == ["also found: src/routes.ts; pass file= to choose"]
+    assert result["notes"] == ["also found: src/routes.ts; pass file=… to choose"]
 
 
 def test_no_router_names_every_location_tried(tmp_path: Path) -> None:
@@ -627,10 +630,10 @@ def test_no_router_names_every_location_tried(tmp_path: Path) -> None:
     with pytest.raises(ProviderError) as caught:
         routes_of(tmp_path)
     assert caught.value.message == "no router file under ."
-    assert caught.value.hint == (
+    assert render(caught.value.hint) == (
         "looked for router|routers|routes/index.{ts,js,mts,mjs} and router|routers|routes.{ts,js,mts,mjs} "
         "at any depth (src/ or not) outside node_modules, dist and ignored directories; "
-        "pass file=path/to/router.ts"
+        "pass file=… (src/router.ts, say)"
     )
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sofia.errors import param
 from sofia.providers.grep.matches import Hit
 from sofia.providers.grep.ripgrep import display_path
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 MORE_IN_ROWS = 10
 SKIPPED_ROWS = 20
-NARROW = "narrow with exts, root or word=true"
+NARROW = f"narrow with {param('exts')}, {param('root')} or {param('word', True)}"
 
 Enclosing = Callable[[bytes, int], str]
 """(raw path, line) -> qualified name of the enclosing symbol."""
@@ -120,14 +121,14 @@ class Shaper:
                 cut_by_budget = shown < wanted and (shown < len(outcome.hits) or not self.request.cap)
                 budget_cut = budget_cut or cut_by_budget
                 listed = "" if len(more) == more_files else f" ({len(more)} of {more_files} files listed)"
-                hint = NARROW if cut_by_budget else NARROW + ", or raise max_per_pattern"
+                hint = NARROW if cut_by_budget else f"{NARROW}, or raise {param('max_per_pattern')}"
                 notes.append(
                     f"{outcome.pattern}: showing {shown} of {total} hits; the rest are in more_in{listed}; {hint}"
                 )
         if budget_cut:
             notes.append(
                 f"grep: showing {k} per pattern (budget {self.budget} tok); "
-                "narrow with exts, root, ignore_dirs or fewer patterns"
+                f"narrow with {param('exts')}, {param('root')}, {param('ignore_dirs')} or fewer patterns"
             )
         result: dict[str, Any] = {"root": self.request.root_display, "patterns": patterns, "empty": empty}
         if self.skipped:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
+from sofia.errors import param
 from sofia.output.budget import MARGIN, cost, largest_prefix
 from sofia.output.notes import Place, not_followed
 from sofia.output.tokens import estimate
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 MAX_DEFINITIONS = 20
 """Definitions listed per symbol; the rest are counted."""
 AMBIGUOUS_SHOWN = 5
-NARROW = "narrow with root, exts, kinds or a qualified name"
+NARROW = f"narrow with {param('root')}, {param('exts')}, {param('kinds')} or a qualified name"
 OPTIONAL_TOTALS = ("in_comments", "in_strings", "locals", "elsewhere", "other", "unclassified")
 
 
@@ -123,13 +124,13 @@ def _result(
         if len(uses) > len(visible):
             omitted["uses"] = len(uses) - len(visible)
             by_cap = bool(cap) and len(visible) == cap
-            how = f"max_per_symbol {cap}" if by_cap else f"budget {budget} tok"
-            hint = ("raise max_per_symbol or " if by_cap else "") + NARROW
+            how = param("max_per_symbol", cap) if by_cap else f"budget {budget} tok"
+            hint = (f"raise {param('max_per_symbol')} or " if by_cap else "") + NARROW
             extra.append(f"{m.query.text}: showing {len(visible)} of {len(uses)} uses ({how}); {hint}")
         if params.definitions and len(m.definitions) > d:
             omitted["definitions"] = len(m.definitions) - d
             extra.append(
-                f"{m.query.text}: showing {d} of {len(m.definitions)} definitions; qualify the name or narrow the root"
+                f"{m.query.text}: showing {d} of {len(m.definitions)} definitions; qualify the name or narrow {param('root')}"
             )
         if omitted:
             entry["omitted"] = omitted
@@ -173,7 +174,7 @@ def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str
         notes.append(
             f"classified {classified} of {found.candidates} candidate files before the deadline; text totals are "
             "exact, the other totals cover the classified files and the rest are counted as unclassified; "
-            "narrow with root or exts"
+            f"narrow with {param('root')} or {param('exts')}"
         )
     others = [(path, why) for path, why in sorted(found.unparsed.items()) if why != "deadline"]
     if others:

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.errors import param
 from sofia.output import budget as budgets
 from sofia.output.notes import Place
 from sofia.output.tables import elide
@@ -62,7 +63,7 @@ def locate(base: Path, ctx: Context, notes: list[str]) -> list[str]:
         raise ProviderError(
             f"no router file under {_shown(base, ctx)}",
             f"looked for {TRIED} at any depth (src/ or not) outside node_modules, dist and ignored "
-            "directories; pass file=path/to/router.ts",
+            f"directories; pass {param('file', ...)} (src/router.ts, say)",
         )
 
     def rank(path: str) -> tuple[int, int, bytes]:
@@ -111,7 +112,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         raise ProviderError(
             f"no route array in {first}{tried}",
             "expected createRouter({ routes }), export default [...] or const routes = [...]; "
-            "pass file= for the module that declares them",
+            f"pass {param('file', ...)} for the module that declares them",
         )
     if not params.file:
         chosen = candidates.index(router)
@@ -125,7 +126,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         loaded = set(loader.order)
         others = [o for o in others if _shown_rel(base / o, loader) not in loaded]
         if others:
-            notes.append(f"also found: {', '.join(others)}; pass file= to choose")
+            notes.append(f"also found: {', '.join(others)}; pass {param('file', ...)} to choose")
     notes.extend(loader.misses.notes())
     notes.extend(walker.misses.notes())
     files, rows = _by_first_route(list(loader.order), walker.rows)
@@ -144,7 +145,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         return result
 
     def note(count: int) -> list[str]:
-        hint = "pass file= for a single route module"
+        hint = f"pass {param('file', ...)} for a single route module"
         return [budgets.note("routes", count, len(rows), "routes", ctx.budget, hint)]
 
     keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(build(k, note(k)), ctx.budget))
@@ -179,7 +180,8 @@ def _attempt(base: Path, router: Path, file: str) -> tuple[Loader, RouteWalker, 
         found = _walked(walker, module)
     except RecursionError:
         raise ProviderError(
-            f"the route table of {module.rel} nests too deep to follow", "pass file= for a route module"
+            f"the route table of {module.rel} nests too deep to follow",
+            f"pass {param('file', ...)} for a route module",
         ) from None
     return loader, walker, module, found
 
