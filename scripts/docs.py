@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from sofia.cli import arguments, clients  # noqa: E402
 from sofia.cli.clients import CLIENTS  # noqa: E402
+from sofia.errors import render  # noqa: E402
 from sofia.providers.registry import GROUPS, PROVIDERS, Provider, command_entries  # noqa: E402
 from sofia.server.schema import input_schema  # noqa: E402
 from sofia.settings import SETTINGS  # noqa: E402
@@ -91,7 +92,7 @@ def tool_section(provider: Provider) -> Iterator[str]:
     if provider.mcp:
         yield f" · deadline {provider.timeout:g} s"
     yield "\n\n"
-    yield provider.description + "\n\n"
+    yield render(provider.description) + "\n\n"
     schema = input_schema(provider.input_model)
     spelled = _cli_spellings(provider)
     required = set(schema.get("required", []))

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sofia.errors import render_all
 from sofia.providers.contract import Context
 from sofia.providers.registry import by_name
 
@@ -27,7 +28,8 @@ def call(
     the registry's record, `arguments` validated by the tool's input model (the CLI's, with `cli`:
     its CLI-only fields), and a `Context` rooted at `root` with `budget` (None: unlimited) and any
     other `Context` field given (`clock=`, `progress=`, `deadline=`, `allowed=`). A test that
-    needs a `Context` of its own making passes it as `root`."""
+    needs a `Context` of its own making passes it as `root`. Parameter references in the result
+    are spelled the MCP way, as the worker spells them."""
     provider = by_name(tool)
     assert provider is not None, f"no tool named {tool}"
     model = provider.cli_input_model if cli else provider.input_model
@@ -37,7 +39,7 @@ def call(
         ctx = root
     else:
         ctx = Context(root=root, budget=budget, **context)
-    return provider.run(params, ctx)
+    return render_all(provider.run(params, ctx))
 
 
 def write_files(root: Path, files: Mapping[str, str | bytes]) -> Path:

@@ -27,6 +27,10 @@ class FieldArg:
     display: str  # what the user sees in messages: "--max-per-pattern" or "PATTERN"
     mode: str = ""
     """The CLI-only mode (its flag's field name) this option belongs to; "" for the command's own."""
+    metavar: str = ""
+    """The placeholder of its value as `--help` shows it (`DIR`, `N`, `{workspace,repo}`)."""
+    negative: str = ""
+    """A bool option that is on by default: the flag that turns it off (`--no-case`)."""
 
 
 def _kind(annotation: Any) -> tuple[str, tuple[Any, ...]]:
@@ -114,7 +118,7 @@ def add_model_arguments(
         metavar = cli.metavar or name.upper()
         if cli.after_dashdash:
             display = f"-- {metavar}..."
-            specs.append(FieldArg(name, kind, cli, display, mode))
+            specs.append(FieldArg(name, kind, cli, display, mode, metavar))
             continue
         if cli.positional:
             nargs: str | None
@@ -128,12 +132,14 @@ def add_model_arguments(
             if choices:
                 kwargs["choices"] = choices
             parser.add_argument(name, **kwargs)
-            specs.append(FieldArg(name, kind, cli, metavar, mode))
+            specs.append(FieldArg(name, kind, cli, metavar, mode, metavar))
             continue
         flag = cli.flag or "--" + name.replace("_", "-")
         flags = [flag, *([cli.short] if cli.short else [])]
+        shown_metavar, negative = "", ""
         if kind == "bool":
             if default is True:
+                negative = "--no-" + flag.removeprefix("--")
                 parser.add_argument(
                     *flags,
                     dest=name,
@@ -155,6 +161,7 @@ def add_model_arguments(
                 help=help_text
                 + (" (repeatable; comma-separated values allowed)" if cli.split else " (repeatable)"),
             )
+            shown_metavar = cli.metavar or "VALUE"
         else:
             kwargs = {
                 "dest": name,
@@ -168,7 +175,8 @@ def add_model_arguments(
                 kwargs["choices"] = choices
                 kwargs.pop("metavar")
             parser.add_argument(*flags, **kwargs)
-        specs.append(FieldArg(name, kind, cli, flag, mode))
+            shown_metavar = kwargs.get("metavar") or "{" + ",".join(map(str, choices)) + "}"
+        specs.append(FieldArg(name, kind, cli, flag, mode, shown_metavar, negative))
     return specs
 
 

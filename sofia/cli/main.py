@@ -177,6 +177,7 @@ def _parse_and_run(args: list[str], selected: tuple[str, ...], entries: list[Pro
             specs += arguments.add_mode_arguments(
                 leaves[selected], mode.cli_input_model, mode.mode_flag, specs
             )
+        _spell_help(leaves[selected], specs)
         _add_output_options(leaves[selected])
         if arguments.has_after_dashdash(specs) and "--" in args:
             cut = args.index("--")
@@ -203,6 +204,17 @@ def _parse_and_run(args: list[str], selected: tuple[str, ...], entries: list[Pro
     if selected == ("init",):
         return _run_init(namespace)
     return _run_provider(entries, namespace, specs, after)
+
+
+def _spell_help(leaf: argparse.ArgumentParser, specs: list[Any]) -> None:
+    """Parameter references in the field descriptions, spelled as this command's flags."""
+    from sofia.cli.spelling import CommandLine
+    from sofia.errors import render
+
+    spell = CommandLine(specs)
+    for action in leaf._actions:
+        if action.help:
+            action.help = render(action.help, spell)
 
 
 def _unknown_command(args: list[str]) -> str:
@@ -281,11 +293,14 @@ def _run_provider(
 ) -> int:
     from pydantic import ValidationError
 
+    from sofia import errors
     from sofia.cli import arguments, interact
+    from sofia.cli.spelling import CommandLine
     from sofia.output import render
     from sofia.providers.contract import Context, Outcome, ProviderError
 
     command = "sf " + " ".join(entries[0].cli)
+    spell = CommandLine(specs)
     try:
         budget = _budget(namespace)
         for name in ("SOFIA_FOOTER", "SOFIA_DEBUG"):
@@ -308,7 +323,7 @@ def _run_provider(
             params = prepare(params, ctx)
         result = provider.run(params, ctx)
     except ProviderError as exc:
-        print(f"{command}: error: {exc}", file=sys.stderr)
+        print(f"{command}: error: {exc.text(spell)}", file=sys.stderr)
         return EXIT_ERROR
     except (KeyboardInterrupt, BrokenPipeError):
         raise
@@ -325,7 +340,8 @@ def _run_provider(
         interact.clear_progress()
     if isinstance(result, Outcome):
         exit_code, result = result.exit_code, result.result
-    text = render.render(result, namespace.format, provider.renderer())
+    result = errors.render_all(result, spell)
+    text = errors.render(render.render(result, namespace.format, provider.renderer()), spell)
     sys.stdout.write(text)
     sys.stdout.flush()
     if namespace.format != "json":
@@ -337,11 +353,15 @@ def _run_provider(
 
 def _validation_message(exc: Any, specs: list[Any]) -> str:
     """One short line per problem, naming the option as the user typed it."""
+    from sofia.cli.spelling import CommandLine
+    from sofia.errors import render
+
     names = {spec.name: spec.display for spec in specs}
     problems = []
     for error in exc.errors(include_url=False, include_context=False, include_input=False):
         location = error.get("loc") or ()
         field = str(location[0]) if location else ""
         where = names.get(field, field)
-        problems.append(f"{where}: {error['msg']}" if where else error["msg"])
+        message = render(str(error["msg"]), CommandLine(specs))
+        problems.append(f"{where}: {message}" if where else message)
     return "; ".join(problems)

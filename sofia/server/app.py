@@ -30,7 +30,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 from sofia import __version__
-from sofia.errors import quote
+from sofia.errors import quote, render
 from sofia.output.tokens import estimate
 from sofia.providers.params import call_budget
 from sofia.providers.registry import Provider
@@ -241,7 +241,7 @@ class Frontend:
         if reply.ok:
             return self._payload(number, spec, params, reply.payload)
         if reply.kind == "provider_error":
-            return Answer(_error(reply.message), "error")
+            return Answer(_error(render(reply.message)), "error")
         if reply.kind == "timeout":
             return Answer(
                 _error(

@@ -15,6 +15,8 @@ from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode
 from pydantic_core import CoreSchema, to_jsonable_python
 
+from sofia.errors import render_all
+
 _LEADING_KEYS = ("type", "description", "default")
 
 
@@ -29,7 +31,7 @@ class _NoTitles(GenerateJsonSchema):
 
 
 def input_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The flat JSON schema of `model`, as sent in `tools/list`."""
+    """The flat JSON schema of `model`, as sent in `tools/list` (parameter references spelled)."""
     raw = model.model_json_schema(schema_generator=_NoTitles)
     definitions = raw.pop("$defs", {})
     properties: dict[str, Any] = {}
@@ -45,7 +47,9 @@ def input_schema(model: type[BaseModel]) -> dict[str, Any]:
     if raw.get("required"):
         schema["required"] = list(raw["required"])
     schema["additionalProperties"] = False
-    return schema
+    # A description naming a parameter (`param`) reads as the MCP caller writes it.
+    rendered: dict[str, Any] = render_all(schema)
+    return rendered
 
 
 def _inline(node: Any, definitions: dict[str, Any]) -> Any:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import mcp_types as types
 from pydantic import BaseModel
 
+from sofia.errors import render
 from sofia.providers.registry import Provider, group_named
 from sofia.server.schema import input_schema
 from sofia.workers.protocol import PayloadFormat
@@ -62,7 +63,7 @@ def definition(provider: Provider, model: type[BaseModel]) -> types.Tool:
     hints = provider.annotations
     return types.Tool(
         name=provider.name,
-        description=provider.description,
+        description=render(provider.description),
         input_schema=input_schema(model),
         annotations=types.ToolAnnotations(
             read_only_hint=hints.read_only,

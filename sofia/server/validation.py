@@ -12,6 +12,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ValidationError
 
+from sofia.errors import render
+
 MAX_SHOWN_INPUT = 40
 MAX_PROBLEMS = 20
 """Problems listed in one answer: a list of 100,000 bad items is not 100,000 lines."""
@@ -71,7 +73,7 @@ def _describe(model: type[BaseModel], item: Any) -> str:
     if kind == "extra_forbidden":
         known = ", ".join(model.model_fields) or "no parameters"
         return f"{where}: unknown parameter (known: {known})"
-    message = str(item.get("msg", "invalid")).split(", ")[0]
+    message = render(str(item.get("msg", "invalid"))).split(", ")[0]
     message = message[:1].lower() + message[1:]
     if "input" in item and not isinstance(item["input"], dict | list):
         shown = _shown(item["input"])

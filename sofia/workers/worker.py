@@ -17,6 +17,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from sofia.errors import render, render_all
 from sofia.output.jsonfmt import compact
 from sofia.providers.contract import Context, DeadlineExceeded, Outcome, ProviderError
 from sofia.providers.registry import Provider, by_name
@@ -219,12 +220,14 @@ class _ProgressRelay:
 
 def _encode(provider: Provider, result: Any, *, toon: bool = False) -> CallReply:
     """The payload: the provider's own text for results it sends as text, else compact JSON, or
-    with `toon` its TOON form when that costs no more tokens than the JSON."""
+    with `toon` its TOON form when that costs no more tokens than the JSON; every parameter
+    reference in it spelled `name=value`."""
     if isinstance(result, Outcome):
         result = result.result
+    result = render_all(result)  # parameter references, as the MCP caller spells them
     text = result if isinstance(result, str) else provider.as_text(result)
     if text is not None:
-        return CallReply("text", payload=text.encode("utf-8", "surrogatepass"))
+        return CallReply("text", payload=render(text).encode("utf-8", "surrogatepass"))
     document = compact(result)
     if toon:
         from sofia.output.toon import payload

@@ -440,7 +440,7 @@ def test_budget_cuts_rows_by_category_priority_with_exact_totals(tmp_path: Path)
     assert all(row["path"].startswith("src/") for row in shown)  # docs give way before source
     assert document["notes"][-1] == (
         f"files: showing {len(shown)} of 120 files (budget 1500 tok); "
-        f"left out: docs 60, source {60 - len(shown)}; narrow with paths=[…]"
+        f"left out: docs 60, source {60 - len(shown)}; narrow with -- PATH..."
     )
     assert document["omitted"] == {"files": 120 - len(shown)}
     from sofia.output.budget import cost
@@ -453,7 +453,7 @@ def test_not_a_repository_is_a_clear_error(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stdout == ""
     assert "sf changed: error: not a git repository" in done.stderr
-    assert "pass root=" in done.stderr
+    assert "pass --root DIR, a directory inside one" in done.stderr
 
 
 def test_bad_revision_names_it(history: Repo) -> None:

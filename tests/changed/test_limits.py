@@ -120,5 +120,5 @@ def test_symbols_are_cut_only_when_a_file_has_more_than_three(tmp_path: Path) ->
     for i in range(80):
         repo.write(f"src/mod{i:02}.py", "".join(f"def g{j}():\n    return {j}\n\n" for j in range(5)))
     cut = json.loads(run_sf("changed", "--json", "--max-output-tokens", "1200", cwd=repo.path).stdout)
-    assert "symbols: 80 cells cut to 3 names (budget 1200 tok); narrow with paths=[…]" in cut["notes"]
+    assert "symbols: 80 cells cut to 3 names (budget 1200 tok); narrow with -- PATH..." in cut["notes"]
     assert all(row["symbols"] == "g0; g1; g2 (+2 more)" for row in cut["files"])

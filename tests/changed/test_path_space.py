@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
+from sofia.errors import render_all
 from sofia.providers.changed import Params, run
 from sofia.providers.contract import Context, ProviderError
 from tests.changed.monorepo import build_monorepo
 from tests.helpers import Repo, run_sf
+from tests.hints.spelling import command_line
 
 
 def changed_json(cwd: Path, *args: str) -> dict[str, Any]:
@@ -48,7 +50,7 @@ def test_paths_are_relative_to_the_workspace_and_only_its_part_is_listed(monorep
     assert listed["vendored"]["symbols"].startswith("submodule ")
     # outside: README.md, src/Other/Thing.php, libs/ext, src/Other/loose.txt
     assert (
-        '4 changed files outside the workspace not listed; scope="repo" lists them as ../ paths'
+        "4 changed files outside the workspace not listed; --scope repo lists them as ../ paths"
         in (document["notes"])
     )
     assert document["totals"]["files"] == 5
@@ -155,4 +157,5 @@ def test_every_path_out_of_changed_goes_back_into_code_and_grep(monorepo: Repo) 
 
 def test_in_process_and_cli_agree(monorepo: Repo) -> None:
     workspace = monorepo.path / "src/Core"
-    assert run(Params(), Context(root=workspace, budget=None)) == changed_json(workspace)
+    in_process = run(Params(), Context(root=workspace, budget=None))
+    assert render_all(in_process, command_line("changed")) == changed_json(workspace)

@@ -111,7 +111,7 @@ def test_provider_error_format_and_exit_code(tmp_path: Path) -> None:
     assert done.stdout == ""
     line = done.stderr.strip().splitlines()[0]
     assert line.startswith("sf changed: error: not a git repository: ")
-    assert line.endswith("(run inside a repository or pass root=<a directory inside one>)")
+    assert line.endswith("(run inside a repository or pass --root DIR, a directory inside one)")
 
 
 def test_format_aliases_agree(repo: Repo) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from sofia.errors import render_all
 from sofia.output import budget
 from sofia.providers.composer import check
 from sofia.providers.contract import ProviderError
@@ -51,7 +52,7 @@ def test_monorepo_every_status(own_workspace: Workspace) -> None:
     ctx = context(
         own_workspace.root, progress=lambda done, total, message: progress.append((done, total, message))
     )
-    result = check.run(check.Params(root="monorepo", timeout_s=8, jobs=4), ctx)
+    result = render_all(check.run(check.Params(root="monorepo", timeout_s=8, jobs=4), ctx))
     rows = [(r["package"], r["dir"], r["status"]) for r in result["results"]]
     assert rows == [
         ("acme/enum", "monorepo/packages/enum", "fail"),
@@ -167,7 +168,7 @@ def test_the_call_deadline_stops_checks_too(tmp_path: Path) -> None:
             tmp_path / f"p{index}", {"name": f"acme/p{index}", "scripts": {"check": "php -r 'sleep(20);'"}}
         )
     ctx = context(tmp_path, deadline=time.monotonic() + 1)
-    result = check.run(check.Params(jobs=1), ctx)
+    result = render_all(check.run(check.Params(jobs=1), ctx))
     assert [(r["status"], r["first_failure"].split(": ")[-1]) for r in result["results"]] == [
         ("timeout", "the call's deadline was reached"),
         ("skip", "call deadline reached"),
@@ -273,7 +274,7 @@ def test_output_budget_shortens_failures_then_drops_passing_rows(tmp_path: Path)
     )
     full = run_check(tmp_path, jobs=4)
     assert len(full["results"][0]["first_failure"]) == 200
-    cut = check.run(check.Params(jobs=4), context(tmp_path, budget=300))
+    cut = render_all(check.run(check.Params(jobs=4), context(tmp_path, budget=300)))
     assert budget.cost(cut) <= 300
     assert cut["results"][0]["package"] == "acme/bad"
     assert len(cut["results"][0]["first_failure"]) == 100

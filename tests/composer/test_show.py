@@ -76,7 +76,7 @@ def test_unknown_package_names_the_closest(workspace: Workspace) -> None:
     assert message.endswith(
         "; 1 composer.json files could not be read (one may be it): monorepo/packages/broken"
     )
-    assert "sf composer ls" in caught.value.hint
+    assert "(composer_ls lists them)" in str(caught.value)
 
 
 def test_unknown_package_in_a_tree_without_unreadable_manifests(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sofia.errors import render_all
 from sofia.providers.contract import ProviderError
 from sofia.providers.github import ci, logs
 from sofia.providers.github import watch as watching
@@ -177,7 +178,7 @@ def test_failing_detail_call_becomes_a_note(tmp_path: Path, fake_gh: FakeGh) -> 
 
 def test_budget_ladder_keeps_counts_exact(api: Path) -> None:
     full = ci.run(ci.Params(log_lines=100), context(api))
-    small = ci.run(ci.Params(log_lines=100), context(api, budget=300))
+    small = render_all(ci.run(ci.Params(log_lines=100), context(api, budget=300)))
     assert isinstance(full, dict) and isinstance(small, dict)
     from sofia.output.budget import cost
 
@@ -200,7 +201,7 @@ def test_tails_shortened_first(api: Path) -> None:
     full = ci.run(ci.Params(log_lines=100), context(api))
     assert isinstance(full, dict)
     budget = cost(full) - 50
-    result = ci.run(ci.Params(log_lines=100), context(api, budget=budget))
+    result = render_all(ci.run(ci.Params(log_lines=100), context(api, budget=budget)))
     assert isinstance(result, dict)
     assert len(result["runs"]) == 5 and len(result["failures"]) == 2
     assert all(0 < len(f["log_tail"].splitlines()) <= 5 for f in result["failures"])

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sofia.errors import render_all
 from sofia.providers.github import pr
 from tests.github.fakegh import FakeGh, recording
 from tests.github.helpers import VIEWER, context, prs_query
@@ -79,7 +80,7 @@ def test_issue_count_above_limit_is_noted(fake_gh: FakeGh, tmp_path: Path) -> No
     doc["data"]["authored"]["issueCount"] = 57
     fake_gh.add(VIEWER, stdout="dev\n")
     fake_gh.add(prs_query(limit=3), stdout=json.dumps(doc, separators=(",", ":")))
-    result = pr.run(pr.Params(limit=3), context(tmp_path))
+    result = render_all(pr.run(pr.Params(limit=3), context(tmp_path)))
     assert result["notes"] == ["authored: 57 open PRs, the first 3 shown; raise limit to see more"]
 
 

@@ -58,5 +58,5 @@ def test_thousands_of_ignore_dirs_get_a_clear_limit_not_an_argument_list_error(t
     names = ",".join(f"d{i}" for i in range(15_000))
     done = run_sf("grep", "NEEDLE", "--ignore-dir", names, cwd=tmp_path)
     assert done.returncode != 0 and done.stdout == ""
-    assert "too many ignore_dirs: 15,000 (at most 256)" in done.stderr
+    assert "too many --ignore-dir: 15,000 (at most 256)" in done.stderr
     assert "Traceback" not in done.stderr and "Argument list too long" not in done.stderr

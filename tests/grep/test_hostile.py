@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from sofia.errors import render
 from sofia.providers.contract import Context, DeadlineExceeded, ProviderError
 from sofia.providers.grep.engine import COUNTING
 from sofia.providers.grep.provider import Params, run
@@ -37,7 +38,7 @@ def test_invalid_regex_names_the_pattern(tmp_path: Path, pattern: str, problem: 
     with pytest.raises(ProviderError) as error:
         grep(tmp_path, "fine", pattern, regex=True)
     assert error.value.message == f'invalid regex "{pattern}": {problem}'
-    assert error.value.hint == REGEX_HINT
+    assert render(error.value.hint) == REGEX_HINT
 
 
 def test_regex_characters_are_literal_by_default(tmp_path: Path) -> None:
@@ -60,7 +61,7 @@ def test_regex_characters_are_literal_by_default(tmp_path: Path) -> None:
 def test_bad_input_is_refused(tmp_path: Path, params: dict[str, object], message: str) -> None:
     with pytest.raises(ProviderError) as error:
         run(Params.model_validate(params), Context(root=tmp_path))
-    assert error.value.message == message
+    assert render(error.value.message) == message
     assert error.value.hint
 
 
@@ -297,5 +298,5 @@ def test_ignore_dirs_must_be_plain_directory_names(
 ) -> None:
     with pytest.raises(ProviderError) as error:
         run(Params.model_validate(params), Context(root=tmp_path))
-    assert error.value.message == message
+    assert render(error.value.message) == message
     assert error.value.hint

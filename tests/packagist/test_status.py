@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from sofia.errors import render
 from sofia.output import budget, jsonfmt
 from sofia.providers.contract import ProviderError
 from sofia.providers.packagist import client, status
@@ -62,9 +63,9 @@ def test_every_state(workspace: Workspace, packagist: FakePackagist) -> None:
         status.NEXT_STEP["needs-update"],
         status.NEXT_STEP["local-stale"],
         status.NEXT_STEP["unknown"],
-        f"packagist-http-500: HTTP 500 from {packagist.url}; {status.FIX['packagist-http-5']}",
+        f"packagist-http-500: HTTP 500 from {packagist.url}; {render(status.FIX['packagist-http-5'])}",
         "packagist-invalid: p2 document is not valid JSON (line 1, column 49) "
-        f"from {packagist.url}; {status.FIX['packagist-invalid']}",
+        f"from {packagist.url}; {render(status.FIX['packagist-invalid'])}",
         "pushed=no: the local tag is not on origin yet; push it (git push origin TAG)",
         "1 composer.json file not followed (unreadable or invalid): "
         "monorepo/packages/broken/composer.json:4 invalid JSON: unexpected character, expected ',' or '}'",
@@ -83,7 +84,7 @@ def test_offline_asks_nobody(
     assert packagist.requests == []
     assert not any("ls-remote" in call for call in counting_git())
     assert result["summary"] == {"in_sync": 0, "drift": 0, "unknown": 0}
-    assert result["notes"][0] == status.NEXT_STEP["skip-net"]
+    assert result["notes"][0] == render(status.NEXT_STEP["skip-net"])
 
 
 def test_one_ls_remote_per_repository(
@@ -150,7 +151,10 @@ def test_a_server_that_never_answers_is_abandoned_at_the_budget(
     assert time.monotonic() - started < 7
     [row] = result["packages"]
     assert (row["state"], row["cause"]) == ("unknown", "budget")
-    assert f"budget: budget_s=5 ran out before Packagist answered; {status.FIX['budget']}" in result["notes"]
+    assert (
+        f"budget: budget_s=5 ran out before Packagist answered; {render(status.FIX['budget'])}"
+        in result["notes"]
+    )
 
 
 def test_invalid_names_are_never_requested(tmp_path: Path, packagist: FakePackagist) -> None:
@@ -261,7 +265,7 @@ def test_connection_refused_is_named_with_its_fix(tmp_path: Path, monkeypatch: p
         "cause": "packagist-refused",
     }
     assert cause_note(result, "packagist-refused") == (
-        f"packagist-refused: connection refused by 127.0.0.1:{port}; {status.FIX['packagist-refused']}"
+        f"packagist-refused: connection refused by 127.0.0.1:{port}; {render(status.FIX['packagist-refused'])}"
     )
     assert status.NEXT_STEP["unknown"] in result["notes"]
 
@@ -273,7 +277,7 @@ def test_an_unresolvable_host_is_named(tmp_path: Path, monkeypatch: pytest.Monke
     result = run_status(repo)
     assert only_row(result)["cause"] == "packagist-dns"
     assert cause_note(result, "packagist-dns") == (
-        f"packagist-dns: cannot resolve packagist.invalid; {status.FIX['packagist-dns']}"
+        f"packagist-dns: cannot resolve packagist.invalid; {render(status.FIX['packagist-dns'])}"
     )
 
 
@@ -288,7 +292,7 @@ def test_a_tls_handshake_failure_is_named(
     assert only_row(result)["cause"] == "packagist-tls"
     note = cause_note(result, "packagist-tls")
     assert note.startswith(f"packagist-tls: TLS handshake with {secure.removeprefix('https://')} failed: ")
-    assert note.endswith(status.FIX["packagist-tls"])
+    assert note.endswith(render(status.FIX["packagist-tls"]))
 
 
 def test_a_server_error_is_named_with_its_status(tmp_path: Path, packagist: FakePackagist) -> None:
@@ -299,7 +303,7 @@ def test_a_server_error_is_named_with_its_status(tmp_path: Path, packagist: Fake
     assert only_row(result)["cause"] == "packagist-http-500"
     assert len(packagist.p2_requests("acme/widget")) == 3
     assert cause_note(result, "packagist-http-500") == (
-        f"packagist-http-500: HTTP 500 from {packagist.url}; {status.FIX['packagist-http-5']}"
+        f"packagist-http-500: HTTP 500 from {packagist.url}; {render(status.FIX['packagist-http-5'])}"
     )
 
 
@@ -309,7 +313,7 @@ def test_a_forbidden_answer_gets_the_4xx_fix(tmp_path: Path, packagist: FakePack
     packagist.serve("acme/widget", Reply(403, b"no"))
     result = run_status(repo)
     assert only_row(result)["cause"] == "packagist-http-403"
-    assert cause_note(result, "packagist-http-403").endswith(status.FIX["packagist-http-4"])
+    assert cause_note(result, "packagist-http-403").endswith(render(status.FIX["packagist-http-4"]))
 
 
 def test_a_server_slower_than_each_request_is_a_timeout(
@@ -323,7 +327,7 @@ def test_a_server_slower_than_each_request_is_a_timeout(
     assert only_row(result)["cause"] == "packagist-timeout"
     assert len(packagist.p2_requests("acme/widget")) == 3
     assert cause_note(result, "packagist-timeout") == (
-        f"packagist-timeout: no answer within 0.3 s from {packagist.url}; {status.FIX['packagist-timeout']}"
+        f"packagist-timeout: no answer within 0.3 s from {packagist.url}; {render(status.FIX['packagist-timeout'])}"
     )
 
 
@@ -334,7 +338,7 @@ def test_a_server_slower_than_the_budget_is_named_budget(tmp_path: Path, packagi
     result = run_status(repo, budget_s=5)
     assert (only_row(result)["state"], only_row(result)["cause"]) == ("unknown", "budget")
     assert cause_note(result, "budget") == (
-        f"budget: budget_s=5 ran out before Packagist answered; {status.FIX['budget']}"
+        f"budget: budget_s=5 ran out before Packagist answered; {render(status.FIX['budget'])}"
     )
 
 
@@ -345,7 +349,7 @@ def test_no_origin_is_named(tmp_path: Path, packagist: FakePackagist) -> None:
     row = only_row(result)
     assert (row["pushed"], row["state"], row["cause"]) == ("unknown", "in-sync", "origin-missing")
     assert cause_note(result, "origin-missing") == (
-        f"origin-missing: .: no remote named origin; {status.FIX['origin-missing']}"
+        f"origin-missing: .: no remote named origin; {render(status.FIX['origin-missing'])}"
     )
 
 
@@ -373,7 +377,7 @@ def test_an_unreachable_origin_is_named_in_gits_words(
     assert (row["pushed"], row["state"], row["cause"]) == ("unknown", "in-sync", "origin-unreachable")
     note = cause_note(result, "origin-unreachable")
     assert note.startswith(f"origin-unreachable: .: {git_says.format(port=port)}")
-    assert note.endswith(status.FIX["origin-unreachable"])
+    assert note.endswith(render(status.FIX["origin-unreachable"]))
 
 
 def test_both_sides_failing_name_both_causes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -399,7 +403,7 @@ def test_a_monorepo_s_origin_problem_is_named_once(tmp_path: Path, packagist: Fa
     result = run_status(tmp_path)
     assert {row["cause"] for row in result["packages"]} == {"origin-missing"}
     assert cause_note(result, "origin-missing") == (
-        f"origin-missing: mono: no remote named origin; {status.FIX['origin-missing']}"
+        f"origin-missing: mono: no remote named origin; {render(status.FIX['origin-missing'])}"
     )
 
 

@@ -21,7 +21,7 @@ def test_cli_prints_toon_with_grouped_uses() -> None:
     assert (
         '      src/Http/AdminController.php,9,16,call,"AdminController::purge"\n      "",10,' in done.stdout
     )
-    assert "raise max_per_symbol" in done.stdout
+    assert "raise --max-per-symbol" in done.stdout
 
 
 def test_cli_json_and_kind_flag() -> None:

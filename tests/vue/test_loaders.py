@@ -50,7 +50,7 @@ def test_the_loaded_modules_are_not_offered_as_other_routers(tmp_path: Path) -> 
     make(tmp_path, {"apps/other/router.ts": "export default [{ path: '/x' }]\n"})
     result = routes_of(tmp_path)
     assert result["notes"] == [
-        "also found: src/router/routes/index.ts, apps/other/router.ts; pass file= to choose"
+        "also found: src/router/routes/index.ts, apps/other/router.ts; pass file=… to choose"
     ]
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from sofia.errors import render
 from sofia.providers.contract import ProviderError
 from sofia.providers.vue.routes import join_path
 from tests.helpers import run_sf
@@ -425,7 +426,7 @@ def test_monorepo_fewest_segments_wins_and_the_other_is_noted(tmp_path: Path) ->
     result = routes_of(tmp_path)
     assert [r["path"] for r in result["routes"]] == ["/shop"]
     assert (
-        "also found: apps/admin/src/router/index.ts, apps/web/src/router/index.ts; pass file= to choose"
+        "also found: apps/admin/src/router/index.ts, apps/web/src/router/index.ts; pass file=… to choose"
         in (result["notes"])
     )
     chosen = routes_of(tmp_path, file="apps/admin/src/router/index.ts", root="apps/admin")
@@ -518,7 +519,7 @@ def test_no_router_in_a_large_tree_is_a_named_error(tmp_path: Path) -> None:
     with pytest.raises(ProviderError) as caught:
         routes_of(tree)
     assert caught.value.message == "no router file under ."
-    assert "pass file=path/to/router.ts" in caught.value.hint
+    assert "pass file=… (src/router.ts, say)" in str(caught.value)
 
 
 def test_missing_file_and_root(tmp_path: Path) -> None:
@@ -556,7 +557,7 @@ def test_budget_cuts_rows_from_the_end(tmp_path: Path) -> None:
     assert result["omitted"] == {"routes": 400 - shown} and "total" not in result
     assert result["routes"][-1]["path"] == f"/page{shown - 1}"
     assert result["notes"][-1] == (
-        f"routes: showing {shown} of 400 routes (budget 1000 tok); pass file= for a single route module"
+        f"routes: showing {shown} of 400 routes (budget 1000 tok); pass file=… for a single route module"
     )
 
 
@@ -609,7 +610,7 @@ def test_a_router_directory_wins_over_a_routes_module_at_the_same_depth(tmp_path
     )
     result = routes_of(tmp_path)
     assert [r["path"] for r in result["routes"]] == ["/router-dir"]
-    assert result["notes"] == ["also found: src/routes.ts; pass file= to choose"]
+    assert result["notes"] == ["also found: src/routes.ts; pass file=… to choose"]
 
 
 def test_no_router_names_every_location_tried(tmp_path: Path) -> None:
@@ -617,10 +618,10 @@ def test_no_router_names_every_location_tried(tmp_path: Path) -> None:
     with pytest.raises(ProviderError) as caught:
         routes_of(tmp_path)
     assert caught.value.message == "no router file under ."
-    assert caught.value.hint == (
+    assert render(caught.value.hint) == (
         "looked for router|routers|routes/index.{ts,js,mts,mjs} and router|routers|routes.{ts,js,mts,mjs} "
         "at any depth (src/ or not) outside node_modules, dist and ignored directories; "
-        "pass file=path/to/router.ts"
+        "pass file=… (src/router.ts, say)"
     )
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from sofia.errors import param
 from sofia.output.budget import Shrink, fit
 from sofia.providers.contract import Context, Implementation
 from sofia.providers.params import Input
@@ -27,7 +28,7 @@ from .common import (
 from .rules import cut, one_line
 
 COMMAND_CHARS = 120
-LIMIT_HINT = "pass limit=0 for all"
+LIMIT_HINT = f"pass {param('limit', 0)} for all"
 
 Category = Literal["", "test", "db", "git", "build", "search", "read", "fs", "other"]
 
@@ -74,8 +75,12 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 
     def build(k: dict[str, int]) -> dict[str, Any]:
         kept = rows[: k["rows"]]
-        listed = Cut("commands", "commands", len(rows), shown, k["rows"], f"limit={params.limit}", LIMIT_HINT)
-        notes = reading + cut_note(listed, ctx.budget, "filter with category/min_count")
+        listed = Cut(
+            "commands", "commands", len(rows), shown, k["rows"], param("limit", params.limit), LIMIT_HINT
+        )
+        notes = reading + cut_note(
+            listed, ctx.budget, f"filter with {param('category')}/{param('min_count')}"
+        )
         return {
             "id": opened.session.short_id,
             "project": opened.project,

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.errors import param
 from sofia.output.budget import Shrink, fit
 from sofia.providers.contract import Cli, Context, Implementation
 from sofia.providers.params import Input
@@ -40,8 +41,8 @@ from .rules import cut, one_line
 from .selector import select
 
 COMMAND_CHARS = 140
-LIMIT_HINT = "pass limit=0 for all"
-BUDGET_HINT = "raise min_count or narrow with project/since"
+LIMIT_HINT = f"pass {param('limit', 0)} for all"
+BUDGET_HINT = f"raise {param('min_count')} or narrow with {param('project')}/{param('since')}"
 
 SUGGESTIONS = {
     "Grep": "sofia grep (hits with enclosing function)",
@@ -148,7 +149,7 @@ def _report(
     repeated_reads = _repeated(reads, params.min_count)
     limit_commands = _limited(len(repeated_commands), params.limit)
     limit_reads = _limited(len(repeated_reads), params.limit)
-    limit = f"limit={params.limit}"
+    limit = param("limit", params.limit)
 
     def build(k: dict[str, int]) -> dict[str, Any]:
         n_commands, n_reads = _alternate(limit_commands, limit_reads, k["kept"])

@@ -210,7 +210,7 @@ class Cut:
     capped: int
     kept: int
     limit: str = ""
-    """What cut the list besides the budget (`limit=30`); empty when nothing did."""
+    """What cut the list besides the budget (`param("limit", 30)`); empty when nothing did."""
     limit_hint: str = ""
     """How to get past `limit`; empty for a fixed cap, which then goes without a note."""
 

@@ -13,6 +13,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sofia.errors import param
 from sofia.providers.contract import Context, ProviderError
 
 from .location import projects_root
@@ -70,7 +71,9 @@ def resolve_root(projects_dir: str | None, ctx: Context) -> Path:
     directory."""
     root = projects_root(projects_dir, ctx.root)
     if not root.is_dir():
-        raise ProviderError(f"projects directory not found: {root}", "set projects_dir or $CC_PROJECTS_DIR")
+        raise ProviderError(
+            f"projects directory not found: {root}", f"set {param('projects_dir')} or $CC_PROJECTS_DIR"
+        )
     return root
 
 
@@ -81,7 +84,7 @@ def parse_since(value: str) -> float | None:
         return None
     groups = _SINCE.findall(text)
     if not groups or "".join(n + u for n, u in groups) != text:
-        raise ProviderError(f'invalid since "{value}": use e.g. 30m, 24h, 7d')
+        raise ProviderError(f'invalid {param("since")} "{value}": use e.g. 30m, 24h, 7d')
     return float(sum(int(n) * _UNIT_SECONDS[u] for n, u in groups))
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.errors import param
 from sofia.output.budget import Shrink, fit
 from sofia.output.notes import plural
 from sofia.providers.contract import Context, Implementation
@@ -94,10 +95,10 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             matched,
             shown,
             knobs["rows"],
-            f"limit={params.limit}",
-            "pass limit=0 for all",
+            param("limit", params.limit),
+            f"pass {param('limit', 0)} for all",
         )
-        more = notes + cut_note(listed, ctx.budget, "narrow with project/since")
+        more = notes + cut_note(listed, ctx.budget, f"narrow with {param('project')}/{param('since')}")
         redactions = sum(d.redactions_in(d.title, d.branch) for _, _, d in rows)
         return {
             "sessions": [row for row, _, _ in rows],

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.errors import param
 from sofia.output.budget import Lower, Shrink, fit, note
 from sofia.providers.contract import Context, Implementation
 from sofia.providers.params import Input
@@ -54,7 +55,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         notes += texts_note("prompts", [text for _, text in rows], k["chars"], longest, ctx.budget, BIGGER)
         if len(rows) < len(available):
             first_left_out = rows[-1][0] + 1 if rows else params.offset + 1
-            hint = f"prompts {first_left_out}–{available[-1][0]} follow; call again with offset={first_left_out - 1}"
+            hint = f"prompts {first_left_out}–{available[-1][0]} follow; call again with {param('offset', first_left_out - 1)}"
             notes.append(note("prompts", len(rows), len(available), "prompts", ctx.budget, hint))
         return {
             "id": opened.session.short_id,

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sofia.errors import param, tool
 from sofia.providers.contract import Context, ProviderError
 from sofia.runtime import files
 
@@ -55,7 +56,9 @@ def select(
         return session_from_path(path), None
     listing = list_sessions(resolve_root(projects_dir, ctx))
     if not listing.sessions:
-        raise ProviderError(f"no sessions under {listing.root}", "set projects_dir or $CC_PROJECTS_DIR")
+        raise ProviderError(
+            f"no sessions under {listing.root}", f"set {param('projects_dir')} or $CC_PROJECTS_DIR"
+        )
     return pick(text, listing, lambda candidates: newest(candidates, loader)), listing
 
 
@@ -91,7 +94,7 @@ def pick(text: str, listing: Listing, latest: Newest) -> Session:
     suffix = f"; close matches: {', '.join(close)}" if close else ""
     raise ProviderError(
         f'no session matched "{text}"{suffix}',
-        "pass last, a session id prefix, a project name or a .jsonl path; cc_ls lists sessions",
+        f"pass last, a session id prefix, a project name or a .jsonl path; {tool('cc_ls')} lists sessions",
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sofia.errors import tool
 from sofia.output.budget import Lower, Shrink, fit, note
 from sofia.providers.contract import Context, Implementation
 
@@ -34,7 +35,7 @@ FAT_SHOWN = 15
 TASKS_SHOWN = 10
 TASK_CHARS = 120
 LAST_TEXT_CHARS = 600
-PROMPTS_HINT = "cc_prompts returns them verbatim"
+PROMPTS_HINT = f"{tool('cc_prompts')} returns them verbatim"
 
 LADDER = (
     Lower({"prompt_chars": 100}),

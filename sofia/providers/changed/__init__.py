@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
+from sofia.errors import param
 from sofia.output.tables import cut
 from sofia.providers.contract import Cli, Context, Implementation, ProviderError
 from sofia.providers.params import Input, PathParam
@@ -48,6 +49,7 @@ class Params(Input):
         str,
         Field(description="selects the repository: any directory inside it, relative to the workspace"),
         PathParam(),
+        Cli(metavar="DIR"),
     ] = "."
     paths: Annotated[
         list[str],
@@ -92,12 +94,14 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     if top is None:
         raise ProviderError(
             f"not a git repository: {cut(params.root, 200) if params.root not in ('', '.') else base}",
-            "run inside a repository or pass root=<a directory inside one>",
+            f"run inside a repository or pass {param('root', ...)}, a directory inside one",
         )
     space = PathSpace.of(ctx.root, top)
     for given in params.paths:
         if not given.strip():
-            raise ProviderError("paths: an empty pathspec", "pass directories or files, or leave paths out")
+            raise ProviderError(
+                "paths: an empty pathspec", f"pass directories or files, or leave {param('paths')} out"
+            )
     include = tuple(space.pathspec(given) for given in params.paths)
     sides = gitdiff.sides(top, params.range, params.staged, ctx)
     found = gitdiff.changes(top, sides, gitdiff.Selection(include), ctx)
@@ -182,7 +186,7 @@ def _scope_notes(rows: list[report.Row], outside: int, space: PathSpace, scope: 
     if outside:
         notes.append(
             f"{outside:,} changed file{'s' if outside != 1 else ''} outside the workspace not listed; "
-            'scope="repo" lists them as ../ paths'
+            f"{param('scope', 'repo')} lists them as ../ paths"
         )
     crossing = [r for r in rows if r.old_path and space.inside(r.path) != space.inside(r.old_path)]
     beyond = [r for r in rows if not space.inside(r.path)]

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sofia.errors import param
 from sofia.providers.contract import Context, ProviderError
 from sofia.runtime import argv, git
 
@@ -153,8 +154,8 @@ def sides(top: Path, range_: str, staged: bool, ctx: Context) -> Sides:
     if ".." in range_:
         if staged:
             raise ProviderError(
-                f"staged cannot be combined with the range {range_}",
-                "use staged with no range or with one revision (index vs that revision)",
+                f"{param('staged')} cannot be combined with the range {range_}",
+                f"use {param('staged')} with no range or with one revision (index vs that revision)",
             )
         three = "..." in range_
         left, right = range_.split("..." if three else "..", 1)

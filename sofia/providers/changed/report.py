@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sofia.errors import param
 from sofia.output import budget as budgets
 from sofia.output.notes import Place, not_followed
 from sofia.output.tables import elide
@@ -23,7 +24,7 @@ from .symbols import PROBLEMS, Found, SymbolFinder, read_worktree
 ELIDABLE = {"old_path": "", "lang": "", "symbols": ""}
 SUBMODULE_MODE = "160000"
 SYMLINK_MODE = "120000"
-NARROW = "narrow with paths=[…]"
+NARROW = f"narrow with {param('paths', [...])}"
 
 
 @dataclass

@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from sofia.errors import param
 from sofia.output import budget as budgets
 from sofia.output.tokens import estimate
 from sofia.providers.code.documents import briefed, count_lines
 
-FILES_HINT = "request them separately, narrow the path or use brief=true"
-ROWS_HINT = "use symbols=[…] or a narrower call"
-CONTENT_HINT = "use symbols=[…] or grep for the part you need"
+FILES_HINT = f"request them separately, narrow the path or use {param('brief', True)}"
+ROWS_HINT = f"use {param('symbols', [...])} or a narrower call"
+CONTENT_HINT = f"use {param('symbols', [...])} or grep for the part you need"
 
 
 def fit_files(

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from sofia.errors import param
 from sofia.providers.code.globs import (
     GlobError,
     compile_glob,
@@ -27,7 +28,8 @@ MAX_FILES = 250
 GO_RECEIVER = re.compile(r"^\(\*?\w+(?:\[[\w, ]*\])?\)\.\w+$")
 """`(*Server).Routes`: a Go method spelling, not a glob, even though it holds `*`."""
 SLICE_HINT = (
-    "for bodies use sf code FILE SYMBOL... (MCP: files=[FILE], symbols=[...]); for summaries drop the symbols"
+    f"for bodies pass one file as {param('files', ['FILE'])} with {param('symbols', [...])}; "
+    f"for summaries drop {param('symbols')}"
 )
 SUPPORTED = " ".join(sorted(EXTENSIONS))
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from sofia.errors import param
 from sofia.output.tokens import estimate
 from sofia.providers.code.model import SourceFile, Summary
 from sofia.providers.code.php_model import Adaptation, Member, PhpFile, PhpType, file_fields, read
@@ -31,8 +32,8 @@ def summarise_api(php: PhpFile, file: SourceFile) -> Summary:
     notes = []
     if resolver.exhausted:
         notes.append(
-            f"api: stopped resolving after {MAX_CLASSES} traits and parents; call api=true on a parent file "
-            "for the rest"
+            f"{param('api')}: stopped resolving after {MAX_CLASSES} traits and parents; call "
+            f"{param('api', True)} on a parent file for the rest"
         )
     return Summary(
         fields=file_fields(php, exported=True, unresolved=list(dict.fromkeys(unresolved))),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sofia.errors import quote
+from sofia.errors import param, quote
 from sofia.providers.code import by_name, documents, fit, inputs, slices, text
 from sofia.providers.code.model import SLICE_MODE, SummaryOptions
 from sofia.providers.code.unfollowed import Unfollowed
@@ -26,7 +26,8 @@ def requested_symbols(params: Params) -> list[str]:
         if not name.strip():
             raise ProviderError(
                 f"blank symbol name: {where} is {quote(repr(name))}",
-                "name the symbol (Class::method, Type.Method, a bare name) or leave symbols out for summaries",
+                "name the symbol (Class::method, Type.Method, a bare name) or leave "
+                f"{param('symbols')} out for summaries",
             )
     return list(dict.fromkeys(name.strip() for _, name in named))
 
@@ -56,6 +57,8 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         found.extend(done.unfollowed)
     notes.extend(found.notes())
     if params.api and any(r.document["lang"] not in ("php", "") for r in results):
-        notes.append("api applies to PHP classes; other files are summarised as with exported=true")
+        notes.append(
+            f"{param('api')} applies to PHP classes; other files are summarised as with {param('exported', True)}"
+        )
     raw_tok = sum(r.raw_tok for r in results)
     return fit.fit_files([r.document for r in results], notes, raw_tok, ctx.budget)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sofia.errors import quote
+from sofia.errors import quote, tool
 from sofia.output.notes import Place
 from sofia.output.tokens import estimate
 from sofia.providers.code import unfollowed
@@ -57,13 +57,13 @@ def run_slices(item: Input, symbols: list[str], below: int) -> dict[str, Any]:
     if len(file.source) > MAX_PARSE_BYTES:
         raise ProviderError(
             f"too large to parse: {item.rel} ({size_text(len(file.source))})",
-            "use sf grep to find the lines you need",
+            f"use {tool('grep')} to find the lines you need",
         )
     try:
         tree = parse(file.source, file.lang, item.rel)
     except ParseUnavailable as error:
         raise ProviderError(
-            f"could not parse {item.rel}: {error}", "use sf grep to find the lines you need"
+            f"could not parse {item.rel}: {error}", f"use {tool('grep')} to find the lines you need"
         ) from None
     found: list[Symbol] = []
     missing: list[dict[str, str]] = []

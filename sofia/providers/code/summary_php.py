@@ -3,6 +3,7 @@ with `exported` filtering and the hint that points at `api` for inherited member
 
 from __future__ import annotations
 
+from sofia.errors import param
 from sofia.providers.code.model import SourceFile, Summary, SummaryOptions
 from sofia.providers.code.php_model import PhpFile, file_fields, read, short_name
 from sofia.syntax.tree import SymbolTree
@@ -30,6 +31,6 @@ def api_hints(php: PhpFile) -> list[str]:
             parts.append("extends " + ", ".join(short_name(p) for p in php_type.parents))
         if parts:
             notes.append(
-                f"{php_type.name} {' and '.join(parts)}; call with api=true for the full callable surface"
+                f"{php_type.name} {' and '.join(parts)}; call with {param('api', True)} for the full callable surface"
             )
     return notes

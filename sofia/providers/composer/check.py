@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.errors import param
 from sofia.output import budget, tables
 from sofia.providers.composer import discovery, failures
 from sofia.providers.composer import manifest as manifests
@@ -201,7 +202,7 @@ class _Runner:
         except proc.ProgramTimeout:
             elapsed = self._elapsed(begin)
             reasons = {
-                "timeout": f"killed after {self.params.timeout_s} s (timeout_s)",
+                "timeout": f"killed after {self.params.timeout_s} s ({param('timeout_s')})",
                 "budget": f"killed after {elapsed / 1000:.1f} s: budget of {self.params.budget_s} s exhausted",
                 "deadline": f"killed after {elapsed / 1000:.1f} s: the call's deadline was reached",
             }
@@ -260,16 +261,17 @@ def _notes(params: Params, outcomes: list[tuple[discovery.Package, _Outcome]], t
         if killed or unstarted:
             notes.append(
                 f"{limit} exhausted (checks killed: {killed}, not started: {unstarted}); "
-                "raise budget_s or check fewer packages"
+                f"raise {param('budget_s')} or check fewer packages"
             )
     timed_out = sum(o.status == "timeout" and not o.cut_short for _, o in outcomes)
     if timed_out:
         notes.append(
-            f"checks killed at timeout_s={params.timeout_s}: {timed_out}; raise timeout_s if they are just slow"
+            f"checks killed at {param('timeout_s', params.timeout_s)}: {timed_out}; "
+            f"raise {param('timeout_s')} if they are just slow"
         )
     missing = sum(o.status == "skip" and o.first_failure.startswith("no '") for _, o in outcomes)
     if missing and missing == len(outcomes):
-        notes.append(f"no package defines a '{params.script}' script; pick another with script")
+        notes.append(f"no package defines a '{params.script}' script; pick another with {param('script')}")
     return notes
 
 
@@ -278,7 +280,7 @@ def _fit(whole: dict[str, Any], limit: int | None) -> dict[str, Any]:
     rows = whole["results"]
     failing = sum(row["status"] != "ok" for row in rows)
     longest = max((len(row["first_failure"]) for row in rows), default=0)
-    hint = "narrow with package"
+    hint = f"narrow with {param('package')}"
 
     def build(knobs: budget.Knobs) -> dict[str, Any]:
         chars, kept = knobs["chars"], knobs["results"]

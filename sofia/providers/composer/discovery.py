@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sofia.errors import quote
+from sofia.errors import param, quote, tool
 from sofia.providers.composer import manifest as manifests
 from sofia.providers.composer import unfollowed, versions
 from sofia.providers.composer.unfollowed import Unfollowed
@@ -127,10 +127,12 @@ def resolve_root(root: str, ctx: Context) -> Path:
     path = (ctx.root / root) if root else ctx.root
     if filekinds.require(path, root, what="root") == filekinds.MISSING:
         raise ProviderError(
-            f"root not found: {root}", "pass an existing directory (or a composer.json) as root"
+            f"root not found: {root}", f"pass an existing directory (or a composer.json) as {param('root')}"
         )
     if path.is_file() and path.name != MANIFEST:
-        raise ProviderError(f"root is a file but not a composer.json: {root}", "pass a directory as root")
+        raise ProviderError(
+            f"root is a file but not a composer.json: {root}", f"pass a directory as {param('root')}"
+        )
     return Path(os.path.abspath(path))
 
 
@@ -257,7 +259,7 @@ def no_match(selector: str, root_label: str, discovery: Discovery) -> ProviderEr
         )
     return ProviderError(
         f'no package matching "{quote(selector)}" under {quote(root_label)}; known packages: {listing}{unread}',
-        "pass a package name, a name suffix, a directory name or a path (sf composer ls lists them)",
+        f"pass a package name, a name suffix, a directory name or a path ({tool('composer_ls')} lists them)",
     )
 
 

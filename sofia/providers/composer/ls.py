@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sofia.errors import param
 from sofia.output import budget
 from sofia.providers.composer import discovery, neon, unfollowed
 from sofia.providers.composer import manifest as manifests
@@ -30,7 +31,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         "errors": [error.row() for error in found.errors],
         "notes": unfollowed.notes(unread, ctx.root),
     }
-    hint = "narrow with root"
+    hint = f"narrow with {param('root')}"
     if not budget.keep_prefix(result, "packages", ctx.budget, "packages", hint):
         budget.keep_prefix(result, "errors", ctx.budget, "error rows", hint)
     budget.add_floor_note(result, ctx.budget)

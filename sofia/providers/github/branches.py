@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.errors import param
 from sofia.output import budget
 from sofia.providers.contract import Cli, Context, Implementation, ProviderError
 from sofia.providers.github import gh
@@ -92,7 +93,9 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 
 def fitted(result: dict[str, Any], limit: int | None) -> dict[str, Any]:
     """`result` with trailing branch rows (open ones first, as they sort last) left out to fit."""
-    budget.keep_prefix(result, "branches", limit, "branches", "pass owner or lower refs")
+    budget.keep_prefix(
+        result, "branches", limit, "branches", f"pass {param('owner')} or lower {param('refs')}"
+    )
     budget.add_floor_note(result, limit)
     return result
 
@@ -142,7 +145,8 @@ def report(params: Params, ctx: Context) -> tuple[str, list[Branch], list[str]]:
                 branches.append(branch(name, ref, now, params.stale_days))
     if crowded:
         notes.append(
-            f"more branches than refs={params.refs} in {', '.join(crowded)}; raise refs to inspect them"
+            f"more branches than {param('refs', params.refs)} in {', '.join(crowded)}; "
+            f"raise {param('refs')} to inspect them"
         )
     branches.sort(key=lambda b: (VERDICT_ORDER[b.verdict], b.repo, b.branch))
     return login, branches, notes

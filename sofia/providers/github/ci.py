@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.errors import param
 from sofia.output import budget
 from sofia.output.redact import Redactor
 from sofia.providers.composer import PACKAGE_PATH
@@ -315,7 +316,7 @@ def summary(runs: list[Run]) -> dict[str, int]:
 
 def assemble(report: Report, log_lines: int, limit: int | None) -> dict[str, Any]:
     """The result document, shortened along the ladder: tails to 5 lines → no tails → failure rows → run rows."""
-    hint = "narrow with package, limit or log_lines"
+    hint = f"narrow with {param('package')}, {param('limit')} or {param('log_lines')}"
     counts = summary(report.runs)
     runs = [r.row() for r in report.runs]
 

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from pydantic import Field
 
+from sofia.errors import param
 from sofia.output import budget
 from sofia.output.redact import Redactor
 from sofia.providers.contract import Context, Implementation
@@ -71,7 +72,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         total = gh.integer(connection.get("issueCount"))
         if total > params.limit:
             notes.append(
-                f"{alias}: {total} open PRs, the first {params.limit} shown; raise limit to see more"
+                f"{alias}: {total} open PRs, the first {params.limit} shown; raise {param('limit')} to see more"
             )
         for node in connection.get("nodes") or []:
             row = pr_row(node, role, redactor)
@@ -86,7 +87,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     for row in prs:
         del row["url"]
     result = {"viewer": login, "pr_url": pattern, "prs": prs, "summary": summary, "notes": notes}
-    budget.keep_prefix(result, "prs", ctx.budget, "pull requests", "lower limit")
+    budget.keep_prefix(result, "prs", ctx.budget, "pull requests", f"lower {param('limit')}")
     budget.add_floor_note(result, ctx.budget)
     return result
 

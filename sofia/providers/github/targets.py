@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sofia.errors import param, tool
 from sofia.providers.contract import Context, ProviderError
 from sofia.runtime import paths
 
@@ -40,7 +41,7 @@ def resolve(root: str, package: str, ctx: Context) -> Target:
         if repo is None:
             raise ProviderError(
                 f"{package} is not in a git repository: {paths.shown(directory, ctx.root)}",
-                "github_ci reads the runs of the GitHub repository a package lives in; clone it with git",
+                f"{tool('github_ci')} reads the runs of the GitHub repository a package lives in; clone it with git",
             )
         return Target("repository", paths.shown(repo, ctx.root), repo=repo)
     repo = enclosing_repository(base)
@@ -53,7 +54,7 @@ def resolve(root: str, package: str, ctx: Context) -> Target:
         unread = f" ({notes[0]})" if notes else ""
         raise ProviderError(
             f"{root} is not in a git repository and contains no package repositories{unread}",
-            "pass a repository, a package, or a tree holding cloned packages as root",
+            f"pass a repository, a package, or a tree holding cloned packages as {param('root')}",
         )
     return Target("tree", paths.shown(base, ctx.root), repos=repos, notes=notes)
 

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.errors import param
 from sofia.providers.contract import Cli, Context, Implementation
 from sofia.providers.grep.request import Request, build
 from sofia.providers.params import Input, PathParam
@@ -16,7 +17,7 @@ class Params(Input):
 
     patterns: Annotated[
         list[str],
-        Field(description="1-32 patterns, searched independently; literal unless regex=true."),
+        Field(description=f"1-32 patterns, searched independently; literal unless {param('regex', True)}."),
         Cli(positional=True, metavar="PATTERN"),
     ]
     root: Annotated[

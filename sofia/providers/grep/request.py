@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sofia.errors import quote
+from sofia.errors import param, quote
 from sofia.providers.contract import ProviderError
 from sofia.runtime import files, paths
 
@@ -68,7 +68,9 @@ def build(
 ) -> Request:
     """Check every input before anything runs; each problem is a ProviderError naming the value."""
     if not patterns:
-        raise ProviderError("grep needs at least one pattern", 'pass a pattern: sf grep "deleteUser"')
+        raise ProviderError(
+            "grep needs at least one pattern", f"pass a pattern: {param('patterns', ['deleteUser'])}"
+        )
     if len(patterns) > MAX_PATTERNS:
         raise ProviderError(
             f"too many patterns: {len(patterns)} (at most {MAX_PATTERNS})",
@@ -94,8 +96,8 @@ def build(
     exts = tuple(dict.fromkeys(_normalise_ext(ext) for ext in exts))
     if len(ignore_dirs) > MAX_IGNORE_DIRS:
         raise ProviderError(
-            f"too many ignore_dirs: {len(ignore_dirs):,} (at most {MAX_IGNORE_DIRS})",
-            "skip a few directory names, or narrow the search with root or exts",
+            f"too many {param('ignore_dirs')}: {len(ignore_dirs):,} (at most {MAX_IGNORE_DIRS})",
+            f"skip a few directory names, or narrow the search with {param('root')} or {param('exts')}",
         )
     ignore_dirs = tuple(dict.fromkeys(_normalise_dir(name) for name in ignore_dirs if name.strip("/ ")))
     base, cwd, target = _resolve_root(root, workspace)
@@ -135,9 +137,9 @@ def _normalise_dir(name: str) -> str:
         )
     if NOT_A_NAME.search(bare) or bare in (".", ".."):
         raise ProviderError(
-            f"ignore_dirs takes directory names, not paths or globs: {quote(repr(name))}",
+            f"{param('ignore_dirs')} takes directory names, not paths or globs: {quote(repr(name))}",
             "give names such as generated or legacy (each is skipped at any depth); "
-            "to search one part of the tree, pass it as root",
+            f"to search one part of the tree, pass it as {param('root')}",
         )
     return bare
 

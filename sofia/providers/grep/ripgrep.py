@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sofia.errors import param
 from sofia.providers.contract import Context, DeadlineExceeded, ProviderError
 from sofia.providers.grep import early as early_runs
 from sofia.providers.grep.matches import Hit, data_bytes
@@ -70,8 +71,8 @@ class Ripgrep:
         if done.returncode == 2:
             raise ProviderError(
                 f'invalid regex "{pattern}": {_regex_error(done.err)}',
-                "regex=true uses ripgrep syntax; look-around and backreferences are unsupported; "
-                "drop regex=true to search literally",
+                f"{param('regex', True)} uses ripgrep syntax; look-around and backreferences are "
+                f"unsupported; drop {param('regex', True)} to search literally",
             )
 
     def count_command(self, pattern: str) -> list[str]:
@@ -198,7 +199,7 @@ class Ripgrep:
             return DeadlineExceeded("deadline exceeded while ripgrep was searching")
         return ProviderError(
             f"ripgrep timed out after {timeout:g} s searching {self.request.root_display}",
-            "narrow the search with root, exts or ignore_dirs",
+            f"narrow the search with {param('root')}, {param('exts')} or {param('ignore_dirs')}",
         )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sofia.errors import param
 from sofia.output import budget as budgets
 from sofia.providers.grep.matches import Hit
 from sofia.providers.grep.ripgrep import display_path
@@ -21,8 +22,8 @@ if TYPE_CHECKING:
 
 MORE_IN_ROWS = 10
 SKIPPED_ROWS = 20
-NARROW = "narrow with exts, root or word=true"
-NARROW_BUDGET = "narrow with exts, root, ignore_dirs or fewer patterns"
+NARROW = f"narrow with {param('exts')}, {param('root')} or {param('word', True)}"
+NARROW_BUDGET = f"narrow with {param('exts')}, {param('root')}, {param('ignore_dirs')} or fewer patterns"
 WHERE = "more_in names the files holding the most of the rest"
 
 Enclosing = Callable[[bytes, int], str]
@@ -140,8 +141,10 @@ class Shaper:
                     more_rows < MORE_IN_ROWS and len(more) < min(more_files, MORE_IN_ROWS)
                 )
         if shown_hits < total_hits:
-            limit = f"max_per_pattern={cap}" if by_cap else ""
-            hint = f"{WHERE}; " + (NARROW_BUDGET if by_budget else NARROW + ", or raise max_per_pattern")
+            limit = param("max_per_pattern", cap) if by_cap else ""
+            hint = f"{WHERE}; " + (
+                NARROW_BUDGET if by_budget else f"{NARROW}, or raise {param('max_per_pattern')}"
+            )
             if not by_cap and not by_budget:
                 limit = "files changed while searching"
             cut = self.budget if by_budget else None

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.errors import param
 from sofia.output import jsonfmt
 from sofia.providers import composer
 from sofia.providers.composer import PACKAGE_PATH, TreeRoot
@@ -151,7 +152,8 @@ def run(params: Params, ctx: Context) -> Outcome:
             if not ctx.confirm(question):
                 raise ProviderError(
                     "release not confirmed; nothing was changed",
-                    "check the plan with --dry-run, then pass --yes (required without a terminal)",
+                    f"check the plan with {param('dry_run', True)}, then pass {param('yes', True)} "
+                    "(required without a terminal)",
                 )
         return _scrub_outcome(_execute(plan, params, steps, ctx), token)
     except ProviderError as exc:

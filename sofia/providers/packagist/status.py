@@ -15,7 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import Field
 
-from sofia.errors import quote
+from sofia.errors import param, quote
 from sofia.output import budget
 from sofia.providers import composer
 from sofia.providers.composer import PackageFilter, TreeRoot
@@ -32,7 +32,7 @@ NEXT_STEP = {
     "needs-update": "needs-update: trigger a Packagist update (sf packagist release --dry-run shows the steps)",
     "local-stale": "local-stale: Packagist has a newer version than the local tags; run git fetch --tags",
     "unknown": "unknown: Packagist's version could not be read; the cause column says why, its note how to fix it",
-    "skip-net": "skip-net: offline, so neither origin nor Packagist was asked; drop offline to compare",
+    "skip-net": f"skip-net: offline, so neither origin nor Packagist was asked; drop {param('offline')} to compare",
 }
 """One note per state present: what it means and the next step."""
 
@@ -43,10 +43,11 @@ FIX = {
     ),
     "origin-timeout": "check the network and origin's host, then retry",
     "packagist-dns": (
-        "check the network and DNS, or point SOFIA_PACKAGIST_URL at a reachable mirror; offline=true skips Packagist"
+        "check the network and DNS, or point SOFIA_PACKAGIST_URL at a reachable mirror; "
+        f"{param('offline', True)} skips Packagist"
     ),
     "packagist-refused": "nothing listens there: check SOFIA_PACKAGIST_URL (unset, it is https://repo.packagist.org)",
-    "packagist-timeout": "the server is slow or unreachable: retry later, or raise budget_s",
+    "packagist-timeout": f"the server is slow or unreachable: retry later, or raise {param('budget_s')}",
     "packagist-tls": (
         "check the system's CA certificates (SSL_CERT_FILE) and any TLS-intercepting proxy, "
         "or an http:// SOFIA_PACKAGIST_URL that should be https:// (or the reverse)"
@@ -58,7 +59,7 @@ FIX = {
         "the answer is no p2 document: check that SOFIA_PACKAGIST_URL serves Composer metadata, else retry later"
     ),
     "packagist-network": "check the network, then retry",
-    "budget": "raise budget_s, or narrow with package",
+    "budget": f"raise {param('budget_s')}, or narrow with {param('package')}",
 }
 """How to fix each cause (`packagist-http-5` covers every 5xx status, `packagist-http-4` the other 4xx)."""
 DETAILS_SHOWN = 3
@@ -117,7 +118,9 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         },
         "notes": notes,
     }
-    budget.keep_prefix(result, "packages", ctx.budget, "packages", "narrow with package or root")
+    budget.keep_prefix(
+        result, "packages", ctx.budget, "packages", f"narrow with {param('package')} or {param('root')}"
+    )
     budget.add_floor_note(result, ctx.budget)
     return result
 

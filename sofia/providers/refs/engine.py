@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sofia.errors import param
 from sofia.providers.contract import Context, ProviderError
 from sofia.providers.grep.request import Request, build
 from sofia.providers.grep.ripgrep import MAX_PROCESSES, Ripgrep, display_path
@@ -117,7 +118,9 @@ def queries_of(symbols: Sequence[str]) -> list[Query]:
     from sofia.syntax.lookup import BadName, parse_query
 
     if not symbols:
-        raise ProviderError("refs needs at least one symbol", "pass a name: sf refs UserController::destroy")
+        raise ProviderError(
+            "refs needs at least one symbol", f"pass a name: {param('symbols', ['UserController::destroy'])}"
+        )
     queries: list[Query] = []
     for text in symbols:
         try:

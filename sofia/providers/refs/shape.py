@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
+from sofia.errors import param
 from sofia.output import budget as budgets
 from sofia.output.notes import Place, not_followed
 from sofia.output.tokens import estimate
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 MAX_DEFINITIONS = 20
 """Definitions listed per symbol; the rest are counted."""
 AMBIGUOUS_SHOWN = 5
-NARROW = "narrow with root, exts, kinds or a qualified name"
+NARROW = f"narrow with {param('root')}, {param('exts')}, {param('kinds')} or a qualified name"
 OPTIONAL_TOTALS = ("in_comments", "in_strings", "locals", "elsewhere", "other", "unclassified")
 
 
@@ -122,15 +123,17 @@ def _result(
             omitted[f"{key}.uses"] = len(uses) - len(visible)
             by_cap = bool(cap) and len(uses) > cap
             by_budget = len(visible) < (min(cap, len(uses)) if cap else len(uses))
-            hint = f"{m.query.text}: " + ("" if by_budget else "raise max_per_symbol or ") + NARROW
-            limit = f"max_per_symbol={cap}" if by_cap else ""
+            hint = (
+                f"{m.query.text}: " + ("" if by_budget else f"raise {param('max_per_symbol')} or ") + NARROW
+            )
+            limit = param("max_per_symbol", cap) if by_cap else ""
             cut = budget if by_budget else None
             extra.append(budgets.note(f"{key}.uses", len(visible), len(uses), "uses", cut, hint, limit=limit))
         if params.definitions and len(m.definitions) > d:
             omitted[f"{key}.definitions"] = len(m.definitions) - d
             limit = f"at most {MAX_DEFINITIONS}" if len(m.definitions) > MAX_DEFINITIONS else ""
             cut = budget if d < min(MAX_DEFINITIONS, len(m.definitions)) else None
-            hint = f"{m.query.text}: qualify the name or narrow the root"
+            hint = f"{m.query.text}: qualify the name or narrow {param('root')}"
             extra.append(
                 budgets.note(
                     f"{key}.definitions", d, len(m.definitions), "definitions", cut, hint, limit=limit
@@ -176,7 +179,7 @@ def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str
         notes.append(
             f"classified {classified} of {found.candidates} candidate files before the deadline; text totals are "
             "exact, the other totals cover the classified files and the rest are counted as unclassified; "
-            "narrow with root or exts"
+            f"narrow with {param('root')} or {param('exts')}"
         )
     others = [(path, why) for path, why in sorted(found.unparsed.items()) if why != "deadline"]
     if others:

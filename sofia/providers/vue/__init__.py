@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia.errors import param
 from sofia.output import budget as budgets
 from sofia.output.notes import Place
 from sofia.output.tables import elide
@@ -64,7 +65,7 @@ def locate(base: Path, shown: str, ctx: Context, notes: list[str]) -> list[str]:
         raise ProviderError(
             f"no router file under {shown}",
             f"looked for {TRIED} at any depth (src/ or not) outside node_modules, dist and ignored "
-            "directories; pass file=path/to/router.ts",
+            f"directories; pass {param('file', ...)} (src/router.ts, say)",
         )
 
     def rank(path: str) -> tuple[int, int, bytes]:
@@ -106,7 +107,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         raise ProviderError(
             f"no route array in {first}{tried}",
             "expected createRouter({ routes }), export default [...] or const routes = [...]; "
-            "pass file= for the module that declares them",
+            f"pass {param('file', ...)} for the module that declares them",
         )
     if not params.file:
         chosen = candidates.index(router)
@@ -119,13 +120,13 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         also = [loader.rel(o.resolve()) for o in others]
         also = [o for o in also if o not in loaded]
         if also:
-            notes.append(f"also found: {', '.join(also)}; pass file= to choose")
+            notes.append(f"also found: {', '.join(also)}; pass {param('file', ...)} to choose")
     notes.extend(loader.misses.notes())
     notes.extend(walker.misses.notes())
     files, rows = _by_first_route(list(loader.order), walker.rows)
     raw_tok = sum(estimate(m.source) for m in loader.modules.values() if m is not None)
 
-    hint = "pass file= for a single route module"
+    hint = f"pass {param('file', ...)} for a single route module"
 
     def build(count: int) -> dict[str, Any]:
         result: dict[str, Any] = {"files": files, "routes": elide(rows[:count], ELIDABLE)}
@@ -170,7 +171,8 @@ def _attempt(
         found = _walked(walker, module)
     except RecursionError:
         raise ProviderError(
-            f"the route table of {module.rel} nests too deep to follow", "pass file= for a route module"
+            f"the route table of {module.rel} nests too deep to follow",
+            f"pass {param('file', ...)} for a route module",
         ) from None
     return loader, walker, module, found
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from sofia.errors import param
 from sofia.output.notes import Place
 from sofia.output.tables import cut
 from sofia.providers.contract import ProviderError
@@ -272,7 +273,7 @@ def _fail_on_error(module: Module, node: Any) -> None:
         line = first_error_line(node)
         raise ProviderError(
             f"{module.rel}:{line}: cannot parse the route definition",
-            "fix the syntax, or pass file= for another router module",
+            f"fix the syntax, or pass {param('file', ...)} for another router module",
         )
 
 
