@@ -18,9 +18,8 @@ from sofia.providers.grep.ripgrep import MAX_PROCESSES, Ripgrep, display_path
 
 if TYPE_CHECKING:
     from sofia.providers.refs import Params
-    from sofia.syntax import SymbolTree
     from sofia.syntax.lookup import Query
-    from sofia.syntax.uses import FileUses
+    from sofia.syntax.uses import FileUses, Syntax
 
 BINARY_PROBE = 8000
 RESERVE_SHARE = 0.15
@@ -49,24 +48,37 @@ class Holder:
 
 @dataclass
 class Parsed:
-    """One classified candidate file, kept without its tree (a large search holds thousands)."""
+    """One classified candidate file, kept without its trees (a large search holds thousands)."""
 
     rel: str
     lang: str
     uses: FileUses
     lines: int
-    holders: dict[int, Holder | None]
-    """Line -> the symbol holding it, for every line with an occurrence."""
     texts: dict[int, str]
     """Line -> its text, for every line with an occurrence."""
+    source: bytes = field(repr=False)
+    """The bytes classified, for the symbol tree a shown use or a definition asks for."""
+    _holders: dict[int, Holder | None] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def holder(self, line: int) -> Holder | None:
+        """The innermost symbol holding `line` (the same one `grep` names). The symbol tree is
+        built on the first question only: classifying needs the syntax tree alone, and most
+        candidate files of a common name have no use shown and no definition."""
+        if self._holders is None:
+            self._holders = _holders(self)
+        return self._holders.get(line)
 
 
-def summarize(rel: str, tree: SymbolTree, uses: FileUses) -> Parsed:
-    """What matching and shaping need of a classified file, so its tree can go."""
-    source = tree.source
+def _holders(parsed: Parsed) -> dict[int, Holder | None]:
+    """Line -> holding symbol, for every line with an occurrence in a parsed file."""
+    from sofia.syntax import ParseUnavailable, parse
+
+    try:
+        tree = parse(parsed.source, parsed.lang, parsed.rel)
+    except ParseUnavailable:
+        return {}
     holders: dict[int, Holder | None] = {}
-    texts: dict[int, str] = {}
-    for found in uses.occurrences.values():
+    for found in parsed.uses.occurrences.values():
         for occurrence in found:
             line = occurrence.line
             if line not in holders:
@@ -74,6 +86,17 @@ def summarize(rel: str, tree: SymbolTree, uses: FileUses) -> Parsed:
                 holders[line] = (
                     Holder(symbol.qname, symbol.name, symbol.line, symbol.end_line) if symbol else None
                 )
+    return holders
+
+
+def summarize(rel: str, syntax: Syntax, uses: FileUses) -> Parsed:
+    """What matching and shaping need of a classified file, so its trees can go."""
+    source = syntax.source
+    texts: dict[int, str] = {}
+    for found in uses.occurrences.values():
+        for occurrence in found:
+            line = occurrence.line
+            if line not in texts:
                 start = source.rfind(b"\n", 0, occurrence.start) + 1
                 end = source.find(b"\n", occurrence.start)
                 texts[line] = source[start : end if end >= 0 else len(source)].decode("utf-8", "replace")
@@ -81,7 +104,7 @@ def summarize(rel: str, tree: SymbolTree, uses: FileUses) -> Parsed:
                 occurrence.end_line = (
                     source.count(b"\n", 0, max(occurrence.decl[1] - 1, occurrence.start)) + 1
                 )
-    return Parsed(rel, tree.lang, uses, max(source.count(b"\n"), 1), holders, texts)
+    return Parsed(rel, syntax.lang, uses, max(source.count(b"\n"), 1), texts, source)
 
 
 @dataclass
@@ -281,8 +304,8 @@ def classify_chunk(
 
 def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed | str]:
     """One candidate: its classified occurrences, or why it could not be classified."""
-    from sofia.syntax import MAX_PARSE_BYTES, ParseUnavailable, language_for, parse
-    from sofia.syntax.uses import analyze
+    from sofia.syntax import MAX_PARSE_BYTES, ParseUnavailable, language_for
+    from sofia.syntax.uses import analyze, syntax_of
 
     rel = display_path(raw)
     file = cwd / os.fsdecode(raw)
@@ -300,7 +323,7 @@ def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed |
     if len(source) > MAX_PARSE_BYTES:
         return rel, "too large to parse"
     try:
-        tree = parse(source, lang, rel)
+        syntax = syntax_of(source, lang)
     except ParseUnavailable as error:
         return rel, f"not parsed: {error}"
-    return rel, summarize(rel, tree, analyze(tree, rel, names))
+    return rel, summarize(rel, syntax, analyze(syntax, rel, names))

@@ -6,11 +6,12 @@ locals that shadow the name."""
 from __future__ import annotations
 
 import posixpath
+from typing import Any
 
 from sofia.syntax.js import FUNCTIONS, METHODS
-from sofia.syntax.tree import Node, SymbolTree, text_of
-from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path
-from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
+from sofia.syntax.tree import Node, text_of
+from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
+from sofia.syntax.uses.nodes import holding, is_field, nearest, of_types, span, walk
 
 SCRIPT_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".d.ts")
 FUNCTION_SCOPES = (
@@ -81,10 +82,12 @@ def module_path(rel: str) -> Path:
 
 
 class Analyzer:
-    def __init__(self, tree: SymbolTree, rel: str, root: Node | None = None, component: str = "") -> None:
+    def __init__(self, tree: Syntax, rel: str, script: Any = None, component: str = "") -> None:
         self.rel = rel
         self.tree = tree
-        self.root = root if root is not None else tree.trees[0].root_node
+        self.script = script if script is not None else tree.trees[0]
+        """The tree-sitter tree of this script (a whole file, or one Vue `<script>` block)."""
+        self.root = self.script.root_node
         self.module = module_path(rel)
         self.component = component
         self.names: dict[str, Path] = {}
@@ -235,7 +238,12 @@ class Analyzer:
         if function is None:
             return None
         found: set[Path | None] = set()
-        for inner in walk(function):
+        for inner in holding(
+            self.tree.source,
+            function,
+            name,
+            ("variable_declarator", "required_parameter", "optional_parameter"),
+        ):
             if inner.type == "variable_declarator" and text_of(inner.child_by_field_name("name")) == name:
                 value = inner.child_by_field_name("value")
                 annotation = inner.child_by_field_name("type")
@@ -266,7 +274,7 @@ class Analyzer:
             return False
         return any(
             inner.type == "variable_declarator" and text_of(inner.child_by_field_name("name")) == name
-            for inner in walk(function)
+            for inner in holding(self.tree.source, function, name, ("variable_declarator",))
         )
 
     # --- classification -----------------------------------------------------------------------
@@ -281,17 +289,16 @@ class Analyzer:
         return []
 
     def classes(self) -> list[Binding]:
-        nodes = declarations(
-            self.tree,
-            self.root,
-            ("class", "interface"),
-            ("class_declaration", "abstract_class_declaration", "interface_declaration"),
+        source = self.tree.source[self.root.start_byte : self.root.end_byte]
+        if b"class" not in source and b"interface" not in source:
+            return []  # no keyword, no declaration: the query is skipped
+        nodes = of_types(
+            self.script, ("class_declaration", "abstract_class_declaration", "interface_declaration")
         )
         return [
             Binding((*self.module, text_of(node.child_by_field_name("name"))), self.heritage(node))
             for node in nodes
             if node.child_by_field_name("name") is not None
-            and self.root.start_byte <= node.start_byte < self.root.end_byte
         ]
 
     def classify(self, node: Node, word: str) -> Occurrence:

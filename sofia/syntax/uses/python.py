@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from sofia.syntax.tree import Node, SymbolTree, text_of
-from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path
-from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
+from sofia.syntax.python import definitions
+from sofia.syntax.tree import Node, text_of
+from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path, Syntax
+from sofia.syntax.uses.nodes import holding, is_field, nearest, span
 
 SCOPES = ("function_definition", "lambda")
 PARAMETERS = frozenset(
@@ -25,6 +26,19 @@ PARAMETERS = frozenset(
 TARGETS = frozenset({"pattern_list", "tuple_pattern", "list_pattern", "as_pattern_target"})
 
 
+def _class_nodes(parent: Node) -> list[Node]:
+    """Classes where the symbol layer finds them: statements of the module and of every class
+    and function body, through compound statements."""
+    found: list[Node] = []
+    for node, _ in definitions(parent):
+        if node.type == "class_definition":
+            found.append(node)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            found.extend(_class_nodes(body))
+    return found
+
+
 def module_path(rel: str) -> Path:
     """`pkg/models.py` -> ("pkg", "models"); a package's `__init__.py` is the package itself."""
     pure = PurePosixPath(rel)
@@ -35,7 +49,7 @@ def module_path(rel: str) -> Path:
 
 
 class Analyzer:
-    def __init__(self, tree: SymbolTree, rel: str) -> None:
+    def __init__(self, tree: Syntax, rel: str) -> None:
         self.tree = tree
         self.root = tree.trees[0].root_node
         self.module = module_path(rel)
@@ -188,7 +202,7 @@ class Analyzer:
         if function is None:
             return None
         found: set[Path | None] = set()
-        for inner in walk(function):
+        for inner in holding(self.tree.source, function, name, ("assignment",)):
             if inner.type == "assignment" and text_of(inner.child_by_field_name("left")) == name:
                 right = inner.child_by_field_name("right")
                 function_node = (
@@ -211,8 +225,7 @@ class Analyzer:
         return []
 
     def classes(self) -> list[Binding]:
-        nodes = declarations(self.tree, self.root, ("class",), ("class_definition",))
-        return [Binding(self.class_path(node), self.bases(node)) for node in nodes]
+        return [Binding(self.class_path(node), self.bases(node)) for node in _class_nodes(self.root)]
 
     def classify(self, node: Node, word: str) -> Occurrence:
         parent = node.parent
@@ -347,7 +360,7 @@ class Analyzer:
         return Occurrence(node.start_byte, 0, 0, LOCAL, scope=span(scope))
 
     def _declared_global(self, function: Node, name: str) -> bool:
-        for inner in walk(function):
+        for inner in holding(self.tree.source, function, name, ("global_statement", "nonlocal_statement")):
             if inner.type in ("global_statement", "nonlocal_statement") and any(
                 text_of(child) == name for child in inner.named_children
             ):
