@@ -58,6 +58,8 @@ class Parsed:
     """Line -> its text, for every line with an occurrence."""
     source: bytes = field(repr=False)
     """The bytes classified, for the symbol tree a shown use or a definition asks for."""
+    stamp: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+    """The file's identity and times when it was read (`memo.stamp_of`)."""
     _holders: dict[int, Holder | None] | None = field(default=None, init=False, repr=False, compare=False)
 
     def holder(self, line: int) -> Holder | None:
@@ -236,7 +238,10 @@ def jobs_for(candidates: int) -> int:
 
 
 def _classify(found: Found, ctx: Context) -> None:
-    """Parse and classify candidates in path order until the deadline's reserve is reached."""
+    """Parse and classify candidates in path order until the deadline's reserve is reached;
+    files classified by an earlier call and unchanged since are taken as they were."""
+    from sofia.providers.refs import memo
+
     wanted: dict[bytes, set[str]] = {}
     for name, spellings in found.spellings.items():
         for spelling in spellings:
@@ -247,12 +252,25 @@ def _classify(found: Found, ctx: Context) -> None:
             wanted.setdefault(os.fsencode(rel), set()).add(name)
     order = [raw for raw in sorted(wanted) if display_path(raw) not in found.unparsed]
     found.candidates = len(order)
+    cwd = found.request.cwd
+    recalled: dict[str, Parsed] = {}
+    items: list[tuple[bytes, list[str]]] = []
+    for raw in order:
+        names = sorted(wanted[raw])
+        kept = _recalled(cwd, raw, names)
+        if kept is not None:
+            recalled[display_path(raw)] = kept
+        else:
+            items.append((raw, names))
     left = ctx.time_left()
     stop_at = time.monotonic() + left - max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else None
-    items = [(raw, sorted(wanted[raw])) for raw in order]
     jobs = jobs_for(len(items))
+    outcomes: list[tuple[str, Parsed | str]]
     if jobs > 1:
-        outcomes = _in_processes(found.request.cwd, items, stop_at, jobs, ctx)
+        outcomes = _in_processes(cwd, items, stop_at, jobs, ctx)
+        for (raw, names), (_, outcome) in zip(items, outcomes, strict=True):
+            if isinstance(outcome, Parsed):  # kept by the process that classified it, which is gone
+                memo.keep(memo.key_of(cwd, raw, names), outcome.stamp, outcome)
     else:
         outcomes = []
         reserve = max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else 0.0
@@ -263,8 +281,11 @@ def _classify(found: Found, ctx: Context) -> None:
                 break
             if index % TICK_EVERY == 0:
                 ctx.progress(index, len(items), PROGRESS)
-            outcomes.append(classify_one(found.request.cwd, raw, names))
-    for rel, outcome in outcomes:
+            outcomes.append(classify_one(cwd, raw, names))
+    merged: dict[str, Parsed | str] = dict(outcomes)
+    merged.update(recalled)
+    for rel in dict.fromkeys(display_path(raw) for raw in order):
+        outcome = merged[rel]
         if isinstance(outcome, Parsed):
             found.parsed[rel] = outcome
         else:
@@ -302,8 +323,20 @@ def classify_chunk(
     return outcomes
 
 
+def _recalled(cwd: Path, raw: bytes, names: list[str]) -> Parsed | None:
+    """The candidate as classified by an earlier call, when the file is unchanged since."""
+    from sofia.providers.refs import memo
+
+    try:
+        status = os.stat(cwd / os.fsdecode(raw))
+    except OSError:
+        return None
+    return memo.recall(memo.key_of(cwd, raw, names), memo.stamp_of(status))
+
+
 def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed | str]:
     """One candidate: its classified occurrences, or why it could not be classified."""
+    from sofia.providers.refs import memo
     from sofia.syntax import MAX_PARSE_BYTES, ParseUnavailable, language_for
     from sofia.syntax.uses import analyze, syntax_of
 
@@ -313,6 +346,7 @@ def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed |
     if lang is None:
         return rel, "unsupported file type"
     try:
+        stamp = memo.stamp_of(os.stat(file))  # before reading: a change while reading shows next time
         source = file.read_bytes()
     except FileNotFoundError:
         return rel, "vanished"
@@ -326,4 +360,7 @@ def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed |
         syntax = syntax_of(source, lang)
     except ParseUnavailable as error:
         return rel, f"not parsed: {error}"
-    return rel, summarize(rel, syntax, analyze(syntax, rel, names))
+    parsed = summarize(rel, syntax, analyze(syntax, rel, names))
+    parsed.stamp = stamp
+    memo.keep(memo.key_of(cwd, raw, names), stamp, parsed)
+    return rel, parsed
