@@ -8,7 +8,7 @@ from pathlib import PurePosixPath
 
 from sofia.syntax.python import definitions
 from sofia.syntax.tree import Node, text_of
-from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path, Syntax
+from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
 from sofia.syntax.uses.nodes import holding, is_field, nearest, span
 
 SCOPES = ("function_definition", "lambda")
@@ -301,10 +301,17 @@ class Analyzer:
         return parent is not None and parent.type == "assignment" and is_field(parent, "left", node)
 
     def import_use(self, node: Node) -> Occurrence:
+        """A name in an import statement. A module's path (`from rich.measure import ...`,
+        `import rich.measure`) names a module, never a class or function: not a use."""
         statement = nearest(node, ("import_from_statement", "import_statement"))
         start = node.start_byte
         if statement is None:
             return Occurrence(start, 0, 0, USE, "import")
+        if statement.type == "import_statement":
+            return Occurrence(start, 0, 0, OTHER)
+        module = statement.child_by_field_name("module_name")
+        if module is not None and module.start_byte <= start < module.end_byte:
+            return Occurrence(start, 0, 0, OTHER)
         aliased = nearest(node, ("aliased_import",))
         alias = ""
         if aliased is not None:
@@ -312,16 +319,7 @@ class Analyzer:
             if alias_node == node:
                 return Occurrence(start, 0, 0, USE, "import", None, alias=text_of(node))
             alias = text_of(alias_node)
-        if statement.type == "import_from_statement":
-            module = statement.child_by_field_name("module_name")
-            if module is not None and module.start_byte <= start < module.end_byte:
-                return Occurrence(start, 0, 0, USE, "import", None)
-            return Occurrence(start, 0, 0, USE, "import", self._module_of(text_of(module)), alias=alias)
-        dotted = nearest(node, ("dotted_name",))
-        parts = text_of(dotted).split(".") if dotted is not None else []
-        word = text_of(node)
-        container = tuple(parts[: parts.index(word)]) if word in parts else None
-        return Occurrence(start, 0, 0, USE, "import", container, alias=alias)
+        return Occurrence(start, 0, 0, USE, "import", self._module_of(text_of(module)), alias=alias)
 
     def binding(self, node: Node) -> Occurrence | None:
         """An assignment target or parameter: a definition at module and class level, else a local."""
