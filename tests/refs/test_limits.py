@@ -98,3 +98,15 @@ def test_classifying_in_several_processes_gives_the_same_result(
     assert parallel == serial
     assert entry(serial, "target")["totals"]["uses"] == 299 * 3
     assert entry(serial, "target")["totals"]["definitions"] == 2  # lib.target and the module variable
+
+
+def test_classifying_while_counting_gives_the_same_result(tmp_path: Path) -> None:
+    from sofia.providers.refs import memo
+
+    root = many_calls(tmp_path, files=40, calls=2)
+    (root / "m007.py").write_text("# target mentioned\ntarget = 3\n")
+    streamed = entry(refs(root, "target", max_per_symbol=0), "target")  # one name: classified as counted
+    memo.forget()
+    counted_first = entry(refs(root, "target", "elsewhere_name", max_per_symbol=0), "target")
+    assert streamed == counted_first
+    assert streamed["totals"]["uses"] == 39 * 3 and streamed["totals"]["definitions"] == 2

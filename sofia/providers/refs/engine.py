@@ -7,14 +7,14 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sofia.providers.contract import Context, ProviderError
 from sofia.providers.grep.request import Request, build
-from sofia.providers.grep.ripgrep import MAX_PROCESSES, Ripgrep, display_path
+from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Ripgrep, display_path
 
 if TYPE_CHECKING:
     from sofia.providers.refs import Params
@@ -197,18 +197,69 @@ def collect(params: Params, ctx: Context) -> Found:
     if vue_request is not None:
         vue_rg = Ripgrep(vue_request, ctx)
         jobs += [(s, vue_rg) for n in component_names for s in spellings[n][1:]]
-    with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(jobs))) as pool:
-        futures = [pool.submit(rg.count, spelling) for spelling, rg in jobs]
-        components = {n: _component_files(request, n, ctx) for n in component_names}
+    early: dict[bytes, Parsed | str] = {}
+    stream = len(names) == 1  # each file the count reports can be classified at once: one name
+    with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(jobs)) + 1) as pool:
+        futures = [pool.submit(rg.count, spelling) for spelling, rg in jobs[stream:]]
+        listed = {n: pool.submit(_component_files, request, n, ctx) for n in component_names}
+        if stream:
+            futures.insert(0, _done(_count_and_classify(ripgrep, names[0], names, ctx, early)))
         for (spelling, _), future in zip(jobs, futures, strict=True):
             counted = future.result()
             counts[spelling] = {path.removeprefix(b"./"): n for path, n in counted.counts.items() if n > 0}
             problems.update(counted.problems)
+        components = {n: future.result() for n, future in listed.items()}
     ctx.check_deadline()
     found = Found(request, queries, counts, spellings, components)
     found.unparsed.update(problems)
-    _classify(found, ctx)
+    _classify(found, ctx, early)
     return found
+
+
+POLL = 0.005
+"""Seconds between looks at a running count's output."""
+
+
+def _count_and_classify(
+    ripgrep: Ripgrep, spelling: str, names: list[str], ctx: Context, into: dict[bytes, Parsed | str]
+) -> Counted:
+    """`spelling`'s count run, each file it reports classified (for `names`) while it goes on
+    walking, so parsing overlaps ripgrep's walk instead of following it. Classification stops
+    at the deadline's reserve; the count always completes (its totals are exact)."""
+    from sofia.providers.grep.ripgrep import count_lines
+
+    started = ripgrep.start_count(spelling)
+    cwd = ripgrep.request.cwd
+    left = ctx.time_left()
+    reserve = max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else 0.0
+    offset = 0
+    try:
+        while True:
+            running = started.running()
+            lines, used = count_lines(started.peek(offset))
+            offset += used
+            if lines:
+                ctx.progress(len(into), None, PROGRESS)
+            for raw, count in lines:
+                remaining = ctx.time_left()
+                if count <= 0 or (remaining is not None and remaining < reserve):
+                    continue
+                raw = raw.removeprefix(b"./")
+                into[raw] = classify_one(cwd, raw, names)[1]
+            if not lines:
+                if not running:
+                    break
+                time.sleep(POLL)
+    except BaseException:
+        started.kill()
+        raise
+    return ripgrep.finish_count(started)
+
+
+def _done(value: Counted) -> Future[Counted]:
+    future: Future[Counted] = Future()
+    future.set_result(value)
+    return future
 
 
 def _component_files(request: Request, name: str, ctx: Context) -> list[str]:
@@ -237,9 +288,10 @@ def jobs_for(candidates: int) -> int:
     return wanted
 
 
-def _classify(found: Found, ctx: Context) -> None:
+def _classify(found: Found, ctx: Context, early: dict[bytes, Parsed | str] | None = None) -> None:
     """Parse and classify candidates in path order until the deadline's reserve is reached;
-    files classified by an earlier call and unchanged since are taken as they were."""
+    files classified while the count ran (`early`, for the same names) or by an earlier call
+    and unchanged since are taken as they were."""
     from sofia.providers.refs import memo
 
     wanted: dict[bytes, set[str]] = {}
@@ -253,10 +305,13 @@ def _classify(found: Found, ctx: Context) -> None:
     order = [raw for raw in sorted(wanted) if display_path(raw) not in found.unparsed]
     found.candidates = len(order)
     cwd = found.request.cwd
-    recalled: dict[str, Parsed] = {}
+    recalled: dict[str, Parsed | str] = {}
     items: list[tuple[bytes, list[str]]] = []
     for raw in order:
         names = sorted(wanted[raw])
+        if early and raw in early and names == [found.queries[0].name]:
+            recalled[display_path(raw)] = early[raw]
+            continue
         kept = _recalled(cwd, raw, names)
         if kept is not None:
             recalled[display_path(raw)] = kept
@@ -345,8 +400,12 @@ def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed |
     lang = language_for(file)
     if lang is None:
         return rel, "unsupported file type"
+    key = memo.key_of(cwd, raw, names)
     try:
         stamp = memo.stamp_of(os.stat(file))  # before reading: a change while reading shows next time
+        kept = memo.recall(key, stamp)
+        if kept is not None:
+            return rel, kept
         source = file.read_bytes()
     except FileNotFoundError:
         return rel, "vanished"
@@ -362,5 +421,5 @@ def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed |
         return rel, f"not parsed: {error}"
     parsed = summarize(rel, syntax, analyze(syntax, rel, names))
     parsed.stamp = stamp
-    memo.keep(memo.key_of(cwd, raw, names), stamp, parsed)
+    memo.keep(key, stamp, parsed)
     return rel, parsed
