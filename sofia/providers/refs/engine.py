@@ -224,14 +224,19 @@ def _count_and_classify(
     ripgrep: Ripgrep, spelling: str, names: list[str], ctx: Context, into: dict[bytes, Parsed | str]
 ) -> Counted:
     """`spelling`'s count run, each file it reports classified (for `names`) while it goes on
-    walking, so parsing overlaps ripgrep's walk instead of following it. Classification stops
-    at the deadline's reserve; the count always completes (its totals are exact)."""
+    walking, so parsing overlaps ripgrep's walk instead of following it: in this process for
+    the first PARALLEL_FROM files, then in forked processes chunk by chunk where `jobs_for`
+    allows. Classification stops at the deadline's reserve; the count always completes (its
+    totals are exact)."""
     from sofia.providers.grep.ripgrep import count_lines
 
     started = ripgrep.start_count(spelling)
     cwd = ripgrep.request.cwd
     left = ctx.time_left()
     reserve = max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else 0.0
+    stop_at = time.monotonic() + left - reserve if left is not None else None
+    jobs = jobs_for(PARALLEL_FROM)
+    forked = _Forked(cwd, names, stop_at, jobs) if jobs > 1 else None
     offset = 0
     try:
         while True:
@@ -241,19 +246,73 @@ def _count_and_classify(
             if lines:
                 ctx.progress(len(into), None, PROGRESS)
             for raw, count in lines:
-                remaining = ctx.time_left()
-                if count <= 0 or (remaining is not None and remaining < reserve):
+                if count <= 0:
                     continue
                 raw = raw.removeprefix(b"./")
-                into[raw] = classify_one(cwd, raw, names)[1]
+                if forked is not None and len(into) >= PARALLEL_FROM:
+                    forked.add(raw)
+                    continue
+                remaining = ctx.time_left()
+                if remaining is None or remaining >= reserve:
+                    into[raw] = classify_one(cwd, raw, names)[1]
             if not lines:
                 if not running:
                     break
                 time.sleep(POLL)
+        if forked is not None:
+            into.update(forked.results())
     except BaseException:
         started.kill()
         raise
+    finally:
+        if forked is not None:
+            forked.close()
     return ripgrep.finish_count(started)
+
+
+class _Forked:
+    """Candidates classified in forked processes, sent in chunks as they are reported."""
+
+    def __init__(self, cwd: Path, names: list[str], stop_at: float | None, jobs: int) -> None:
+        self.cwd, self.names, self.stop_at, self.jobs = cwd, names, stop_at, jobs
+        self.pending: list[tuple[bytes, list[str]]] = []
+        self.sent: list[tuple[list[tuple[bytes, list[str]]], Future[list[tuple[str, Parsed | str]]]]] = []
+        self.pool: Any = None
+
+    def add(self, raw: bytes) -> None:
+        self.pending.append((raw, self.names))
+        if len(self.pending) >= CHUNK:
+            self._send()
+
+    def _send(self) -> None:
+        if not self.pending:
+            return
+        if self.pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.jobs, mp_context=multiprocessing.get_context("fork")
+            )
+        chunk, self.pending = self.pending, []
+        self.sent.append((chunk, self.pool.submit(classify_chunk, self.cwd, chunk, self.stop_at)))
+
+    def results(self) -> dict[bytes, Parsed | str]:
+        """Every outcome, kept for later calls as the forked processes cannot keep them."""
+        from sofia.providers.refs import memo
+
+        self._send()
+        found: dict[bytes, Parsed | str] = {}
+        for chunk, future in self.sent:
+            for (raw, names), (_, outcome) in zip(chunk, future.result(), strict=True):
+                found[raw] = outcome
+                if isinstance(outcome, Parsed):
+                    memo.keep(memo.key_of(self.cwd, raw, names), outcome.stamp, outcome)
+        return found
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _done(value: Counted) -> Future[Counted]:
