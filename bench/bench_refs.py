@@ -139,22 +139,30 @@ def mcp_rows(
                 for name in names:
                     over: list[float] = []
                     bare: list[float] = []
-                    for round_ in range(calls + 1):
+                    for _ in range(calls + 1):
                         start = time.perf_counter()
                         result = await session.call_tool("refs", {"symbols": [name]})
-                        elapsed = time.perf_counter() - start
+                        over.append(time.perf_counter() - start)
                         assert not result.is_error, result
                         start = time.perf_counter()
                         await anyio.to_thread.run_sync(lambda n=name: harness.run(rg_word(n), cwd=root))
-                        if round_:
-                            over.append(elapsed)
-                            bare.append(time.perf_counter() - start)
-                    mcp_time, rg_time = statistics.median(over), statistics.median(bare)
+                        bare.append(time.perf_counter() - start)
+                    # The first call of a name parses its files; the worker keeps what it
+                    # classified, so asking again (the files unchanged) only counts and matches.
+                    first, again = over[0], statistics.median(over[1:])
+                    rg_first, rg_again = bare[0], statistics.median(bare[1:])
                     rows.append(
                         [
-                            f"`refs {name}` over MCP (warm worker)",
-                            ratio(mcp_time, rg_time),
-                            f"{mcp_time:.2f} / {rg_time:.2f}",
+                            f"`refs {name}` over MCP (warm worker), first call of the name",
+                            ratio(first, rg_first),
+                            f"{first:.2f} / {rg_first:.2f}",
+                        ]
+                    )
+                    rows.append(
+                        [
+                            f"`refs {name}` over MCP (warm worker), asked again (median of {calls})",
+                            ratio(again, rg_again),
+                            f"{again:.2f} / {rg_again:.2f}",
                         ]
                     )
                 expected = occurrences(root, BIG_NAME)

@@ -250,7 +250,11 @@ def _count_and_classify(
                     continue
                 raw = raw.removeprefix(b"./")
                 if forked is not None and len(into) >= PARALLEL_FROM:
-                    forked.add(raw)
+                    kept = _recalled(cwd, raw, names)  # kept by an earlier call: no process needed
+                    if kept is not None:
+                        into[raw] = kept
+                    else:
+                        forked.add(raw)
                     continue
                 remaining = ctx.time_left()
                 if remaining is None or remaining >= reserve:
