@@ -199,16 +199,24 @@ def collect(params: Params, ctx: Context) -> Found:
         jobs += [(s, vue_rg) for n in component_names for s in spellings[n][1:]]
     early: dict[bytes, Parsed | str] = {}
     stream = len(names) == 1  # each file the count reports can be classified at once: one name
-    with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(jobs)) + 1) as pool:
-        futures = [pool.submit(rg.count, spelling) for spelling, rg in jobs[stream:]]
-        listed = {n: pool.submit(_component_files, request, n, ctx) for n in component_names}
+    vue_files: list[bytes] | None = None
+    """Every `.vue` file of the walk, from the first kebab-case count (it lists zero counts too)."""
+    with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(jobs))) as pool:
+        lists = len(names)  # the first kebab-case job, when there is one
+        futures: list[Future[Counted]] = [
+            pool.submit(_count_listing, rg, spelling) if index == lists else pool.submit(rg.count, spelling)
+            for index, (spelling, rg) in enumerate(jobs)
+            if index >= stream
+        ]
         if stream:
             futures.insert(0, _done(_count_and_classify(ripgrep, names[0], names, ctx, early)))
-        for (spelling, _), future in zip(jobs, futures, strict=True):
+        for index, ((spelling, _), future) in enumerate(zip(jobs, futures, strict=True)):
             counted = future.result()
+            if index == lists:
+                vue_files = [path.removeprefix(b"./") for path in counted.counts]
             counts[spelling] = {path.removeprefix(b"./"): n for path, n in counted.counts.items() if n > 0}
             problems.update(counted.problems)
-        components = {n: future.result() for n, future in listed.items()}
+    components = {n: _component_files(vue_files or [], n) for n in component_names}
     ctx.check_deadline()
     found = Found(request, queries, counts, spellings, components)
     found.unparsed.update(problems)
@@ -325,18 +333,27 @@ def _done(value: Counted) -> Future[Counted]:
     return future
 
 
-def _component_files(request: Request, name: str, ctx: Context) -> list[str]:
-    """`.vue` files named after the component, found by the same walk as the search."""
-    from sofia.runtime import rg
+def _count_listing(ripgrep: Ripgrep, spelling: str) -> Counted:
+    """`spelling`'s count over `.vue` files with the files that do not hold it listed too (count
+    0): the same walk then says which files are named after a component, without a second one."""
+    from sofia.runtime import proc, rg
 
-    listed = rg.list_files(
-        [request.target],
-        cwd=request.cwd,
-        globs=[f"{name}.vue"],
-        ignore_dirs=request.ignore_dirs,
-        timeout=ctx.timeout(60.0),
+    command = ripgrep.count_command(spelling)
+    command.insert(command.index("--count-matches") + 1, "--include-zero")
+    try:
+        started = proc.Background(command, cwd=ripgrep.request.cwd)
+    except proc.ProgramNotFound:
+        raise rg.not_found() from None
+    return ripgrep.finish_count(started)
+
+
+def _component_files(vue_files: list[bytes], name: str) -> list[str]:
+    """`.vue` files named after the component among those the walk kept."""
+    wanted = f"{name}.vue"
+    return sorted(
+        (display_path(raw) for raw in vue_files if os.path.basename(os.fsdecode(raw)) == wanted),
+        key=os.fsencode,
     )
-    return [p for p in listed if os.path.basename(p) == f"{name}.vue"]
 
 
 def jobs_for(candidates: int) -> int:
