@@ -11,7 +11,7 @@ from typing import Any
 from sofia.syntax.js import FUNCTIONS, METHODS
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
-from sofia.syntax.uses.nodes import holding, is_field, nearest, of_types, span, walk
+from sofia.syntax.uses.nodes import holding, is_field, nearest, of_types, span, walk, word_positions
 
 SCRIPT_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".d.ts")
 FUNCTION_SCOPES = (
@@ -68,6 +68,10 @@ DEFINITIONS = {
 }
 
 
+CLASS_DECLARATIONS = ("class_declaration", "abstract_class_declaration", "interface_declaration")
+PARAMETERS = ("required_parameter", "optional_parameter")
+
+
 def module_path(rel: str) -> Path:
     """`src/api/index.ts` -> ("src", "api"); `src/api.ts` -> ("src", "api")."""
     stem = rel
@@ -90,6 +94,7 @@ class Analyzer:
         self.root = self.script.root_node
         self.module = module_path(rel)
         self.component = component
+        self._held: dict[tuple[int, int, str], list[Node]] = {}
         self.names: dict[str, Path] = {}
         """Imported local names -> module path + imported name."""
         self.namespaces: dict[str, Path] = {}
@@ -238,12 +243,7 @@ class Analyzer:
         if function is None:
             return None
         found: set[Path | None] = set()
-        for inner in holding(
-            self.tree.source,
-            function,
-            name,
-            ("variable_declarator", "required_parameter", "optional_parameter"),
-        ):
+        for inner in self._declaring(function, name):
             if inner.type == "variable_declarator" and text_of(inner.child_by_field_name("name")) == name:
                 value = inner.child_by_field_name("value")
                 annotation = inner.child_by_field_name("type")
@@ -274,8 +274,18 @@ class Analyzer:
             return False
         return any(
             inner.type == "variable_declarator" and text_of(inner.child_by_field_name("name")) == name
-            for inner in holding(self.tree.source, function, name, ("variable_declarator",))
+            for inner in self._declaring(function, name)
         )
+
+    def _declaring(self, function: Node, name: str) -> list[Node]:
+        """Declarators and parameters in `function` holding `name` (asked twice per receiver)."""
+        key = (function.start_byte, function.end_byte, name)
+        found = self._held.get(key)
+        if found is None:
+            found = self._held[key] = holding(
+                self.tree.source, function, name, ("variable_declarator", *PARAMETERS)
+            )
+        return found
 
     # --- classification -----------------------------------------------------------------------
 
@@ -289,12 +299,23 @@ class Analyzer:
         return []
 
     def classes(self) -> list[Binding]:
-        source = self.tree.source[self.root.start_byte : self.root.end_byte]
-        if b"class" not in source and b"interface" not in source:
-            return []  # no keyword, no declaration: the query is skipped
-        nodes = of_types(
-            self.script, ("class_declaration", "abstract_class_declaration", "interface_declaration")
+        source, low, high = self.tree.source, self.root.start_byte, self.root.end_byte
+        keywords = len(word_positions(source, "class", low, high)) + len(
+            word_positions(source, "interface", low, high)
         )
+        top = [
+            declaration
+            for statement in self.root.named_children
+            for declaration in [
+                statement.child_by_field_name("declaration")
+                if statement.type == "export_statement"
+                else statement
+            ]
+            if declaration is not None and declaration.type in CLASS_DECLARATIONS
+        ]
+        # Each declaration has its keyword: when every keyword is a top-level one, none is
+        # nested and the query over the whole tree is not needed.
+        nodes = top if len(top) == keywords else of_types(self.script, CLASS_DECLARATIONS)
         return [
             Binding((*self.module, text_of(node.child_by_field_name("name"))), self.heritage(node))
             for node in nodes
