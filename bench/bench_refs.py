@@ -68,22 +68,31 @@ def rare_name(root: Path) -> str:
     return line.split()[2]
 
 
-def time_rows(root: Path, names: Sequence[str]) -> list[list[object]]:
+def time_rows(root: Path, names: Sequence[str], before: Path | None = None) -> list[list[object]]:
+    """`sf refs` vs `rg -w`, and with `before` the same `sf refs` run from that checkout too, all
+    interleaved in the same rounds."""
+    from refs_oracle.refs_client import refs_command
+
     commands: dict[str, list[str]] = {}
     for name in names:
         commands[f"sf:{name}"] = sf_command("refs", name)
         commands[f"rg:{name}"] = rg_word(name)
+        if before is not None:
+            commands[f"before:{name}"] = [*refs_command(before), "refs", name]
     t = side_by_side(commands, root)
     size = f"{files_walked(root):,} files"
-    return [
-        [
+    rows: list[list[object]] = []
+    for name in names:
+        row: list[object] = [
             size,
             f"`sf refs {name}` ({occurrences(root, name):,} occurrences)",
             ratio(t[f"sf:{name}"], t[f"rg:{name}"]),
             f"{t[f'sf:{name}']:.2f} / {t[f'rg:{name}']:.2f}",
         ]
-        for name in names
-    ]
+        if before is not None:
+            row += [ratio(t[f"before:{name}"], t[f"rg:{name}"]), f"{t[f'before:{name}']:.2f}"]
+        rows.append(row)
+    return rows
 
 
 class RssSampler:
@@ -223,10 +232,23 @@ def token_rows(
     return rows, vs_plain, vs_context
 
 
-def main() -> None:
+def main(argv: Sequence[str]) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="another checkout (its source tree) whose `sf refs` is timed in the same rounds",
+    )
+    args = parser.parse_args(argv)
+    before = args.before.resolve() if args.before else None
     tree = monorepo()
     names = (rare_name(tree), *TIME_NAMES)
-    body = table(["tree", "call", "sf vs rg -w", "seconds (sf / rg)"], time_rows(tree, names))
+    header = ["tree", "call", "sf vs rg -w", "seconds (sf / rg)"]
+    if before is not None:
+        header += ["before vs rg -w", "seconds (before)"]
+    body = table(header, time_rows(tree, names, before))
     section(
         "refs: time end to end, a new CLI process (median of 5, warm cache)",
         body,
@@ -261,4 +283,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])
