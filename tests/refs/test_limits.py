@@ -117,7 +117,8 @@ def test_the_symbol_tree_is_built_only_where_a_use_is_shown_or_a_definition_is(t
 
     root = many_calls(tmp_path, files=30, calls=2)
     before = sofia.syntax.PARSE_COUNT
-    item = entry(refs(root, "target", max_per_symbol=1), "target")
-    assert item["totals"]["uses"] == 30 * 3 and shown(item) == 1
-    assert item["exact"][0]["in"] == "f" and item["definitions"][0]["qname"] == "target"
+    item = entry(refs(root, "target", max_per_symbol=2), "target")
+    assert item["totals"]["uses"] == 30 * 3 and shown(item) == 2
+    assert [(r["line"], r["in"]) for r in item["exact"]] == [(1, ""), (5, "f")]  # the import, a call
+    assert item["definitions"][0]["qname"] == "target"
     assert sofia.syntax.PARSE_COUNT - before == 2  # m000.py (the use shown) and lib.py (the definition)
