@@ -39,27 +39,38 @@ class RefsAnswer:
 
 
 def adapt(payload: dict[str, Any], corpus: Corpus) -> RefsAnswer:
-    """`sf refs --json` for one symbol as locations. Uses come grouped per file under `exact` and
-    `name` (`{"file", "uses": [{"line", "col", "kind", "in"}]}`), with 1-based lines and 1-based
-    byte columns of the name; definitions carry `file`, `line`, `col`."""
+    """`sf refs --json` for one symbol as locations. Uses are flat rows under `exact` and `name`
+    (`{"file", "line", "col", "kind", "in"}`), a `file` of "" meaning the previous row's file,
+    with 1-based lines and 1-based byte columns of the name; definitions carry `file`, `line`,
+    `col`. Paths are taken relative to the corpus whether refs prints them relative to it or to
+    the workspace (the corpus is the working directory) or absolute."""
     answer = RefsAnswer(notes=[str(n) for n in payload.get("notes", [])])
     for entry in payload.get("symbols", []):
         for match in ("exact", "name"):
-            for group in entry.get(match, []):
-                file = group["file"]
-                for row in group["uses"]:
-                    raw = (file, int(row["line"]), int(row["col"]))
-                    col = corpus.from_bytes(file, raw[1], raw[2])
-                    snapped = corpus.snap(file, raw[1], col)
-                    if snapped is None:
-                        answer.unplaced.append(raw)
-                        continue
-                    answer.uses.append(Use(snapped, match, str(row.get("kind", "")), raw))
+            file = ""
+            for row in entry.get(match, []):
+                file = _relative(str(row.get("file") or ""), corpus) or file
+                raw = (file, int(row["line"]), int(row["col"]))
+                col = corpus.from_bytes(file, raw[1], raw[2])
+                snapped = corpus.snap(file, raw[1], col)
+                if snapped is None:
+                    answer.unplaced.append(raw)
+                    continue
+                answer.uses.append(Use(snapped, match, str(row.get("kind", "")), raw))
         for definition in entry.get("definitions", []):
-            file, line = definition["file"], int(definition["line"])
+            file, line = _relative(definition["file"], corpus), int(definition["line"])
             col = corpus.from_bytes(file, line, int(definition.get("col", 1)))
             answer.definitions.append(corpus.snap(file, line, col) or Location(file, line, col))
     return answer
+
+
+def _relative(path: str, corpus: Corpus) -> str:
+    """A printed path as corpus-relative POSIX ("" stays "")."""
+    if not path:
+        return ""
+    if os.path.isabs(path):
+        path = os.path.relpath(path, corpus.root)
+    return Path(path).as_posix().removeprefix("./")
 
 
 RUNNER = (

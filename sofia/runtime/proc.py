@@ -141,6 +141,15 @@ class Background:
         self._close()
         return Completed(self.args, returncode, stdout, stderr)
 
+    def running(self) -> bool:
+        """Whether it has not exited yet."""
+        return self._proc.poll() is None
+
+    def peek(self, offset: int, size: int = 1 << 20) -> bytes:
+        """Up to `size` bytes of what it has written to standard output so far, from `offset`,
+        read without moving the file position it writes at (so it can be read while it runs)."""
+        return os.pread(self._stdout.fileno(), size, offset)
+
     def kill(self) -> None:
         """Kill its process group and release its files; safe to call more than once (a program
         already reaped is not signalled: its group id may belong to another process by now)."""

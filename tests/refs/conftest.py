@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from sofia.providers.contract import Context
 from tests.helpers import call
@@ -51,3 +54,13 @@ def accounted(item: dict[str, Any]) -> int:
     totals = item["totals"]
     keys = ("definitions", "in_comments", "in_strings", "locals", "elsewhere", "other", "unclassified")
     return sum(totals.get(k, 0) for k in keys) + totals["uses"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_memo() -> Iterator[None]:
+    """Every test starts with nothing kept from another test's calls."""
+    from sofia.providers.refs import memo
+
+    memo.forget()
+    yield
+    memo.forget()

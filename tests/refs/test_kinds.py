@@ -143,3 +143,18 @@ def test_siblings_implementing_one_interface_method_stay_possible(tmp_path: Path
 def test_ts_parameter_with_a_generic_class_type_is_that_class(tmp_path: Path) -> None:
     write(tmp_path, "a.ts", "class Box<T> { open(): void {} }\nfunction f(b: Box<number>) { b.open() }\n")
     assert uses(entry(refs(tmp_path, "Box.open"), "Box.open")) == {("a.ts", 2, "call", "exact")}
+
+
+def test_a_component_file_is_its_definition_even_when_it_never_names_itself(tmp_path: Path) -> None:
+    write(
+        tmp_path, "src/Lonely.vue", "<template><p>hi</p></template>\n<script setup>\nconst a = 1\n</script>\n"
+    )
+    write(tmp_path, "node_modules/lib/Lonely.vue", "<template><p/></template>\n")
+    write(
+        tmp_path,
+        "src/Page.vue",
+        "<template><lonely /></template>\n<script setup>\nimport Lonely from './Lonely.vue'\n</script>\n",
+    )
+    item = entry(refs(tmp_path, "Lonely"), "Lonely")
+    assert [(d["file"], d["kind"]) for d in item["definitions"]] == [("src/Lonely.vue", "component")]
+    assert ("src/Page.vue", 1, "tag", "exact") in uses(item)

@@ -104,3 +104,27 @@ def test_classifying_in_several_processes_gives_the_same_result(
     assert parallel == serial
     assert entry(serial, "target")["totals"]["uses"] == 299 * 3
     assert entry(serial, "target")["totals"]["definitions"] == 2  # lib.target and the module variable
+
+
+def test_classifying_while_counting_gives_the_same_result(tmp_path: Path) -> None:
+    from sofia.providers.refs import memo
+
+    root = many_calls(tmp_path, files=40, calls=2)
+    (root / "m007.py").write_text("# target mentioned\ntarget = 3\n")
+    streamed = entry(refs(root, "target", max_per_symbol=0), "target")  # one name: classified as counted
+    memo.forget()
+    counted_first = entry(refs(root, "target", "elsewhere_name", max_per_symbol=0), "target")
+    assert streamed == counted_first
+    assert streamed["totals"]["uses"] == 39 * 3 and streamed["totals"]["definitions"] == 2
+
+
+def test_the_symbol_tree_is_built_only_where_a_use_is_shown_or_a_definition_is(tmp_path: Path) -> None:
+    import sofia.syntax
+
+    root = many_calls(tmp_path, files=30, calls=2)
+    before = sofia.syntax.PARSE_COUNT
+    item = entry(refs(root, "target", max_per_symbol=2), "target")
+    assert item["totals"]["uses"] == 30 * 3 and shown(item) == 2
+    assert [(r["line"], r["in"]) for r in item["exact"]] == [(1, ""), (5, "f")]  # the import, a call
+    assert item["definitions"][0]["qname"] == "target"
+    assert sofia.syntax.PARSE_COUNT - before == 2  # m000.py (the use shown) and lib.py (the definition)

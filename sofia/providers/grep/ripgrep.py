@@ -148,6 +148,25 @@ class Ripgrep:
         command = self.count_command(pattern)
         early = early_runs.claim(command, self.request.cwd)
         done = self._collect(early, RG_TIMEOUT) if early else self._execute(command, RG_TIMEOUT)
+        return self._counted(done)
+
+    def start_count(self, pattern: str) -> proc.Background:
+        """The count run of `pattern`, started now (or the one the CLI started early), for a
+        caller that reads its lines while it runs (`count_lines`) and then `finish_count`s it."""
+        command = self.count_command(pattern)
+        early = early_runs.claim(command, self.request.cwd)
+        if early is not None:
+            return early
+        try:
+            return proc.Background(command, cwd=self.request.cwd)
+        except proc.ProgramNotFound:
+            raise rg.not_found() from None
+
+    def finish_count(self, started: proc.Background) -> Counted:
+        """What `count` returns, for a run begun by `start_count`."""
+        return self._counted(self._collect(started, RG_TIMEOUT))
+
+    def _counted(self, done: proc.Completed) -> Counted:
         counts = {m.group(1): int(m.group(2)) for m in _COUNT_LINE.finditer(done.stdout)}
         return Counted(counts, self._problems(done, bool(counts)))
 
@@ -201,6 +220,19 @@ class Ripgrep:
             f"ripgrep timed out after {timeout:g} s searching {self.request.root_display}",
             f"narrow the search with {param('root')}, {param('exts')} or {param('ignore_dirs')}",
         )
+
+
+def count_lines(output: bytes) -> tuple[list[tuple[bytes, int]], int]:
+    """The complete `path NUL count` lines at the start of a count run's partial output, and how
+    many bytes they take (the rest is a line still being written)."""
+    found: list[tuple[bytes, int]] = []
+    end = 0
+    for match in _COUNT_LINE.finditer(output):
+        if match.start() != end:
+            break
+        found.append((match.group(1), int(match.group(2))))
+        end = match.end()
+    return found, end
 
 
 def _matching_args(request: Request) -> list[str]:

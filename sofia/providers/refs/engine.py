@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING, Any
 from sofia.errors import param
 from sofia.providers.contract import Context, ProviderError
 from sofia.providers.grep.request import Request, build
-from sofia.providers.grep.ripgrep import MAX_PROCESSES, Ripgrep, display_path
+from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Ripgrep, display_path
 
 if TYPE_CHECKING:
     from sofia.providers.refs import Params
-    from sofia.syntax import SymbolTree
     from sofia.syntax.lookup import Query
-    from sofia.syntax.uses import FileUses
+    from sofia.syntax.uses import FileUses, Syntax
 
 BINARY_PROBE = 8000
 RESERVE_SHARE = 0.15
@@ -50,24 +49,39 @@ class Holder:
 
 @dataclass
 class Parsed:
-    """One classified candidate file, kept without its tree (a large search holds thousands)."""
+    """One classified candidate file, kept without its trees (a large search holds thousands)."""
 
     rel: str
     lang: str
     uses: FileUses
     lines: int
-    holders: dict[int, Holder | None]
-    """Line -> the symbol holding it, for every line with an occurrence."""
     texts: dict[int, str]
     """Line -> its text, for every line with an occurrence."""
+    source: bytes = field(repr=False)
+    """The bytes classified, for the symbol tree a shown use or a definition asks for."""
+    stamp: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+    """The file's identity and times when it was read (`memo.stamp_of`)."""
+    _holders: dict[int, Holder | None] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def holder(self, line: int) -> Holder | None:
+        """The innermost symbol holding `line` (the same one `grep` names). The symbol tree is
+        built on the first question only: classifying needs the syntax tree alone, and most
+        candidate files of a common name have no use shown and no definition."""
+        if self._holders is None:
+            self._holders = _holders(self)
+        return self._holders.get(line)
 
 
-def summarize(rel: str, tree: SymbolTree, uses: FileUses) -> Parsed:
-    """What matching and shaping need of a classified file, so its tree can go."""
-    source = tree.source
+def _holders(parsed: Parsed) -> dict[int, Holder | None]:
+    """Line -> holding symbol, for every line with an occurrence in a parsed file."""
+    from sofia.syntax import ParseUnavailable, parse
+
+    try:
+        tree = parse(parsed.source, parsed.lang, parsed.rel)
+    except ParseUnavailable:
+        return {}
     holders: dict[int, Holder | None] = {}
-    texts: dict[int, str] = {}
-    for found in uses.occurrences.values():
+    for found in parsed.uses.occurrences.values():
         for occurrence in found:
             line = occurrence.line
             if line not in holders:
@@ -75,6 +89,17 @@ def summarize(rel: str, tree: SymbolTree, uses: FileUses) -> Parsed:
                 holders[line] = (
                     Holder(symbol.qname, symbol.name, symbol.line, symbol.end_line) if symbol else None
                 )
+    return holders
+
+
+def summarize(rel: str, syntax: Syntax, uses: FileUses) -> Parsed:
+    """What matching and shaping need of a classified file, so its trees can go."""
+    source = syntax.source
+    texts: dict[int, str] = {}
+    for found in uses.occurrences.values():
+        for occurrence in found:
+            line = occurrence.line
+            if line not in texts:
                 start = source.rfind(b"\n", 0, occurrence.start) + 1
                 end = source.find(b"\n", occurrence.start)
                 texts[line] = source[start : end if end >= 0 else len(source)].decode("utf-8", "replace")
@@ -82,7 +107,7 @@ def summarize(rel: str, tree: SymbolTree, uses: FileUses) -> Parsed:
                 occurrence.end_line = (
                     source.count(b"\n", 0, max(occurrence.decl[1] - 1, occurrence.start)) + 1
                 )
-    return Parsed(rel, tree.lang, uses, max(source.count(b"\n"), 1), holders, texts)
+    return Parsed(rel, syntax.lang, uses, max(source.count(b"\n"), 1), texts, source)
 
 
 @dataclass
@@ -175,32 +200,163 @@ def collect(params: Params, ctx: Context) -> Found:
     if vue_request is not None:
         vue_rg = Ripgrep(vue_request, ctx)
         jobs += [(s, vue_rg) for n in component_names for s in spellings[n][1:]]
+    early: dict[bytes, Parsed | str] = {}
+    stream = len(names) == 1  # each file the count reports can be classified at once: one name
+    vue_files: list[bytes] | None = None
+    """Every `.vue` file of the walk, from the first kebab-case count (it lists zero counts too)."""
     with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(jobs))) as pool:
-        futures = [pool.submit(rg.count, spelling) for spelling, rg in jobs]
-        components = {n: _component_files(request, n, ctx) for n in component_names}
-        for (spelling, _), future in zip(jobs, futures, strict=True):
+        lists = len(names)  # the first kebab-case job, when there is one
+        futures: list[Future[Counted]] = [
+            pool.submit(_count_listing, rg, spelling) if index == lists else pool.submit(rg.count, spelling)
+            for index, (spelling, rg) in enumerate(jobs)
+            if index >= stream
+        ]
+        if stream:
+            futures.insert(0, _done(_count_and_classify(ripgrep, names[0], names, ctx, early)))
+        for index, ((spelling, _), future) in enumerate(zip(jobs, futures, strict=True)):
             counted = future.result()
+            if index == lists:
+                vue_files = [path.removeprefix(b"./") for path in counted.counts]
             counts[spelling] = {path.removeprefix(b"./"): n for path, n in counted.counts.items() if n > 0}
             problems.update(counted.problems)
+    components = {n: _component_files(vue_files or [], n) for n in component_names}
     ctx.check_deadline()
     found = Found(request, queries, counts, spellings, components)
     found.unparsed.update(problems)
-    _classify(found, ctx)
+    _classify(found, ctx, early)
     return found
 
 
-def _component_files(request: Request, name: str, ctx: Context) -> list[str]:
-    """`.vue` files named after the component, found by the same walk as the search."""
-    from sofia.runtime import rg
+POLL = 0.005
+"""Seconds between looks at a running count's output."""
 
-    listed = rg.list_files(
-        [request.target],
-        cwd=request.cwd,
-        globs=[f"{name}.vue"],
-        ignore_dirs=request.ignore_dirs,
-        timeout=ctx.timeout(60.0),
+
+def _count_and_classify(
+    ripgrep: Ripgrep, spelling: str, names: list[str], ctx: Context, into: dict[bytes, Parsed | str]
+) -> Counted:
+    """`spelling`'s count run, each file it reports classified (for `names`) while it goes on
+    walking, so parsing overlaps ripgrep's walk instead of following it: in this process for
+    the first PARALLEL_FROM files, then in forked processes chunk by chunk where `jobs_for`
+    allows. Classification stops at the deadline's reserve; the count always completes (its
+    totals are exact)."""
+    from sofia.providers.grep.ripgrep import count_lines
+
+    started = ripgrep.start_count(spelling)
+    cwd = ripgrep.request.cwd
+    left = ctx.time_left()
+    reserve = max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else 0.0
+    stop_at = time.monotonic() + left - reserve if left is not None else None
+    jobs = jobs_for(PARALLEL_FROM)
+    forked = _Forked(cwd, names, stop_at, jobs) if jobs > 1 else None
+    offset = 0
+    try:
+        while True:
+            running = started.running()
+            lines, used = count_lines(started.peek(offset))
+            offset += used
+            if lines:
+                ctx.progress(len(into), None, PROGRESS)
+            for raw, count in lines:
+                if count <= 0:
+                    continue
+                raw = raw.removeprefix(b"./")
+                if forked is not None and len(into) >= PARALLEL_FROM:
+                    kept = _recalled(cwd, raw, names)  # kept by an earlier call: no process needed
+                    if kept is not None:
+                        into[raw] = kept
+                    else:
+                        forked.add(raw)
+                    continue
+                remaining = ctx.time_left()
+                if remaining is None or remaining >= reserve:
+                    into[raw] = classify_one(cwd, raw, names)[1]
+            if not lines:
+                if not running:
+                    break
+                time.sleep(POLL)
+        if forked is not None:
+            into.update(forked.results())
+    except BaseException:
+        started.kill()
+        raise
+    finally:
+        if forked is not None:
+            forked.close()
+    return ripgrep.finish_count(started)
+
+
+class _Forked:
+    """Candidates classified in forked processes, sent in chunks as they are reported."""
+
+    def __init__(self, cwd: Path, names: list[str], stop_at: float | None, jobs: int) -> None:
+        self.cwd, self.names, self.stop_at, self.jobs = cwd, names, stop_at, jobs
+        self.pending: list[tuple[bytes, list[str]]] = []
+        self.sent: list[tuple[list[tuple[bytes, list[str]]], Future[list[tuple[str, Parsed | str]]]]] = []
+        self.pool: Any = None
+
+    def add(self, raw: bytes) -> None:
+        self.pending.append((raw, self.names))
+        if len(self.pending) >= CHUNK:
+            self._send()
+
+    def _send(self) -> None:
+        if not self.pending:
+            return
+        if self.pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.jobs, mp_context=multiprocessing.get_context("fork")
+            )
+        chunk, self.pending = self.pending, []
+        self.sent.append((chunk, self.pool.submit(classify_chunk, self.cwd, chunk, self.stop_at)))
+
+    def results(self) -> dict[bytes, Parsed | str]:
+        """Every outcome, kept for later calls as the forked processes cannot keep them."""
+        from sofia.providers.refs import memo
+
+        self._send()
+        found: dict[bytes, Parsed | str] = {}
+        for chunk, future in self.sent:
+            for (raw, names), (_, outcome) in zip(chunk, future.result(), strict=True):
+                found[raw] = outcome
+                if isinstance(outcome, Parsed):
+                    memo.keep(memo.key_of(self.cwd, raw, names), outcome.stamp, outcome)
+        return found
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _done(value: Counted) -> Future[Counted]:
+    future: Future[Counted] = Future()
+    future.set_result(value)
+    return future
+
+
+def _count_listing(ripgrep: Ripgrep, spelling: str) -> Counted:
+    """`spelling`'s count over `.vue` files with the files that do not hold it listed too (count
+    0): the same walk then says which files are named after a component, without a second one."""
+    from sofia.runtime import proc, rg
+
+    command = ripgrep.count_command(spelling)
+    command.insert(command.index("--count-matches") + 1, "--include-zero")
+    try:
+        started = proc.Background(command, cwd=ripgrep.request.cwd)
+    except proc.ProgramNotFound:
+        raise rg.not_found() from None
+    return ripgrep.finish_count(started)
+
+
+def _component_files(vue_files: list[bytes], name: str) -> list[str]:
+    """`.vue` files named after the component among those the walk kept."""
+    wanted = f"{name}.vue"
+    return sorted(
+        (display_path(raw) for raw in vue_files if os.path.basename(os.fsdecode(raw)) == wanted),
+        key=os.fsencode,
     )
-    return [p for p in listed if os.path.basename(p) == f"{name}.vue"]
 
 
 def jobs_for(candidates: int) -> int:
@@ -215,8 +371,12 @@ def jobs_for(candidates: int) -> int:
     return wanted
 
 
-def _classify(found: Found, ctx: Context) -> None:
-    """Parse and classify candidates in path order until the deadline's reserve is reached."""
+def _classify(found: Found, ctx: Context, early: dict[bytes, Parsed | str] | None = None) -> None:
+    """Parse and classify candidates in path order until the deadline's reserve is reached;
+    files classified while the count ran (`early`, for the same names) or by an earlier call
+    and unchanged since are taken as they were."""
+    from sofia.providers.refs import memo
+
     wanted: dict[bytes, set[str]] = {}
     for name, spellings in found.spellings.items():
         for spelling in spellings:
@@ -227,12 +387,28 @@ def _classify(found: Found, ctx: Context) -> None:
             wanted.setdefault(os.fsencode(rel), set()).add(name)
     order = [raw for raw in sorted(wanted) if display_path(raw) not in found.unparsed]
     found.candidates = len(order)
+    cwd = found.request.cwd
+    recalled: dict[str, Parsed | str] = {}
+    items: list[tuple[bytes, list[str]]] = []
+    for raw in order:
+        names = sorted(wanted[raw])
+        if early and raw in early and names == [found.queries[0].name]:
+            recalled[display_path(raw)] = early[raw]
+            continue
+        kept = _recalled(cwd, raw, names)
+        if kept is not None:
+            recalled[display_path(raw)] = kept
+        else:
+            items.append((raw, names))
     left = ctx.time_left()
     stop_at = time.monotonic() + left - max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else None
-    items = [(raw, sorted(wanted[raw])) for raw in order]
     jobs = jobs_for(len(items))
+    outcomes: list[tuple[str, Parsed | str]]
     if jobs > 1:
-        outcomes = _in_processes(found.request.cwd, items, stop_at, jobs, ctx)
+        outcomes = _in_processes(cwd, items, stop_at, jobs, ctx)
+        for (raw, names), (_, outcome) in zip(items, outcomes, strict=True):
+            if isinstance(outcome, Parsed):  # kept by the process that classified it, which is gone
+                memo.keep(memo.key_of(cwd, raw, names), outcome.stamp, outcome)
     else:
         outcomes = []
         reserve = max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else 0.0
@@ -243,8 +419,11 @@ def _classify(found: Found, ctx: Context) -> None:
                 break
             if index % TICK_EVERY == 0:
                 ctx.progress(index, len(items), PROGRESS)
-            outcomes.append(classify_one(found.request.cwd, raw, names))
-    for rel, outcome in outcomes:
+            outcomes.append(classify_one(cwd, raw, names))
+    merged: dict[str, Parsed | str] = dict(outcomes)
+    merged.update(recalled)
+    for rel in dict.fromkeys(display_path(raw) for raw in order):
+        outcome = merged[rel]
         if isinstance(outcome, Parsed):
             found.parsed[rel] = outcome
         else:
@@ -282,17 +461,34 @@ def classify_chunk(
     return outcomes
 
 
+def _recalled(cwd: Path, raw: bytes, names: list[str]) -> Parsed | None:
+    """The candidate as classified by an earlier call, when the file is unchanged since."""
+    from sofia.providers.refs import memo
+
+    try:
+        status = os.stat(cwd / os.fsdecode(raw))
+    except OSError:
+        return None
+    return memo.recall(memo.key_of(cwd, raw, names), memo.stamp_of(status))
+
+
 def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed | str]:
     """One candidate: its classified occurrences, or why it could not be classified."""
-    from sofia.syntax import MAX_PARSE_BYTES, ParseUnavailable, language_for, parse
-    from sofia.syntax.uses import analyze
+    from sofia.providers.refs import memo
+    from sofia.syntax import MAX_PARSE_BYTES, ParseUnavailable, language_for
+    from sofia.syntax.uses import analyze, syntax_of
 
     rel = display_path(raw)
     file = cwd / os.fsdecode(raw)
     lang = language_for(file)
     if lang is None:
         return rel, "unsupported file type"
+    key = memo.key_of(cwd, raw, names)
     try:
+        stamp = memo.stamp_of(os.stat(file))  # before reading: a change while reading shows next time
+        kept = memo.recall(key, stamp)
+        if kept is not None:
+            return rel, kept
         source = file.read_bytes()
     except FileNotFoundError:
         return rel, "vanished"
@@ -303,7 +499,10 @@ def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed |
     if len(source) > MAX_PARSE_BYTES:
         return rel, "too large to parse"
     try:
-        tree = parse(source, lang, rel)
+        syntax = syntax_of(source, lang)
     except ParseUnavailable as error:
         return rel, f"not parsed: {error}"
-    return rel, summarize(rel, tree, analyze(tree, rel, names))
+    parsed = summarize(rel, syntax, analyze(syntax, rel, names))
+    parsed.stamp = stamp
+    memo.keep(key, stamp, parsed)
+    return rel, parsed

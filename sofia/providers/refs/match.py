@@ -41,10 +41,18 @@ class Use:
     line: int
     col: int
     kind: str
-    enclosing: str
     match: str
     definition: int = -1
     """Index of the definition an exact use resolves to."""
+    parsed: Parsed | None = field(default=None, repr=False, compare=False)
+    """The file it is in, which names the enclosing symbol when (and only if) it is asked."""
+
+    @property
+    def enclosing(self) -> str:
+        """The qualified name of the innermost symbol holding the use (`grep`'s chain), "" at
+        top level: computed for the uses shown, not for every use counted."""
+        holder = self.parsed.holder(self.line) if self.parsed is not None else None
+        return holder.qname if holder is not None else ""
 
 
 @dataclass
@@ -157,7 +165,7 @@ class Matcher:
         return found
 
     def _definition(self, parsed: Parsed, occurrence: Occurrence) -> Definition:
-        holder = parsed.holders.get(occurrence.line)
+        holder = parsed.holder(occurrence.line)
         end_line = occurrence.end_line or occurrence.line
         name = self.query.name
         if holder is not None and holder.name == name and holder.line <= occurrence.line:
@@ -321,18 +329,7 @@ def match(query: Query, found: Found) -> Matched:
                 kind = occurrence.kind
                 if kind == "call" and class_only and parsed.lang == "python":
                     kind = "new"
-                holder = parsed.holders.get(occurrence.line)
-                matched.uses.append(
-                    Use(
-                        rel,
-                        occurrence.line,
-                        occurrence.col,
-                        kind,
-                        holder.qname if holder else "",
-                        label,
-                        index,
-                    )
-                )
+                matched.uses.append(Use(rel, occurrence.line, occurrence.col, kind, label, index, parsed))
                 matched.totals[label] += 1
                 matched.totals["uses"] += 1
                 matched.kinds[kind] += 1

@@ -8,7 +8,8 @@ uses); everything after that is read from the tree at that position.
 
 from __future__ import annotations
 
-from sofia.syntax.uses.model import Binding, FileUses, Occurrence
-from sofia.syntax.uses.scan import analyze, word_positions
+from sofia.syntax.uses.model import Binding, FileUses, Occurrence, Syntax
+from sofia.syntax.uses.nodes import word_positions
+from sofia.syntax.uses.scan import analyze, syntax_of
 
-__all__ = ["Binding", "FileUses", "Occurrence", "analyze", "word_positions"]
+__all__ = ["Binding", "FileUses", "Occurrence", "Syntax", "analyze", "syntax_of", "word_positions"]

@@ -4,12 +4,14 @@ method receivers, variables declared with a type in the same function (`var t T`
 
 from __future__ import annotations
 
-from sofia.syntax.go import receiver_base
-from sofia.syntax.tree import Node, SymbolTree, text_of
-from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path
-from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
+from sofia.syntax.go import receiver_base, spec_nodes
+from sofia.syntax.tree import Node, text_of
+from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path, Syntax
+from sofia.syntax.uses.nodes import holding, is_field, nearest, span, walk
 
 FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
+DECLARING = ("parameter_declaration", "var_spec", "short_var_declaration")
+"""Nodes that may declare a local name (a parameter, `var`, `:=`)."""
 TYPE_PARENTS = frozenset(
     {
         "pointer_type",
@@ -43,6 +45,23 @@ TYPE_PARENTS = frozenset(
 )
 
 
+def _embedded(kind: Node | None) -> list[Node]:
+    """The types a struct embeds (fields without a name) or an interface embeds (a lone type
+    element): its parents for method lookup. Fields of nested anonymous structs are not its own."""
+    found: list[Node] = []
+    if kind is not None and kind.type == "struct_type":
+        for body in kind.named_children:
+            if body.type == "field_declaration_list":
+                for field in body.named_children:
+                    if field.type == "field_declaration" and field.child_by_field_name("name") is None:
+                        found.extend(n for n in [field.child_by_field_name("type")] if n is not None)
+    elif kind is not None and kind.type == "interface_type":
+        for element in kind.named_children:
+            if element.type == "type_elem" and element.named_child_count == 1:
+                found.append(element.named_children[0])
+    return found
+
+
 def import_name(path: str) -> str:
     """The package name an import path is used by when it has no alias (`example.com/api/v2` -> api)."""
     parts = [p for p in path.split("/") if p]
@@ -55,7 +74,7 @@ def import_name(path: str) -> str:
 
 
 class Analyzer:
-    def __init__(self, tree: SymbolTree, rel: str) -> None:
+    def __init__(self, tree: Syntax, rel: str) -> None:
         self.tree = tree
         self.root = tree.trees[0].root_node
         package = next((c for c in self.root.named_children if c.type == "package_clause"), None)
@@ -102,7 +121,7 @@ class Analyzer:
                 for param in receiver.named_children if receiver is not None else []:
                     if any(text_of(n) == name for n in param.children_by_field_name("name")):
                         found.add((*self.module, receiver_base(function)))
-            for inner in walk(function):
+            for inner in holding(self.tree.source, function, name, DECLARING):
                 if inner.type in ("parameter_declaration", "var_spec"):
                     if any(text_of(n) == name for n in inner.children_by_field_name("name")):
                         kind = inner.child_by_field_name("type")
@@ -150,17 +169,20 @@ class Analyzer:
 
     def classes(self) -> list[Binding]:
         found: list[Binding] = []
-        for spec in declarations(
-            self.tree, self.root, ("struct", "interface", "type"), ("type_spec", "type_alias")
-        ):
+        specs = [
+            spec
+            for node in self.root.named_children
+            if node.type == "type_declaration"
+            for spec in spec_nodes(node, ("type_spec", "type_alias"))
+            if spec.child_by_field_name("name") is not None
+        ]
+        for spec in specs:
             kind = spec.child_by_field_name("type")
             parents: list[Path] = []
-            if kind is not None and kind.type in ("struct_type", "interface_type"):
-                for field in walk(kind):
-                    if field.type == "field_declaration" and field.child_by_field_name("name") is None:
-                        path = self.type_path(field.child_by_field_name("type"))
-                        if path is not None:
-                            parents.append(path)
+            for embedded in _embedded(kind):
+                path = self.type_path(embedded)
+                if path is not None:
+                    parents.append(path)
             found.append(Binding((*self.module, text_of(spec.child_by_field_name("name"))), tuple(parents)))
         return found
 
@@ -268,7 +290,7 @@ class Analyzer:
         function = nearest(node, FUNCTIONS)
         if function is None:
             return False
-        for inner in walk(function):
+        for inner in holding(self.tree.source, function, name, DECLARING):
             if inner.type in ("parameter_declaration", "var_spec") and any(
                 text_of(n) == name for n in inner.children_by_field_name("name")
             ):

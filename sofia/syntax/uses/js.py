@@ -6,11 +6,12 @@ locals that shadow the name."""
 from __future__ import annotations
 
 import posixpath
+from typing import Any
 
 from sofia.syntax.js import FUNCTIONS, METHODS
-from sofia.syntax.tree import Node, SymbolTree, text_of
-from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path
-from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
+from sofia.syntax.tree import Node, text_of
+from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
+from sofia.syntax.uses.nodes import holding, is_field, nearest, of_types, span, walk, word_positions
 
 SCRIPT_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".d.ts")
 FUNCTION_SCOPES = (
@@ -67,6 +68,10 @@ DEFINITIONS = {
 }
 
 
+CLASS_DECLARATIONS = ("class_declaration", "abstract_class_declaration", "interface_declaration")
+PARAMETERS = ("required_parameter", "optional_parameter")
+
+
 def module_path(rel: str) -> Path:
     """`src/api/index.ts` -> ("src", "api"); `src/api.ts` -> ("src", "api")."""
     stem = rel
@@ -81,12 +86,15 @@ def module_path(rel: str) -> Path:
 
 
 class Analyzer:
-    def __init__(self, tree: SymbolTree, rel: str, root: Node | None = None, component: str = "") -> None:
+    def __init__(self, tree: Syntax, rel: str, script: Any = None, component: str = "") -> None:
         self.rel = rel
         self.tree = tree
-        self.root = root if root is not None else tree.trees[0].root_node
+        self.script = script if script is not None else tree.trees[0]
+        """The tree-sitter tree of this script (a whole file, or one Vue `<script>` block)."""
+        self.root = self.script.root_node
         self.module = module_path(rel)
         self.component = component
+        self._held: dict[tuple[int, int, str], list[Node]] = {}
         self.names: dict[str, Path] = {}
         """Imported local names -> module path + imported name."""
         self.namespaces: dict[str, Path] = {}
@@ -235,7 +243,7 @@ class Analyzer:
         if function is None:
             return None
         found: set[Path | None] = set()
-        for inner in walk(function):
+        for inner in self._declaring(function, name):
             if inner.type == "variable_declarator" and text_of(inner.child_by_field_name("name")) == name:
                 value = inner.child_by_field_name("value")
                 annotation = inner.child_by_field_name("type")
@@ -266,8 +274,18 @@ class Analyzer:
             return False
         return any(
             inner.type == "variable_declarator" and text_of(inner.child_by_field_name("name")) == name
-            for inner in walk(function)
+            for inner in self._declaring(function, name)
         )
+
+    def _declaring(self, function: Node, name: str) -> list[Node]:
+        """Declarators and parameters in `function` holding `name` (asked twice per receiver)."""
+        key = (function.start_byte, function.end_byte, name)
+        found = self._held.get(key)
+        if found is None:
+            found = self._held[key] = holding(
+                self.tree.source, function, name, ("variable_declarator", *PARAMETERS)
+            )
+        return found
 
     # --- classification -----------------------------------------------------------------------
 
@@ -281,17 +299,27 @@ class Analyzer:
         return []
 
     def classes(self) -> list[Binding]:
-        nodes = declarations(
-            self.tree,
-            self.root,
-            ("class", "interface"),
-            ("class_declaration", "abstract_class_declaration", "interface_declaration"),
+        source, low, high = self.tree.source, self.root.start_byte, self.root.end_byte
+        keywords = len(word_positions(source, "class", low, high)) + len(
+            word_positions(source, "interface", low, high)
         )
+        top = [
+            declaration
+            for statement in self.root.named_children
+            for declaration in [
+                statement.child_by_field_name("declaration")
+                if statement.type == "export_statement"
+                else statement
+            ]
+            if declaration is not None and declaration.type in CLASS_DECLARATIONS
+        ]
+        # Each declaration has its keyword: when every keyword is a top-level one, none is
+        # nested and the query over the whole tree is not needed.
+        nodes = top if len(top) == keywords else of_types(self.script, CLASS_DECLARATIONS)
         return [
             Binding((*self.module, text_of(node.child_by_field_name("name"))), self.heritage(node))
             for node in nodes
             if node.child_by_field_name("name") is not None
-            and self.root.start_byte <= node.start_byte < self.root.end_byte
         ]
 
     def classify(self, node: Node, word: str) -> Occurrence:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 Path = tuple[str, ...]
 """A container as segments: a namespace, module or package, optionally followed by a class."""
@@ -72,3 +73,13 @@ class FileUses:
     """The file's own namespace, module or package."""
     occurrences: dict[str, list[Occurrence]] = field(default_factory=dict)
     classes: list[Binding] = field(default_factory=list)
+
+
+@dataclass
+class Syntax:
+    """A file as the classifiers read it: its language, its bytes and its syntax trees (a Vue
+    file's script blocks) — no symbol tree, which only a shown use's enclosing symbol needs."""
+
+    lang: str
+    source: bytes
+    trees: list[Any] = field(default_factory=list)

@@ -4,10 +4,10 @@
 
 from __future__ import annotations
 
-from sofia.syntax.php import TYPE_KINDS
-from sofia.syntax.tree import Node, SymbolTree, text_of
-from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path
-from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
+from sofia.syntax.php import CONTAINERS, TYPE_KINDS
+from sofia.syntax.tree import Node, text_of
+from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
+from sofia.syntax.uses.nodes import holding, is_field, nearest, span
 
 TYPE_NODES = frozenset(
     {
@@ -25,12 +25,24 @@ FUNCTIONS = ("method_declaration", "function_definition", "anonymous_function", 
 CLASSES = tuple(TYPE_KINDS)
 
 
+def _class_nodes(parent: Node) -> list[Node]:
+    """Class-like declarations where the symbol layer finds them: at top level, through
+    namespace blocks, guard statements and what error recovery wraps."""
+    found: list[Node] = []
+    for node in parent.named_children:
+        if node.type in TYPE_KINDS:
+            found.append(node)
+        elif node.type in CONTAINERS:
+            found.extend(_class_nodes(node))
+    return found
+
+
 def segments(text: str) -> Path:
     return tuple(part for part in text.strip().split("\\") if part)
 
 
 class Analyzer:
-    def __init__(self, tree: SymbolTree, rel: str) -> None:
+    def __init__(self, tree: Syntax, rel: str) -> None:
         self.tree = tree
         self.root = tree.trees[0].root_node
         self.namespaces: list[tuple[int, Path]] = []
@@ -156,7 +168,8 @@ class Analyzer:
         if function is None:
             return None
         found: set[Path] = set()
-        for inner in walk(function):
+        declaring = ("assignment_expression", "simple_parameter", "property_promotion_parameter")
+        for inner in holding(self.tree.source, function, name, declaring):
             if inner.type == "assignment_expression":
                 left, right = inner.child_by_field_name("left"), inner.child_by_field_name("right")
                 if left is not None and right is not None and text_of(left) == name:
@@ -185,7 +198,7 @@ class Analyzer:
 
     def classes(self) -> list[Binding]:
         found: list[Binding] = []
-        for node in declarations(self.tree, self.root, ("class", "interface", "trait", "enum"), CLASSES):
+        for node in _class_nodes(self.root):
             name = text_of(node.child_by_field_name("name"))
             if name:
                 parent = self.parent_path(node.child_by_field_name("name"))

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from sofia.syntax.tree import Node, SymbolTree, text_of
-from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path
-from sofia.syntax.uses.nodes import declarations, is_field, nearest, span, walk
+from sofia.syntax.python import definitions
+from sofia.syntax.tree import Node, text_of
+from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
+from sofia.syntax.uses.nodes import holding, is_field, nearest, span
 
 SCOPES = ("function_definition", "lambda")
 PARAMETERS = frozenset(
@@ -25,6 +26,19 @@ PARAMETERS = frozenset(
 TARGETS = frozenset({"pattern_list", "tuple_pattern", "list_pattern", "as_pattern_target"})
 
 
+def _class_nodes(parent: Node) -> list[Node]:
+    """Classes where the symbol layer finds them: statements of the module and of every class
+    and function body, through compound statements."""
+    found: list[Node] = []
+    for node, _ in definitions(parent):
+        if node.type == "class_definition":
+            found.append(node)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            found.extend(_class_nodes(body))
+    return found
+
+
 def module_path(rel: str) -> Path:
     """`pkg/models.py` -> ("pkg", "models"); a package's `__init__.py` is the package itself."""
     pure = PurePosixPath(rel)
@@ -35,7 +49,7 @@ def module_path(rel: str) -> Path:
 
 
 class Analyzer:
-    def __init__(self, tree: SymbolTree, rel: str) -> None:
+    def __init__(self, tree: Syntax, rel: str) -> None:
         self.tree = tree
         self.root = tree.trees[0].root_node
         self.module = module_path(rel)
@@ -188,7 +202,7 @@ class Analyzer:
         if function is None:
             return None
         found: set[Path | None] = set()
-        for inner in walk(function):
+        for inner in holding(self.tree.source, function, name, ("assignment",)):
             if inner.type == "assignment" and text_of(inner.child_by_field_name("left")) == name:
                 right = inner.child_by_field_name("right")
                 function_node = (
@@ -211,8 +225,7 @@ class Analyzer:
         return []
 
     def classes(self) -> list[Binding]:
-        nodes = declarations(self.tree, self.root, ("class",), ("class_definition",))
-        return [Binding(self.class_path(node), self.bases(node)) for node in nodes]
+        return [Binding(self.class_path(node), self.bases(node)) for node in _class_nodes(self.root)]
 
     def classify(self, node: Node, word: str) -> Occurrence:
         parent = node.parent
@@ -288,10 +301,17 @@ class Analyzer:
         return parent is not None and parent.type == "assignment" and is_field(parent, "left", node)
 
     def import_use(self, node: Node) -> Occurrence:
+        """A name in an import statement. A module's path (`from rich.measure import ...`,
+        `import rich.measure`) names a module, never a class or function: not a use."""
         statement = nearest(node, ("import_from_statement", "import_statement"))
         start = node.start_byte
         if statement is None:
             return Occurrence(start, 0, 0, USE, "import")
+        if statement.type == "import_statement":
+            return Occurrence(start, 0, 0, OTHER)
+        module = statement.child_by_field_name("module_name")
+        if module is not None and module.start_byte <= start < module.end_byte:
+            return Occurrence(start, 0, 0, OTHER)
         aliased = nearest(node, ("aliased_import",))
         alias = ""
         if aliased is not None:
@@ -299,16 +319,7 @@ class Analyzer:
             if alias_node == node:
                 return Occurrence(start, 0, 0, USE, "import", None, alias=text_of(node))
             alias = text_of(alias_node)
-        if statement.type == "import_from_statement":
-            module = statement.child_by_field_name("module_name")
-            if module is not None and module.start_byte <= start < module.end_byte:
-                return Occurrence(start, 0, 0, USE, "import", None)
-            return Occurrence(start, 0, 0, USE, "import", self._module_of(text_of(module)), alias=alias)
-        dotted = nearest(node, ("dotted_name",))
-        parts = text_of(dotted).split(".") if dotted is not None else []
-        word = text_of(node)
-        container = tuple(parts[: parts.index(word)]) if word in parts else None
-        return Occurrence(start, 0, 0, USE, "import", container, alias=alias)
+        return Occurrence(start, 0, 0, USE, "import", self._module_of(text_of(module)), alias=alias)
 
     def binding(self, node: Node) -> Occurrence | None:
         """An assignment target or parameter: a definition at module and class level, else a local."""
@@ -347,7 +358,7 @@ class Analyzer:
         return Occurrence(node.start_byte, 0, 0, LOCAL, scope=span(scope))
 
     def _declared_global(self, function: Node, name: str) -> bool:
-        for inner in walk(function):
+        for inner in holding(self.tree.source, function, name, ("global_statement", "nonlocal_statement")):
             if inner.type in ("global_statement", "nonlocal_statement") and any(
                 text_of(child) == name for child in inner.named_children
             ):

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-import bisect
 import importlib
-import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from sofia.syntax.tree import Node, SymbolTree
-from sofia.syntax.uses.model import COMMENT, LOCAL, OTHER, STRING, USE, Binding, FileUses, Occurrence, Path
+from sofia.syntax.tree import Node
+from sofia.syntax.uses.model import (
+    COMMENT,
+    LOCAL,
+    OTHER,
+    STRING,
+    USE,
+    Binding,
+    FileUses,
+    Occurrence,
+    Path,
+    Syntax,
+)
+from sofia.syntax.uses.nodes import word_positions
 
 COMMENTS = frozenset({"comment", "line_comment", "block_comment", "html_comment"})
 STRINGS = frozenset(
@@ -59,6 +68,30 @@ VALUE_KINDS = frozenset({"call", "new", "reference"})
 """Use kinds a local variable of the same name can shadow (types and members it cannot)."""
 
 _MODULES = {"php": "php", "go": "go", "python": "python", "js": "js", "ts": "js", "tsx": "js", "vue": "vue"}
+_GRAMMARS = {
+    "php": "php",
+    "go": "go",
+    "python": "python",
+    "js": "javascript",
+    "ts": "typescript",
+    "tsx": "tsx",
+}
+"""The grammar each language's symbol module parses it with (`sofia.syntax.js.GRAMMAR` for scripts)."""
+
+
+def syntax_of(source: bytes, lang: str) -> Syntax:
+    """Parse `source` the way the symbol layer does, keeping only the trees. Raises
+    ParseUnavailable as `sofia.syntax.parse` does."""
+    from sofia.syntax.grammars import LanguageUnsupported, parse_bytes
+
+    if lang == "vue":
+        from sofia.syntax.vue import sfc_blocks
+
+        return Syntax(lang, source, [b.tree for b in sfc_blocks(source) if b.tree is not None])
+    grammar = _GRAMMARS.get(lang)
+    if grammar is None:
+        raise LanguageUnsupported(f"unsupported language {lang!r}")
+    return Syntax(lang, source, [parse_bytes(source, grammar)])
 
 
 class Analyzer(Protocol):
@@ -82,62 +115,16 @@ class Analyzer(Protocol):
         """Other ways the file may write the name itself (a Vue component's kebab-case tag)."""
 
 
-def word_positions(source: bytes, word: str) -> list[int]:
-    """Byte offsets where `word` occurs as a whole word: not preceded or followed by a word
-    character (Unicode letters, digits, marks, `_`), the rule `rg --word-regexp` applies."""
-    encoded = word.encode("utf-8")
-    if not encoded:
-        return []
-    found: list[int] = []
-    first_word = _is_word_char(word[0])
-    last_word = _is_word_char(word[-1])
-    for match in re.finditer(re.escape(encoded), source):
-        start, end = match.start(), match.end()
-        if first_word and _word_before(source, start):
-            continue
-        if last_word and _word_after(source, end):
-            continue
-        found.append(start)
-    return found
-
-
-def _is_word_char(char: str) -> bool:
-    return char == "_" or unicodedata.category(char)[0] in "LMN" or char == "\u200c" or char == "\u200d"
-
-
-def _word_before(source: bytes, start: int) -> bool:
-    if start == 0:
-        return False
-    byte = source[start - 1]
-    if byte < 0x80:
-        return chr(byte).isalnum() or byte == 0x5F
-    back = start - 1
-    while back > max(0, start - 4) and source[back] & 0xC0 == 0x80:
-        back -= 1
-    char = source[back:start].decode("utf-8", "replace")
-    return bool(char) and _is_word_char(char[-1])
-
-
-def _word_after(source: bytes, end: int) -> bool:
-    if end >= len(source):
-        return False
-    byte = source[end]
-    if byte < 0x80:
-        return chr(byte).isalnum() or byte == 0x5F
-    char = source[end : end + 4].decode("utf-8", "replace")
-    return bool(char) and _is_word_char(char[0])
-
-
-def analyzer_for(tree: SymbolTree, rel: str) -> Analyzer:
+def analyzer_for(tree: Syntax, rel: str) -> Analyzer:
     module = importlib.import_module(f"sofia.syntax.uses.{_MODULES[tree.lang]}")
     analyzer: Analyzer = module.Analyzer(tree, rel)
     return analyzer
 
 
-def analyze(tree: SymbolTree, rel: str, words: Iterable[str]) -> FileUses:
-    """Every occurrence of each of `words` in the file of `tree` (whose path relative to the
-    search root is `rel`), classified; imports that bind one of them under another name are
-    followed within the file, so uses of the alias are uses of the word."""
+def analyze(tree: Syntax, rel: str, words: Iterable[str]) -> FileUses:
+    """Every occurrence of each of `words` in the file of `tree` (a Syntax or a SymbolTree; its
+    path relative to the search root is `rel`), classified; imports that bind one of them under
+    another name are followed within the file, so uses of the alias are uses of the word."""
     analyzer = analyzer_for(tree, rel)
     result = FileUses(lang=tree.lang, module=analyzer.module)
     for word in dict.fromkeys(words):
@@ -157,26 +144,24 @@ def analyze(tree: SymbolTree, rel: str, words: Iterable[str]) -> FileUses:
 def _occurrences(analyzer: Analyzer, source: bytes, spelling: str, word: str) -> list[Occurrence]:
     found: list[Occurrence] = []
     length = len(spelling.encode("utf-8"))
-    positions = word_positions(source, spelling)
-    starts = _line_starts(source) if positions else []
-    for start in positions:
+    line, line_start, counted = 1, 0, 0
+    for start in word_positions(source, spelling):
         root = analyzer.root_at(start)
         if root is None:
             occurrence = analyzer.outside(start, spelling)
         else:
             occurrence = _classify(analyzer, root.descendant_for_byte_range(start, start + length), spelling)
-        line = bisect.bisect_right(starts, start)
+        # Positions come in order: count the newlines since the previous one, not the whole file.
+        line += source.count(b"\n", counted, start)
+        counted = start
+        line_start = source.rfind(b"\n", line_start, start) + 1 or line_start
         occurrence.start = start
         occurrence.line = line
-        occurrence.col = start - starts[line - 1] + 1
+        occurrence.col = start - line_start + 1
         if spelling != word:
             occurrence.spelled = spelling
         found.append(occurrence)
     return found
-
-
-def _line_starts(source: bytes) -> list[int]:
-    return [0, *(m.end() for m in re.finditer(b"\n", source))]
 
 
 def _classify(analyzer: Analyzer, node: Node, word: str) -> Occurrence:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import os
 import re
 
-from sofia.syntax.tree import Node, SymbolTree, text_of
+from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses import js
-from sofia.syntax.uses.model import OTHER, STRING, USE, Binding, Occurrence, Path
+from sofia.syntax.uses.model import OTHER, STRING, USE, Binding, Occurrence, Path, Syntax
 from sofia.syntax.uses.nodes import ancestors
 from sofia.syntax.vue import sfc_blocks
 
@@ -29,12 +29,12 @@ def is_component_name(name: str) -> bool:
 
 
 class Analyzer:
-    def __init__(self, tree: SymbolTree, rel: str) -> None:
+    def __init__(self, tree: Syntax, rel: str) -> None:
         self.source = tree.source
         self.blocks = sfc_blocks(tree.source)
         component = os.path.splitext(os.path.basename(rel))[0]
         self.scripts = [
-            (b, js.Analyzer(tree, rel, root=b.tree.root_node, component=component))
+            (b, js.Analyzer(tree, rel, script=b.tree, component=component))
             for b in self.blocks
             if b.tree is not None
         ]

@@ -1,0 +1,113 @@
+"""What a semantic reference finder counts, on the shapes real code has: a receiver typed as an
+ancestor or run inside an implementation is a possible use (returned as `name`, never dropped);
+a module or namespace path is not a use; a qualifier that names another package or module
+rules a match out (`elsewhere`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.refs.conftest import entry, refs, uses
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_php_receiver_typed_as_an_ancestor_may_run_the_subclass_method(tmp_path: Path) -> None:
+    write(tmp_path, "Node.php", "<?php\nnamespace T;\nclass Node { public function compile($c) {} }\n")
+    write(
+        tmp_path,
+        "Binary.php",
+        "<?php\nnamespace T;\nabstract class Binary extends Node { public function compile($c) {} }\n",
+    )
+    write(
+        tmp_path,
+        "LessBinary.php",
+        "<?php\nnamespace T;\nclass LessBinary extends Binary { public function compile($c) {} }\n",
+    )
+    write(
+        tmp_path,
+        "Compiler.php",
+        "<?php\nnamespace T;\nclass Compiler {\n"
+        "    public function subcompile(Node $node) {\n        $node->compile($this);\n    }\n"
+        "    public function direct(LessBinary $less) {\n        $less->compile($this);\n    }\n}\n",
+    )
+    item = entry(refs(tmp_path, "LessBinary::compile"), "LessBinary::compile")
+    assert ("Compiler.php", 5, "call", "name") in uses(item)
+    assert ("Compiler.php", 8, "call", "exact") in uses(item)
+
+
+def test_php_this_inside_an_implementation_may_be_the_interface_method(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "InputInterface.php",
+        "<?php\nnamespace C;\ninterface InputInterface { public function getOption(string $n); }\n",
+    )
+    write(
+        tmp_path,
+        "Input.php",
+        "<?php\nnamespace C;\nclass Input implements InputInterface {\n"
+        "    public function getOption(string $n) { return $this->getOption('x'); }\n"
+        "    public function run(InputInterface $in) { return $in->getOption('y'); }\n}\n",
+    )
+    item = entry(refs(tmp_path, "InputInterface::getOption"), "InputInterface::getOption")
+    assert ("Input.php", 4, "call", "name") in uses(item)
+    assert ("Input.php", 5, "call", "exact") in uses(item)
+
+
+def test_ts_receiver_typed_as_the_parent_class_may_run_the_override(tmp_path: Path) -> None:
+    write(tmp_path, "src/Subject.ts", "export class Subject<T> { next(value: T) {} }\n")
+    write(
+        tmp_path,
+        "src/ReplaySubject.ts",
+        "import { Subject } from './Subject'\n"
+        "export class ReplaySubject<T> extends Subject<T> { next(value: T) { super.next(value) } }\n",
+    )
+    write(
+        tmp_path,
+        "src/window.ts",
+        "import { Subject } from './Subject'\n"
+        "export function emit(window: Subject<number>, value: number) {\n  window.next(value)\n}\n",
+    )
+    item = entry(refs(tmp_path, "ReplaySubject.next"), "ReplaySubject.next")
+    assert ("src/window.ts", 3, "call", "name") in uses(item)
+
+
+def test_python_module_paths_in_imports_are_not_uses(tmp_path: Path) -> None:
+    write(tmp_path, "rich/__init__.py", "")
+    write(tmp_path, "rich/console.py", "class Console:\n    def measure(self):\n        return 1\n")
+    write(tmp_path, "rich/measure.py", "class Measurement:\n    pass\n")
+    write(
+        tmp_path,
+        "rich/align.py",
+        "from .measure import Measurement\nfrom rich.measure import Measurement as M\nimport rich.measure\n"
+        "import rich.measure as measure_module\n\n\ndef width(console):\n    return console.measure()\n",
+    )
+    item = entry(refs(tmp_path, "Console.measure"), "Console.measure")
+    assert uses(item) == {("rich/align.py", 8, "call", "name")}
+    assert item["totals"]["other"] == 4
+    assert entry(refs(tmp_path, "Measurement"), "Measurement")["totals"]["uses"] == 2
+
+
+def test_go_type_of_another_package_is_not_this_packages_name(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "pflag/ip.go",
+        'package pflag\n\nimport "net"\n\nfunc IPMask(name string) net.IPMask { return nil }\n',
+    )
+    write(tmp_path, "pflag/use.go", 'package pflag\n\nfunc f() { _ = IPMask("m") }\n')
+    item = entry(refs(tmp_path, "IPMask"), "IPMask")
+    assert uses(item) == {("pflag/use.go", 3, "call", "exact")}
+    assert item["totals"]["elsewhere"] == 1
+
+
+def test_python_name_imported_from_another_module_is_not_the_projects(tmp_path: Path) -> None:
+    write(tmp_path, "markup.py", "def escape(text):\n    return text\n")
+    write(tmp_path, "console.py", "from html import escape\n\n\ndef render(t):\n    return escape(t)\n")
+    write(tmp_path, "text.py", "from markup import escape\n\n\ndef render(t):\n    return escape(t)\n")
+    item = entry(refs(tmp_path, "escape"), "escape")
+    assert uses(item) == {("text.py", 1, "import", "exact"), ("text.py", 5, "call", "exact")}
+    assert item["totals"]["elsewhere"] == 2
