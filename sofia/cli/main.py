@@ -8,12 +8,10 @@ imported by `sf mcp` alone.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from sofia import __version__, settings
@@ -147,7 +145,7 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
 def _dispatch(args: list[str]) -> int:
     selected = _command_path(args)
     entries = command_entries(selected)
-    early = _head_start(entries[0], args[len(selected) :]) if entries else None
+    early = entries[0].start_early(args[len(selected) :], Path.cwd()) if entries else None
     try:
         return _parse_and_run(args, selected, entries)
     finally:
@@ -267,20 +265,6 @@ def _run_init(namespace: argparse.Namespace) -> int:
         return EXIT_USAGE
     sys.stdout.write(render.render(document, namespace.format, init.render))
     return status
-
-
-def _head_start(provider: Provider, args: list[str]) -> ModuleType | None:
-    """Let the provider begin its slow part before its input model is imported (see
-    `Provider.head_start`). Returns the module, whose `discard()` ends whatever the call did not
-    use; a head start is an optimisation only, so any failure to start one is ignored."""
-    if not provider.head_start:
-        return None
-    try:
-        module = importlib.import_module(provider.head_start)
-        module.start(args, Path.cwd())
-    except Exception:  # the normal path runs regardless and reports real problems
-        return None
-    return module
 
 
 def _budget(namespace: argparse.Namespace) -> int | None:

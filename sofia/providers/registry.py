@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from sofia.errors import UsageError
 from sofia.providers.contract import Context, Implementation, ProviderError
@@ -101,6 +101,19 @@ class Provider:
             )
         return found
 
+    def start_early(self, args: list[str], workspace: Path) -> HeadStart | None:
+        """Begin the head start (see `head_start`) for CLI `args`; its module, whose `discard()`
+        ends what the call did not claim, or None. A head start is an optimisation only: any
+        failure to start one is ignored, and the normal path reports real problems."""
+        if not self.head_start:
+            return None
+        try:
+            module = cast(HeadStart, importlib.import_module(self.head_start))
+            module.start(args, workspace)
+        except Exception:
+            return None
+        return module
+
     @property
     def module_path(self) -> str:
         """The importable module (`module` without a `:NAME`)."""
@@ -136,12 +149,6 @@ class Provider:
     def extra_roots(self) -> list[Path]:
         hook = self.implementation.extra_roots
         return list(hook()) if hook is not None else []
-
-
-class ProviderModule(Protocol):
-    """What a provider module exposes."""
-
-    IMPLEMENTATION: Implementation
 
 
 class HeadStart(Protocol):

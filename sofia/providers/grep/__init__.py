@@ -1,5 +1,5 @@
 """`grep`: every hit of one or more patterns with its enclosing symbol, capped per pattern, with
-exact totals (spec tools-code §2).
+exact totals (docs/grep.md).
 
 ripgrep is the matching authority: a count phase gives exact per-file totals without streaming
 every match, a detail phase reads only the files whose hits are shown. `provider` holds the input

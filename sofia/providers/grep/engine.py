@@ -1,4 +1,4 @@
-"""The two-phase search (spec tools-code §2.3): exact counts over the walk, then the matches of just
+"""The two-phase search (docs/grep.md, "How it searches"): exact counts over the walk, then the matches of just
 enough files to fill the cap (or the budget ceiling), then enclosing symbols and the budget fit."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from sofia.output.tokens import estimate
 from sofia.providers.contract import Context
 from sofia.providers.grep.matches import Hit
 from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Detailed, Ripgrep, display_path
@@ -146,14 +147,13 @@ def _state(request: Request, ctx: Context, pattern: str, counted: Counted) -> _P
 
 def _budget_ceiling(request: Request, files: Sequence[bytes], counts: dict[bytes, int], budget: int) -> int:
     """More hits than can possibly fit `budget`: each file costs at least its path as a key, and
-    each hit at least its JSON skeleton."""
-    per_hit = len('{"line":0,"col":0,"symbol":"","text":""},') / 4
-    left = float(budget) + 1
+    each hit at least its JSON skeleton (the one estimate, less the one token its rounding may add,
+    so the ceiling never falls below what fits)."""
+    per_hit = estimate('{"line":0,"col":0,"symbol":"","text":""},') - 1
+    left = budget + 1
     fitting = 0
     for path in files:
-        shown = request.shown(display_path(path))
-        ascii_count = len(shown.encode("ascii", "ignore"))
-        per_file = (len('"":[],') + ascii_count) / 4 + (len(shown) - ascii_count)
+        per_file = estimate(f'"{request.shown(display_path(path))}":[],') - 1
         if per_file + counts[path] * per_hit > left:
             return fitting + max(0, int((left - per_file) // per_hit)) + 1
         left -= per_file + counts[path] * per_hit

@@ -1,5 +1,5 @@
 """`vue_routes`: the vue-router route table of an app, flattened across modules, parsed with
-tree-sitter (spec tools-code §4)."""
+tree-sitter (docs/vue.md)."""
 
 from __future__ import annotations
 

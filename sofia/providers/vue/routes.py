@@ -1,6 +1,6 @@
 """Walking a vue-router route table: the values the evaluator computed (spreads across modules,
 modules loaded by glob, nested children) flattened into rows of path, name, component, meta,
-redirect and alias, each row keeping the module its route is written in (spec tools-code §4.4)."""
+redirect and alias, each row keeping the module its route is written in (docs/vue.md, "Output")."""
 
 from __future__ import annotations
 
