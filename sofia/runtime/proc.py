@@ -127,8 +127,9 @@ class Background:
             self._close()
             raise ProgramNotFound(self.args[0]) from exc
 
-    def wait(self, timeout: float) -> Completed:
-        """Its result once it exits; ProgramTimeout (group killed) when `timeout` passes first."""
+    def wait(self, timeout: float, *, stdout_from: int = 0) -> Completed:
+        """Its result once it exits; ProgramTimeout (group killed) when `timeout` passes first.
+        `stdout_from` leaves out the first bytes of its output (those a caller already `peek`ed)."""
         try:
             returncode = self._proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -137,7 +138,7 @@ class Background:
         except BaseException:
             self.kill()
             raise
-        stdout, stderr = self._read(self._stdout), self._read(self._stderr)
+        stdout, stderr = self._read(self._stdout, stdout_from), self._read(self._stderr)
         self._close()
         return Completed(self.args, returncode, stdout, stderr)
 
@@ -158,8 +159,8 @@ class Background:
         self._close()
 
     @staticmethod
-    def _read(handle: IO[bytes]) -> bytes:
-        handle.seek(0)
+    def _read(handle: IO[bytes], offset: int = 0) -> bytes:
+        handle.seek(offset)
         return handle.read()
 
     def _close(self) -> None:

@@ -93,3 +93,19 @@ def test_patterns_rg_refuses_together_are_counted_one_by_one(
 ) -> None:
     monkeypatch.setattr(Ripgrep, "walk_all", lambda self: None)
     check_each(generated_tree, ["TOKEN", "OKEN", "token"], {"case": False})
+
+
+@pytest.mark.parametrize("chunk", [64, 1000])
+def test_the_walk_read_in_small_chunks_while_it_runs_loses_nothing(
+    generated_tree: Path, tmp_path: Path, chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chunks shorter than one message and chunk ends inside a message: every line still counts."""
+    from sofia.providers.grep import ripgrep
+
+    monkeypatch.setattr(ripgrep, "STREAM_CHUNK", chunk)
+    one_walk_only(monkeypatch)
+    for patterns, options in GROUPS[:3]:
+        check_each(generated_tree, patterns, options)
+    (tmp_path / "long.txt").write_text("x" * 20_000 + " TOKEN " + "y" * 20_000 + "\nTOKEN_42\n")
+    (tmp_path / "short.txt").write_text("OKEN\nTOKEN TOKEN\n")
+    check_each(tmp_path, ["TOKEN", "OKEN", "TOKEN_42"], {})

@@ -20,6 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from sofia.providers.grep.matches import Hit, data_bytes
@@ -43,11 +44,9 @@ class Walked:
     @cached_property
     def joined(self) -> tuple[bytes, list[int]]:
         """Every line without its terminator, joined by newlines, and where each line starts."""
-        bodies = [_body(content) for content in self.contents]
-        starts, at = [], 0
-        for body in bodies:
-            starts.append(at)
-            at += len(body) + 1
+        bodies = [content[:-1] if content.endswith(b"\n") else content for content in self.contents]
+        starts = list(accumulate(map(len, bodies), lambda at, size: at + size + 1, initial=0))
+        starts.pop()
         return b"\n".join(bodies), starts
 
     @cached_property
@@ -102,27 +101,74 @@ def counted_here(request: Request) -> bool:
 
 
 def parse(stdout: bytes, into: Walked) -> None:
-    """`rg --json` messages: `match` lines become lines of the walk, `end` with a binary offset
-    marks a binary file."""
-    import orjson
-
-    found: list[tuple[bytes, int, bytes]] = []
-    for raw in stdout.splitlines():
-        if raw.startswith(_MATCH):
-            data = _match_data(raw)
-            found.append((data_bytes(data["path"]), data["line_number"], data_bytes(data["lines"])))
-        elif raw.startswith(b'{"type":"end"'):
-            data = orjson.loads(raw)["data"]
-            if data.get("binary_offset") is not None:
-                into.binary.add(data_bytes(data["path"]))
-    found.sort(key=lambda item: (item[0], item[1]))
-    into.paths = [item[0] for item in found]
-    into.numbers = [item[1] for item in found]
-    into.contents = [item[2] for item in found]
+    """A whole `rg --json` output into `into` (see `Reader`)."""
+    reader = Reader()
+    reader.feed(stdout)
+    reader.finish(into)
 
 
+class Reader:
+    """`rg --json` messages read as they arrive: `match` lines become lines of the walk, `end`
+    with a binary offset marks a binary file.
+
+    rg prints each file's messages together (`begin`, its matches in line order, `end`), so a
+    match's path is read once from its `begin`, and only the files are sorted, not the lines.
+    A match repeats its `begin`'s path field byte for byte, which one `startswith` checks; a
+    match that does not is decoded whole."""
+
+    def __init__(self) -> None:
+        self._files: list[tuple[bytes, list[int], list[bytes]]] = []
+        self._numbers: list[int] = []
+        self._contents: list[bytes] = []
+        self._prefix = _NOTHING
+        self._binary: set[bytes] = set()
+
+    def feed(self, complete_lines: bytes) -> None:
+        """Messages that end at a line end (a chunk never splits one)."""
+        import orjson
+
+        loads = orjson.loads
+        prefix, skip = self._prefix, len(self._prefix)
+        numbers, contents = self._numbers, self._contents
+        for raw in complete_lines.splitlines():
+            cut = raw.find(_OFFSET, skip) if raw.startswith(prefix) else -1
+            if cut > 0:
+                data = loads(b"{" + raw[skip:cut] + b"}")
+                numbers.append(data["line_number"])
+                contents.append(data_bytes(data["lines"]))
+            elif raw.startswith(_BEGIN):
+                path = data_bytes(loads(raw)["data"]["path"])
+                prefix = _MATCH + raw[len(_BEGIN) : -2] + b"," if raw.endswith(b"}}") else _NOTHING
+                skip = len(prefix)
+                numbers, contents = [], []
+                self._files.append((path, numbers, contents))
+            elif raw.startswith(_MATCH):
+                data = _match_data(raw)
+                self._files.append(
+                    (data_bytes(data["path"]), [data["line_number"]], [data_bytes(data["lines"])])
+                )
+            elif raw.startswith(_END) and b'"binary_offset":null' not in raw:
+                data = loads(raw)["data"]
+                if data.get("binary_offset") is not None:
+                    self._binary.add(data_bytes(data["path"]))
+        self._prefix, self._numbers, self._contents = prefix, numbers, contents
+
+    def finish(self, into: Walked) -> None:
+        """Every line read, in (path, line) order, into `into`."""
+        self._files.sort(key=lambda file: file[0])
+        for path, numbers, contents in self._files:
+            into.paths.extend([path] * len(numbers))
+            into.numbers.extend(numbers)
+            into.contents.extend(contents)
+        into.binary.update(self._binary)
+
+
+_BEGIN = b'{"type":"begin","data":'
 _MATCH = b'{"type":"match","data":'
+_END = b'{"type":"end","data":'
 _OFFSET = b',"absolute_offset":'
+_NOTHING = b"\x00"
+"""A prefix no JSON line starts with: before a file's `begin`, every match is decoded whole."""
 
 
 def _match_data(raw: bytes) -> dict[str, Any]:
@@ -186,7 +232,3 @@ def from_json(stdout: bytes, walked: Walked) -> Attributed:
             for sub in data["submatches"]:
                 found.add(walked, index, int(sub["start"]) + 1)
     return found
-
-
-def _body(content: bytes) -> bytes:
-    return content[:-1] if content.endswith(b"\n") else content

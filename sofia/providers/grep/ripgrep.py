@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -31,6 +32,10 @@ RG_TIMEOUT = 600.0
 CHECK_TIMEOUT = 10.0
 MAX_ARGS_BYTES = 100_000
 """Command-line bytes of explicit paths per detail run (well under every platform's limit)."""
+STREAM_CHUNK = 4 << 20
+"""Bytes of a running walk's output decoded at a time."""
+STREAM_POLL = 0.005
+"""Seconds between looks at a running walk's output when it has written nothing new."""
 
 _COUNT_LINE = re.compile(rb"([^\x00]*)\x00(\d+)\n")
 
@@ -111,17 +116,43 @@ class Ripgrep:
         return [self.count_command(self.request.patterns[0])]
 
     def walk_all(self) -> Walked | None:
-        """Every line any pattern matches, from one walk; None when rg refused the patterns
+        """Every line any pattern matches, from one walk read while it runs (so decoding
+        overlaps ripgrep's walk instead of following it); None when rg refused the patterns
         together (they are then counted one by one)."""
-        command = self.walk_command()
-        early = early_runs.claim(command, self.request.cwd)
-        done = self._collect(early, RG_TIMEOUT) if early else self._execute(command, RG_TIMEOUT)
-        if done.returncode == 2 and not done.stdout:
-            return None
         from sofia.providers.grep import combined
 
+        command = self.walk_command()
+        started = early_runs.claim(command, self.request.cwd) or self._start(command)
+        timeout = self.ctx.timeout(RG_TIMEOUT)
+        give_up = time.monotonic() + timeout
+        reader = combined.Reader()
+        offset, size = 0, STREAM_CHUNK
+        try:
+            while True:
+                running = started.running()
+                chunk = started.peek(offset, size)
+                tail = not running and len(chunk) < size
+                whole = len(chunk) if tail else chunk.rfind(b"\n") + 1
+                if whole:
+                    reader.feed(chunk[:whole])
+                    offset, size = offset + whole, STREAM_CHUNK
+                elif len(chunk) == size:
+                    size *= 2  # one message longer than a chunk
+                elif not running:
+                    break
+                elif time.monotonic() > give_up:
+                    started.kill()
+                    raise self._timed_out(timeout)
+                else:
+                    time.sleep(STREAM_POLL)
+        except BaseException:
+            started.kill()
+            raise
+        done = started.wait(timeout, stdout_from=offset)
+        if done.returncode == 2 and not offset:
+            return None
         walked = combined.Walked(problems=self._problems(done, True))
-        combined.parse(done.stdout, walked)
+        reader.finish(walked)
         return walked
 
     def matches_in(self, pattern: str, walked: Walked) -> Attributed:
@@ -157,10 +188,7 @@ class Ripgrep:
         early = early_runs.claim(command, self.request.cwd)
         if early is not None:
             return early
-        try:
-            return proc.Background(command, cwd=self.request.cwd)
-        except proc.ProgramNotFound:
-            raise rg.not_found() from None
+        return self._start(command)
 
     def finish_count(self, started: proc.Background) -> Counted:
         """What `count` returns, for a run begun by `start_count`."""
@@ -192,6 +220,12 @@ class Ripgrep:
         """Display path -> skip reason; a ProviderError when rg failed as a whole."""
         skipped = rg.outcome(done, f"searching {self.request.root_display}", results=results)
         return {entry.path: entry.reason for entry in skipped}
+
+    def _start(self, command: list[str]) -> proc.Background:
+        try:
+            return proc.Background(command, cwd=self.request.cwd)
+        except proc.ProgramNotFound:
+            raise rg.not_found() from None
 
     def _run(self, args: list[str], wanted: float) -> proc.Completed:
         return self._execute([self.executable, "--no-config", *args], wanted)
