@@ -109,3 +109,16 @@ def test_the_walk_read_in_small_chunks_while_it_runs_loses_nothing(
     (tmp_path / "long.txt").write_text("x" * 20_000 + " TOKEN " + "y" * 20_000 + "\nTOKEN_42\n")
     (tmp_path / "short.txt").write_text("OKEN\nTOKEN TOKEN\n")
     check_each(tmp_path, ["TOKEN", "OKEN", "TOKEN_42"], {})
+
+
+def test_a_file_rg_stops_reading_at_a_nul_byte_is_skipped_with_its_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one_walk_only(monkeypatch)
+    (tmp_path / "big.dat").write_bytes(b"NEEDLE here OTHER\n" * 200_000 + b"\x00tail NEEDLE\n")
+    (tmp_path / "text.txt").write_text("NEEDLE OTHER NEEDLE\n")
+    result = grep(tmp_path, "NEEDLE", "OTHER", budget=None, max_per_pattern=0)
+    assert result["skipped"] == [{"path": "big.dat", "reason": "binary"}]
+    totals = {entry["pattern"]: (entry["total"], entry["files"]) for entry in result["patterns"]}
+    assert totals == {"NEEDLE": (2, 1), "OTHER": (1, 1)}
+    assert [(h["file"], h["col"]) for h in rows(result["patterns"][0])] == [("text.txt", 1), ("text.txt", 14)]

@@ -5,8 +5,9 @@ matches on its own also matches the alternation, whatever the options). Each pat
 counted on those lines alone, as rg would count it in the whole tree:
 
 * a case-sensitive literal without `word` is counted here: rg counts a literal's non-overlapping
-  occurrences from the left, which is what successive `bytes.find`s give; the lines are searched
-  as one buffer joined by newlines, which no such literal can hold, so no match spans two lines;
+  occurrences from the left, which is what successive `bytes.find`s give; each chunk of the walk's
+  output is searched as one buffer of whole lines while rg goes on walking, and no such literal
+  holds a newline, so no match spans two lines;
 * any other pattern (regex, case-insensitive, whole word) is handed back to rg: the candidate
   lines go to one `rg --json -e P -` on standard input per pattern, whose submatches are that
   pattern's own matches line by line (rg never matches across a line end).
@@ -18,6 +19,7 @@ matches, and nothing of rg's case folding or word rules is re-implemented.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate
@@ -37,37 +39,32 @@ class Walked:
     numbers: list[int] = field(default_factory=list)
     contents: list[bytes] = field(default_factory=list)
     """Each line as rg printed it, with its terminator when it had one (hits keep it whole)."""
+    spans: dict[bytes, tuple[int, int]] = field(default_factory=dict)
+    """Each file's lines: the indexes of its first line and of the one after its last."""
+    counted: dict[bytes, dict[bytes, int]] = field(default_factory=dict)
+    """Each literal counted while the walk was read (`Reader`): its count in each file."""
     problems: dict[str, str] = field(default_factory=dict)
     binary: set[bytes] = field(default_factory=set)
     """Files rg stopped reading at a NUL byte; they are skipped as binary, as the detail phase does."""
 
     @cached_property
-    def joined(self) -> tuple[bytes, list[int]]:
-        """Every line without its terminator, joined by newlines, and where each line starts."""
-        bodies = [content[:-1] if content.endswith(b"\n") else content for content in self.contents]
-        starts = list(accumulate(map(len, bodies), lambda at, size: at + size + 1, initial=0))
-        starts.pop()
-        return b"\n".join(bodies), starts
-
-    @cached_property
-    def segments(self) -> tuple[list[int], list[int], list[bytes]]:
-        """Per file, in order: where its lines start in `joined`'s buffer, where they end, its path."""
-        buffer, starts = self.joined
-        begins: list[int] = []
-        paths: list[bytes] = []
-        for index, path in enumerate(self.paths):
-            if not paths or paths[-1] != path:
-                begins.append(starts[index])
-                paths.append(path)
-        ends = [*begins[1:], len(buffer)]
-        return begins, ends, paths
+    def joined(self) -> bytes:
+        """Every line without its terminator, joined by newlines."""
+        return b"\n".join(content[:-1] if content.endswith(b"\n") else content for content in self.contents)
 
     def keep(self, unwanted: set[bytes]) -> None:
-        """Drop the lines of `unwanted` files (skipped as binary or unreadable); before `joined`."""
+        """Drop the lines and counts of `unwanted` files (skipped as binary or unreadable)."""
         kept = [i for i, path in enumerate(self.paths) if path not in unwanted]
         self.paths = [self.paths[i] for i in kept]
         self.numbers = [self.numbers[i] for i in kept]
         self.contents = [self.contents[i] for i in kept]
+        self.spans = {}
+        for index, path in enumerate(self.paths):
+            start, _ = self.spans.get(path, (index, index))
+            self.spans[path] = (start, index + 1)
+        for counts in self.counted.values():
+            for path in unwanted & counts.keys():
+                del counts[path]
 
 
 @dataclass
@@ -77,7 +74,7 @@ class Attributed:
     counts: dict[bytes, int] = field(default_factory=dict)
     positions: list[tuple[int, int]] = field(default_factory=list)
     """(line index in the walk, 1-based byte column), in path/line/column order; for a literal
-    counted here, filled on demand by `hits`."""
+    counted while reading, found on demand by `hits`."""
     needle: bytes = b""
 
     def add(self, walked: Walked, index: int, col: int) -> None:
@@ -88,7 +85,7 @@ class Attributed:
     def hits(self, walked: Walked, count: int) -> list[Hit]:
         """The first `count` matches as hits."""
         if self.needle:
-            self.positions = _literal_positions(self.needle, walked, count)
+            self.positions = _literal_positions(self.needle, sorted(self.counts), walked, count)
         return [
             Hit(walked.paths[i], walked.numbers[i], col, walked.contents[i])
             for i, col in self.positions[:count]
@@ -100,67 +97,113 @@ def counted_here(request: Request) -> bool:
     return request.fixed and request.case and not request.word
 
 
-def parse(stdout: bytes, into: Walked) -> None:
-    """A whole `rg --json` output into `into` (see `Reader`)."""
-    reader = Reader()
-    reader.feed(stdout)
-    reader.finish(into)
-
-
 class Reader:
     """`rg --json` messages read as they arrive: `match` lines become lines of the walk, `end`
-    with a binary offset marks a binary file.
+    with a binary offset marks a binary file, and each of `needles` (literals counted here, see
+    `counted_here`) is counted in the lines of every chunk, so counting too overlaps the walk.
 
     rg prints each file's messages together (`begin`, its matches in line order, `end`), so a
     match's path is read once from its `begin`, and only the files are sorted, not the lines.
     A match repeats its `begin`'s path field byte for byte, which one `startswith` checks; a
     match that does not is decoded whole."""
 
-    def __init__(self) -> None:
+    def __init__(self, needles: Sequence[bytes] = ()) -> None:
         self._files: list[tuple[bytes, list[int], list[bytes]]] = []
-        self._numbers: list[int] = []
-        self._contents: list[bytes] = []
         self._prefix = _NOTHING
         self._binary: set[bytes] = set()
+        self._counts: dict[bytes, dict[bytes, int]] = {needle: {} for needle in needles}
+        self._touched: list[tuple[tuple[bytes, list[int], list[bytes]], int]] = []
+        """The files a chunk added lines to, each with how many lines it had before."""
 
     def feed(self, complete_lines: bytes) -> None:
         """Messages that end at a line end (a chunk never splits one)."""
         import orjson
 
         loads = orjson.loads
+        files = self._files
+        self._touched = [(files[-1], len(files[-1][2]))] if files else []
         prefix, skip = self._prefix, len(self._prefix)
-        numbers, contents = self._numbers, self._contents
+        numbers, contents = (files[-1][1], files[-1][2]) if files else ([], [])
         for raw in complete_lines.splitlines():
             cut = raw.find(_OFFSET, skip) if raw.startswith(prefix) else -1
-            if cut > 0:
+            if cut > 0:  # a match of the current file: the one path taken per line
                 data = loads(b"{" + raw[skip:cut] + b"}")
                 numbers.append(data["line_number"])
                 contents.append(data_bytes(data["lines"]))
-            elif raw.startswith(_BEGIN):
-                path = data_bytes(loads(raw)["data"]["path"])
-                prefix = _MATCH + raw[len(_BEGIN) : -2] + b"," if raw.endswith(b"}}") else _NOTHING
-                skip = len(prefix)
-                numbers, contents = [], []
-                self._files.append((path, numbers, contents))
+                continue
+            if raw.startswith(_BEGIN):
+                prefix = self._begin(raw)
             elif raw.startswith(_MATCH):
-                data = _match_data(raw)
-                self._files.append(
-                    (data_bytes(data["path"]), [data["line_number"]], [data_bytes(data["lines"])])
-                )
-            elif raw.startswith(_END) and b'"binary_offset":null' not in raw:
-                data = loads(raw)["data"]
-                if data.get("binary_offset") is not None:
-                    self._binary.add(data_bytes(data["path"]))
-        self._prefix, self._numbers, self._contents = prefix, numbers, contents
+                prefix = self._unled_match(raw, prefix)
+            elif raw.startswith(_END):
+                self._end(raw)
+            skip = len(prefix)
+            numbers, contents = (files[-1][1], files[-1][2]) if files else ([], [])
+        self._prefix = prefix
+        if self._counts:
+            self._count([(file[0], file[2][start:]) for file, start in self._touched])
+
+    def _begin(self, raw: bytes) -> bytes:
+        """A new file; the prefix its matches start with."""
+        import orjson
+
+        self._new_file(data_bytes(orjson.loads(raw)["data"]["path"]))
+        return _MATCH + raw[len(_BEGIN) : -2] + b"," if raw.endswith(b"}}") else _NOTHING
+
+    def _unled_match(self, raw: bytes, prefix: bytes) -> bytes:
+        """A match that does not repeat its `begin`'s path field, decoded whole."""
+        data = _match_data(raw)
+        path = data_bytes(data["path"])
+        if not self._files or self._files[-1][0] != path:
+            self._new_file(path)
+            prefix = _NOTHING
+        _, numbers, contents = self._files[-1]
+        numbers.append(data["line_number"])
+        contents.append(data_bytes(data["lines"]))
+        return prefix
+
+    def _new_file(self, path: bytes) -> None:
+        self._files.append((path, [], []))
+        self._touched.append((self._files[-1], 0))
+
+    def _end(self, raw: bytes) -> None:
+        """A file's last message: it names a binary offset when rg stopped at a NUL byte."""
+        import orjson
+
+        if b'"binary_offset":null' in raw:
+            return
+        data = orjson.loads(raw)["data"]
+        if data.get("binary_offset") is not None:
+            self._binary.add(data_bytes(data["path"]))
+
+    def _count(self, pieces: list[tuple[bytes, list[bytes]]]) -> None:
+        """Each needle's non-overlapping occurrences, left to right, in the new lines of each file,
+        found in one buffer for the chunk (the work grows with the files holding a needle, not with
+        its matches). Lines keep their terminators and files are separated by a newline, which no
+        needle holds, so no occurrence spans two lines."""
+        parts = [b"".join(lines) for _, lines in pieces]
+        buffer = b"\n".join(parts)
+        begins = list(accumulate(map(len, parts), lambda at, size: at + size + 1, initial=0))
+        ends = [begin + len(part) for begin, part in zip(begins, parts, strict=False)]
+        for needle, counts in self._counts.items():
+            at, index = buffer.find(needle), 0
+            while at >= 0:
+                index = bisect_right(begins, at, index) - 1
+                path = pieces[index][0]
+                counts[path] = counts.get(path, 0) + buffer.count(needle, at, ends[index])
+                at = buffer.find(needle, ends[index])
 
     def finish(self, into: Walked) -> None:
-        """Every line read, in (path, line) order, into `into`."""
+        """Every line read, in (path, line) order, and every count, into `into`."""
         self._files.sort(key=lambda file: file[0])
         for path, numbers, contents in self._files:
+            start = len(into.paths)
             into.paths.extend([path] * len(numbers))
             into.numbers.extend(numbers)
             into.contents.extend(contents)
+            into.spans[path] = (into.spans.get(path, (start, start))[0], len(into.paths))
         into.binary.update(self._binary)
+        into.counted.update(self._counts)
 
 
 _BEGIN = b'{"type":"begin","data":'
@@ -168,7 +211,7 @@ _MATCH = b'{"type":"match","data":'
 _END = b'{"type":"end","data":'
 _OFFSET = b',"absolute_offset":'
 _NOTHING = b"\x00"
-"""A prefix no JSON line starts with: before a file's `begin`, every match is decoded whole."""
+"""A prefix no JSON line starts with: a match not led by its file's `begin` is decoded whole."""
 
 
 def _match_data(raw: bytes) -> dict[str, Any]:
@@ -186,36 +229,34 @@ def _match_data(raw: bytes) -> dict[str, Any]:
 
 
 def literal(pattern: str, walked: Walked) -> Attributed:
-    """A case-sensitive literal's own counts: non-overlapping occurrences, left to right, counted
-    file by file in the joined buffer (the work grows with the files holding it, not its matches)."""
+    """A case-sensitive literal's own counts, as the `Reader` counted them."""
     needle = pattern.encode()
-    buffer, _ = walked.joined
-    begins, ends, paths = walked.segments
-    found = Attributed(needle=needle)
-    at, index = buffer.find(needle), 0
-    while at >= 0:
-        index = bisect_right(begins, at, index) - 1
-        found.counts[paths[index]] = buffer.count(needle, at, ends[index])
-        at = buffer.find(needle, ends[index])
-    return found
+    return Attributed(counts=walked.counted[needle], needle=needle)
 
 
-def _literal_positions(needle: bytes, walked: Walked, count: int) -> list[tuple[int, int]]:
-    """The first `count` occurrences of `needle` as (line index, 1-based column)."""
-    buffer, starts = walked.joined
+def _literal_positions(
+    needle: bytes, files: Sequence[bytes], walked: Walked, count: int
+) -> list[tuple[int, int]]:
+    """The first `count` occurrences of `needle` in `files` (in path order) as (line index,
+    1-based column): non-overlapping, left to right, line by line."""
     positions: list[tuple[int, int]] = []
-    at, index = buffer.find(needle), 0
-    while at >= 0 and len(positions) < count:
-        index = bisect_right(starts, at, index) - 1
-        positions.append((index, at - starts[index] + 1))
-        at = buffer.find(needle, at + len(needle))
+    for path in files:
+        start, end = walked.spans[path]
+        for index in range(start, end):
+            content = walked.contents[index]
+            at = content.find(needle)
+            while at >= 0:
+                if len(positions) >= count:
+                    return positions
+                positions.append((index, at + 1))
+                at = content.find(needle, at + len(needle))
     return positions
 
 
 def stream(walked: Walked) -> bytes:
     """The candidate lines as rg's standard input: an empty first line (so no stray BOM or first
     line is ever special), then each line with a terminator; stdin line k+2 is line k."""
-    return b"\n" + walked.joined[0] + b"\n" if walked.contents else b"\n"
+    return b"\n" + walked.joined + b"\n" if walked.contents else b"\n"
 
 
 def from_json(stdout: bytes, walked: Walked) -> Attributed:

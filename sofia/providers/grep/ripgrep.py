@@ -125,7 +125,8 @@ class Ripgrep:
         started = early_runs.claim(command, self.request.cwd) or self._start(command)
         timeout = self.ctx.timeout(RG_TIMEOUT)
         give_up = time.monotonic() + timeout
-        reader = combined.Reader()
+        counted = combined.counted_here(self.request)
+        reader = combined.Reader([pattern.encode() for pattern in self.request.patterns] if counted else ())
         offset, size = 0, STREAM_CHUNK
         try:
             while True:
