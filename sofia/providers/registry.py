@@ -238,7 +238,7 @@ PROVIDERS: tuple[Provider, ...] = (
     Provider(
         name="refs",
         cli=("refs",),
-        module="sofia.providers.refs",
+        module="sofia.providers.refs.provider",
         head_start="sofia.providers.refs.head_start",
         description=(
             "Definitions and every use of 1-8 symbols, syntax-aware: per file each use's line, kind and "

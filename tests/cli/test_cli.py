@@ -52,6 +52,14 @@ def test_help_imports_no_provider_models_and_never_mcp_or_loky() -> None:
     assert {"pydantic", "mcp", "loky", "tree_sitter", "toon_format", "orjson"}.isdisjoint(modules)
 
 
+@pytest.mark.parametrize("module", sorted({p.head_start for p in PROVIDERS if p.head_start}))
+def test_a_head_start_runs_before_pydantic_is_imported(module: str) -> None:
+    """A head start is only worth having if it starts ripgrep before the input model's imports."""
+    code = f"import sys, {module}; print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic'))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 def test_a_command_imports_neither_mcp_nor_loky(tmp_path: Path) -> None:
     modules = imported_modules_after(["changed", "--help"])
     assert "pydantic" in modules  # its arguments come from the input model

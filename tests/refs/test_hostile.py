@@ -13,7 +13,7 @@ import pytest
 from pydantic import ValidationError
 
 from sofia.providers.contract import Context, ProviderError
-from sofia.providers.refs import Params
+from sofia.providers.refs.provider import Params
 from tests.helpers import write_files as write
 from tests.refs.conftest import entry, refs
 
@@ -90,7 +90,7 @@ UNPRIVILEGED = """
 import json, sys
 from pathlib import Path
 from sofia.providers.contract import Context
-from sofia.providers.refs import Params, run
+from sofia.providers.refs.provider import Params, run
 root = Path(sys.argv[1])
 print(json.dumps(run(Params(symbols=["target"]), Context(root=root, budget=None))))
 """

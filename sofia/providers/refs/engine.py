@@ -18,7 +18,7 @@ from sofia.providers.grep.request import Request, build
 from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Ripgrep, display_path
 
 if TYPE_CHECKING:
-    from sofia.providers.refs import Params
+    from sofia.providers.refs.provider import Params
     from sofia.syntax.lookup import Query
     from sofia.syntax.uses import FileUses, Syntax
 

@@ -17,8 +17,8 @@ from sofia.output.tokens import estimate
 from sofia.providers.refs.match import EXACT, NAME, Matched, Use
 
 if TYPE_CHECKING:
-    from sofia.providers.refs import Params
     from sofia.providers.refs.engine import Found
+    from sofia.providers.refs.provider import Params
 
 MAX_DEFINITIONS = 20
 """Definitions listed per symbol; the rest are counted."""
