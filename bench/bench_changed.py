@@ -187,7 +187,7 @@ def main() -> None:
         time_rows,
     )
     body += (
-        "\n\nThe CLI columns include the interpreter's start-up and the pydantic import (about 0.3 s here); "
+        "\n\nThe CLI columns include the interpreter's start-up and the pydantic import (see the start-up table); "
         "the in-process column is what a warm `sf mcp` worker spends on the same call.\n\n"
         "Corpora: the PyPI source distributions named in the first column, each release one commit."
     )

@@ -133,7 +133,7 @@ def main() -> None:
         ],
     )
     body += (
-        "\n\nThe CLI row includes the interpreter's start-up and the pydantic import (about 0.3 s here); the "
+        "\n\nThe CLI row includes the interpreter's start-up and the pydantic import (see the start-up table); the "
         "in-process row is the search itself."
     )
     section("vue routes", body, "python bench/run.py vue")
