@@ -107,6 +107,14 @@ def test_an_existing_file_is_kept_whatever_its_type(project: Path) -> None:
         (["empty"], "no supported files under empty"),
         (["src/[a.go"], "malformed glob: src/[a.go (unmatched '[')"),
         (["src/{a,b.go"], "malformed glob: src/{a,b.go (unmatched '{')"),
+        (
+            ["src/" + "{a,b}" * 9 + ".go"],
+            "malformed glob: src/"
+            + "{a,b}" * 9
+            + ".go (more than 256 alternatives: src/"
+            + "{a,b}" * 9
+            + ".go)",
+        ),
         (["src/main.go", "src/missing.go"], "not found: src/missing.go"),
     ],
 )

@@ -7,7 +7,8 @@ searched (unless `exhaustive`); `!pattern` excludes; the importing file itself i
 come sorted. webpack: every file under the directory (its subdirectories too when the flag is
 true) whose `./`-relative name the regular expression matches.
 
-Listing is bounded: at most MAX_LISTED directory entries per loader, never outside the root.
+Patterns are translated by `sofia.runtime.globs` (its Vite dialect). Listing is bounded: at most
+MAX_LISTED directory entries per loader, never outside the root.
 """
 
 from __future__ import annotations
@@ -17,14 +18,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sofia.runtime import globs as shared
+from sofia.runtime.globs import GlobError as GlobError
+
 MAX_LISTED = 20_000
 """Directory entries one loader may list before it stops (and says so)."""
-MAX_EXPANSIONS = 256
-"""Patterns one brace expression may expand to."""
-
-
-class GlobError(ValueError):
-    """A pattern or expression this resolver does not interpret; the message says which and why."""
 
 
 @dataclass
@@ -37,51 +35,7 @@ class Listing:
 
 def expand_braces(pattern: str) -> list[str]:
     """`a/{b,c}/*.ts` → `a/b/*.ts`, `a/c/*.ts` (nested braces too; `\\{` is literal)."""
-    start = _find_brace(pattern)
-    if start < 0:
-        return [pattern]
-    depth, parts, last = 0, [], start + 1
-    index = start
-    while index < len(pattern):
-        char = pattern[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                parts.append(pattern[last:index])
-                break
-        elif char == "," and depth == 1:
-            parts.append(pattern[last:index])
-            last = index + 1
-        index += 1
-    else:
-        return [pattern]  # an unclosed brace is literal
-    if len(parts) == 1:
-        raise GlobError(f"brace ranges and one-item braces are not interpreted: {pattern}")
-    head, tail = pattern[:start], pattern[index + 1 :]
-    expanded: list[str] = []
-    for part in parts:
-        for rest in expand_braces(head + part + tail):
-            expanded.append(rest)
-            if len(expanded) > MAX_EXPANSIONS:
-                raise GlobError(f"more than {MAX_EXPANSIONS} alternatives: {pattern}")
-    return expanded
-
-
-def _find_brace(pattern: str) -> int:
-    index = 0
-    while index < len(pattern):
-        if pattern[index] == "\\":
-            index += 2
-            continue
-        if pattern[index] == "{":
-            return index
-        index += 1
-    return -1
+    return shared.expand_braces(pattern, shared.VITE)
 
 
 EXTGLOB = re.compile(r"[@!?+*]\(")
@@ -91,48 +45,7 @@ def glob_regex(pattern: str, dot: bool = False) -> re.Pattern[str]:
     """A brace-free absolute posix pattern as a regex matched against whole absolute paths."""
     if EXTGLOB.search(pattern):
         raise GlobError(f"extglob patterns are not interpreted: {pattern}")
-    segments = pattern.split("/")
-    out: list[str] = []
-    for position, segment in enumerate(segments):
-        last = position == len(segments) - 1
-        if segment == "**":
-            hidden = "" if dot else r"(?!\.)"
-            out.append(f"(?:{hidden}[^/]*/)*" if not last else f"(?:{hidden}[^/]*(?:/|$))*")
-            continue
-        guard = "" if dot or segment.startswith(".") or not segment else r"(?!\.)"
-        out.append(guard + _segment(segment) + ("" if last else "/"))
-    return re.compile("".join(out))
-
-
-def _segment(segment: str) -> str:
-    parts: list[str] = []
-    index = 0
-    while index < len(segment):
-        char = segment[index]
-        if char == "\\" and index + 1 < len(segment):
-            parts.append(re.escape(segment[index + 1]))
-            index += 2
-            continue
-        if char == "*":
-            while index + 1 < len(segment) and segment[index + 1] == "*":
-                index += 1
-            parts.append("[^/]*")
-        elif char == "?":
-            parts.append("[^/]")
-        elif char == "[":
-            end = segment.find("]", index + 2)
-            if end < 0:
-                parts.append(re.escape(char))
-            else:
-                body = segment[index + 1 : end]
-                if body[:1] in ("!", "^"):
-                    body = "^" + body[1:]
-                parts.append("[" + body.replace("\\", "\\\\") + "]")
-                index = end
-        else:
-            parts.append(re.escape(char))
-        index += 1
-    return "".join(parts)
+    return shared.compile_glob(pattern, shared.VITE, dot=dot)
 
 
 def literal_base(pattern: str) -> str:
