@@ -58,10 +58,7 @@ def vite_glob(ev: Evaluator, method: str, nodes: list[Any], scope: Scope, origin
         )
     except globs.GlobError as error:
         return Unknown(origin, f"glob not resolved: {error}")
-    if listing.truncated:
-        ev.truncated.append(origin)
-    if not listing.entries:
-        ev.empty.append(origin)
+    _note_listing(ev, listing, origin)
     as_text = kind in ("raw", "url") or any(q in str(query) for q in ("raw", "url"))
     result = Obj(modules=eager and not imported and not as_text)
     name = str(imported) if imported != "*" else ""
@@ -107,10 +104,7 @@ def require_context(ev: Evaluator, nodes: list[Any], scope: Scope, origin: Origi
         listing = globs.webpack_context(base, ev.loader.root, recursive, compiled)
     except globs.GlobError as error:
         return Unknown(origin, f"require.context not resolved: {error}")
-    if listing.truncated:
-        ev.truncated.append(origin)
-    if not listing.entries:
-        ev.empty.append(origin)
+    _note_listing(ev, listing, origin)
     entries = []
     for key, path in listing.entries:
         target = ev.file_value_module(path)
@@ -122,3 +116,11 @@ def require_context(ev: Evaluator, nodes: list[Any], scope: Scope, origin: Origi
             value = Unknown(origin, f"not read: {ev.loader.rel(path)}")
         entries.append((key, value))
     return Context(tuple(entries), origin)
+
+
+def _note_listing(ev: Evaluator, listing: globs.Listing, origin: Origin) -> None:
+    """A loader that listed too much, or matched nothing, is named in the result's notes."""
+    if listing.truncated:
+        ev.truncated.append(origin)
+    if not listing.entries:
+        ev.empty.append(origin)
