@@ -35,7 +35,7 @@ MAX_ARGS_BYTES = 100_000
 STREAM_CHUNK = 4 << 20
 """Bytes of a running walk's output decoded at a time."""
 STREAM_POLL = 0.005
-"""Seconds between looks at a running walk's output when it has written nothing new."""
+"""Seconds between looks at a running run's output when it has written nothing new."""
 
 _COUNT_LINE = re.compile(rb"([^\x00]*)\x00(\d+)\n")
 
@@ -123,8 +123,7 @@ class Ripgrep:
 
         command = self.walk_command()
         started = early_runs.claim(command, self.request.cwd) or self._start(command)
-        timeout = self.ctx.timeout(RG_TIMEOUT)
-        give_up = time.monotonic() + timeout
+        timeout, give_up = self.time_box()
         counted = combined.counted_here(self.request)
         reader = combined.Reader([pattern.encode() for pattern in self.request.patterns] if counted else ())
         offset, size = 0, STREAM_CHUNK
@@ -141,11 +140,8 @@ class Ripgrep:
                     size *= 2  # one message longer than a chunk
                 elif not running:
                     break
-                elif time.monotonic() > give_up:
-                    started.kill()
-                    raise self._timed_out(timeout)
                 else:
-                    time.sleep(STREAM_POLL)
+                    self.idle(started, timeout, give_up)
         except BaseException:
             started.kill()
             raise
@@ -221,6 +217,19 @@ class Ripgrep:
         """Display path -> skip reason; a ProviderError when rg failed as a whole."""
         skipped = rg.outcome(done, f"searching {self.request.root_display}", results=results)
         return {entry.path: entry.reason for entry in skipped}
+
+    def time_box(self) -> tuple[float, float]:
+        """A run's timeout, and the monotonic time it ends at, for a caller reading it as it runs."""
+        timeout = self.ctx.timeout(RG_TIMEOUT)
+        return timeout, time.monotonic() + timeout
+
+    def idle(self, started: proc.Background, timeout: float, give_up: float) -> None:
+        """Wait a moment for more of a running run's output; once `give_up` has passed, kill it and
+        raise the timeout error `timeout` names."""
+        if time.monotonic() > give_up:
+            started.kill()
+            raise self._timed_out(timeout)
+        time.sleep(STREAM_POLL)
 
     def _start(self, command: list[str]) -> proc.Background:
         try:

@@ -227,10 +227,6 @@ def collect(params: Params, ctx: Context) -> Found:
     return found
 
 
-POLL = 0.005
-"""Seconds between looks at a running count's output."""
-
-
 def _count_and_classify(
     ripgrep: Ripgrep, spelling: str, names: list[str], ctx: Context, into: dict[bytes, Parsed | str]
 ) -> Counted:
@@ -242,6 +238,7 @@ def _count_and_classify(
     from sofia.providers.grep.ripgrep import count_lines
 
     started = ripgrep.start_count(spelling)
+    timeout, give_up = ripgrep.time_box()
     cwd = ripgrep.request.cwd
     left = ctx.time_left()
     reserve = max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else 0.0
@@ -273,7 +270,7 @@ def _count_and_classify(
             if not lines:
                 if not running:
                     break
-                time.sleep(POLL)
+                ripgrep.idle(started, timeout, give_up)
         if forked is not None:
             into.update(forked.results())
     except BaseException:
