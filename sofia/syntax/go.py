@@ -7,7 +7,7 @@ from sofia.syntax.grammars import count_errors, parse_bytes
 from sofia.syntax.tree import Node, Symbol, SymbolTree, attached_above, make_symbol, text_of
 
 
-def extract(source: bytes, lang: str = "go") -> SymbolTree:
+def extract(source: bytes, lang: str = "go", name: str = "") -> SymbolTree:
     tree = parse_bytes(source, "go")
     symbols: list[Symbol] = []
     for node in tree.root_node.named_children:

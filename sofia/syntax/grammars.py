@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+from sofia.syntax import registry
+
 MAX_PARSE_BYTES = 4 * 1024 * 1024
 """Files larger than this are not parsed: the symbol layer's limit for every tool."""
 PARSE_TIMEOUT = 1.0
@@ -17,7 +19,8 @@ BOM = b"\xef\xbb\xbf"
 _CHUNK = 65536
 _UINT32_MAX = 0xFFFFFFFF
 
-GRAMMARS = ("php", "go", "python", "javascript", "typescript", "tsx", "html")
+GRAMMARS = tuple(record.name for record in registry.GRAMMARS)
+"""Every grammar sofia loads (`sofia.syntax.registry.GRAMMARS`), by name."""
 
 
 class ParseUnavailable(Exception):
@@ -38,36 +41,22 @@ class LanguageUnsupported(ParseUnavailable):
 
 @cache
 def language(grammar: str) -> Any:
-    """The `tree_sitter.Language` of `grammar` (one of GRAMMARS), loaded on first use."""
+    """The `tree_sitter.Language` of `grammar` (a `sofia.syntax.registry.Grammar` name), loaded on
+    first use."""
+    import importlib
+
     from tree_sitter import Language
 
-    if grammar == "php":
-        import tree_sitter_php
-
-        return Language(tree_sitter_php.language_php())
-    if grammar == "go":
-        import tree_sitter_go
-
-        return Language(tree_sitter_go.language())
-    if grammar == "python":
-        import tree_sitter_python
-
-        return Language(tree_sitter_python.language())
-    if grammar == "javascript":
-        import tree_sitter_javascript
-
-        return Language(tree_sitter_javascript.language())
-    if grammar in ("typescript", "tsx"):
-        import tree_sitter_typescript
-
-        if grammar == "tsx":
-            return Language(tree_sitter_typescript.language_tsx())
-        return Language(tree_sitter_typescript.language_typescript())
-    if grammar == "html":
-        import tree_sitter_html
-
-        return Language(tree_sitter_html.language())
-    raise LanguageUnsupported(f"no grammar named {grammar}")
+    record = registry.grammar(grammar)
+    if record is None:
+        raise LanguageUnsupported(f"no grammar named {grammar}")
+    try:
+        module = importlib.import_module(record.module)
+    except ImportError as error:
+        raise LanguageUnsupported(
+            f"grammar {grammar} does not load ({record.distribution} not installed: {error})"
+        ) from error
+    return Language(getattr(module, record.function)())
 
 
 _parsers = threading.local()

@@ -38,7 +38,7 @@ NESTED_QUERY = """
 """Named functions and classes at any depth; those not already top-level symbols nest by range."""
 
 
-def extract(source: bytes, lang: str) -> SymbolTree:
+def extract(source: bytes, lang: str, name: str = "") -> SymbolTree:
     tree = parse_bytes(source, GRAMMAR[lang])
     return SymbolTree(
         lang=lang,

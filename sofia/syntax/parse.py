@@ -7,27 +7,12 @@ import importlib
 import os
 from pathlib import Path
 
+from sofia.syntax import registry
 from sofia.syntax.grammars import LanguageUnsupported, ParseUnavailable
 from sofia.syntax.tree import SymbolTree
 
-EXTENSIONS: dict[str, str] = {
-    ".php": "php",
-    ".go": "go",
-    ".py": "python",
-    ".pyi": "python",
-    ".js": "js",
-    ".mjs": "js",
-    ".cjs": "js",
-    ".jsx": "js",
-    ".ts": "ts",
-    ".mts": "ts",
-    ".cts": "ts",
-    ".tsx": "tsx",
-    ".vue": "vue",
-}
-"""Supported extensions (lower case) and their language (docs/architecture.md, "The symbol layer")."""
-
-_MODULES = {"php": "php", "go": "go", "python": "python", "js": "js", "ts": "js", "tsx": "js", "vue": "vue"}
+EXTENSIONS = registry.EXTENSIONS
+"""Supported extensions (lower case) and their language (docs/languages.md)."""
 
 PARSE_COUNT = 0
 """How many sources were parsed in this process (tests use it to prove a file is parsed once)."""
@@ -35,8 +20,18 @@ PARSE_COUNT = 0
 
 def language_for(path: str | os.PathLike[str]) -> str | None:
     """The language of `path` from its extension (case-insensitive), or None when unsupported."""
-    suffix = os.path.splitext(os.fspath(path))[1].lower()
-    return EXTENSIONS.get(suffix)
+    return registry.language_for(path)
+
+
+def resolve(lang: str, source: bytes) -> str:
+    """The language `source` is read as: an extension two languages share (`.h`) is decided by
+    the record's sniff from the content."""
+    record = registry.language(lang)
+    if record is None or not record.sniff:
+        return lang
+    module_name, _, function = record.sniff.partition(":")
+    decided: str = getattr(importlib.import_module(module_name), function)(source)
+    return decided
 
 
 def parse(source: bytes, lang: str, name: str = "") -> SymbolTree:
@@ -47,22 +42,19 @@ def parse(source: bytes, lang: str, name: str = "") -> SymbolTree:
     LanguageUnsupported for a language without an extraction module.
     """
     global PARSE_COUNT
-    module_name = _MODULES.get(lang)
-    if module_name is None:
+    record = registry.language(lang)
+    if record is None:
         raise LanguageUnsupported(f"unsupported language {lang!r}")
-    qualified = f"sofia.syntax.{module_name}"
+    lang = resolve(lang, source)
+    record = registry.language(lang) or record
     try:
-        module = importlib.import_module(qualified)
+        module = importlib.import_module(record.symbols)
     except ModuleNotFoundError as error:
-        if error.name != qualified:
+        if error.name != record.symbols:
             raise
         raise LanguageUnsupported(f"no extraction module for {lang}") from error
     PARSE_COUNT += 1
-    if lang == "vue" and name:
-        component = os.path.splitext(os.path.basename(name))[0]
-        vue_tree: SymbolTree = module.extract(source, lang, component=component)
-        return vue_tree
-    tree: SymbolTree = module.extract(source, lang)
+    tree: SymbolTree = module.extract(source, lang, name)
     return tree
 
 

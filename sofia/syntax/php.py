@@ -33,7 +33,7 @@ MEMBER_CONTAINERS = frozenset({"ERROR"})
 """Nodes inside a class body that may hold methods the grammar could not place."""
 
 
-def extract(source: bytes, lang: str = "php") -> SymbolTree:
+def extract(source: bytes, lang: str = "php", name: str = "") -> SymbolTree:
     tree = parse_bytes(source, "php")
     symbols: list[Symbol] = []
     collect(source, tree.root_node, symbols)

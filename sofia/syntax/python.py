@@ -27,7 +27,7 @@ CONTAINERS = frozenset(
 """Statements whose bodies may hold definitions (`if TYPE_CHECKING:`, `try:` fallbacks, ...)."""
 
 
-def extract(source: bytes, lang: str = "python") -> SymbolTree:
+def extract(source: bytes, lang: str = "python", name: str = "") -> SymbolTree:
     tree = parse_bytes(source, "python")
     symbols: list[Symbol] = []
     collect(source, tree.root_node, "", "", symbols)

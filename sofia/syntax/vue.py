@@ -5,6 +5,8 @@ become `Component.member`."""
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -42,9 +44,16 @@ class Block:
         return "setup" in self.attrs
 
 
-def extract(source: bytes, lang: str = "vue", component: str = "") -> SymbolTree:
+def trees(source: bytes) -> list[Any]:
+    """The parse trees of the file's script blocks (what the use classifier reads)."""
+    return [block.tree for block in sfc_blocks(source) if block.tree is not None]
+
+
+def extract(source: bytes, lang: str = "vue", name: str = "") -> SymbolTree:
     """The SFC's blocks as pseudo-symbols, each script's symbols as children of its `<script>`
-    (qualified as in a plain script); `component` names Options API members."""
+    (qualified as in a plain script); the file's `name` names Options API members
+    (`UserCard.member`)."""
+    component = os.path.splitext(os.path.basename(name))[0] if name else ""
     symbols: list[Symbol] = []
     trees: list[Any] = []
     errors = 0

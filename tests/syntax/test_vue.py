@@ -70,7 +70,7 @@ def test_options_api_members_take_the_component_name_when_given() -> None:
     from sofia.syntax import vue
 
     source = (VUE / "components" / "UserCard.vue").read_bytes()
-    tree = vue.extract(source, component="UserCard")
+    tree = vue.extract(source, name="UserCard.vue")
     assert "UserCard.select" in tree.qnames()
     assert tree.find("UserCard.select")[0].owner == "UserCard"
 

@@ -35,16 +35,6 @@ OPTIONAL_KEYS = ("properties", "ctor", "constants", "cases", "vue", "unresolved"
 BRIEF_DROPPED_KEYS = ("imports", "properties")
 BRIEF_DROPPED_COLUMNS = ("value", "attrs", "detail")
 
-SUMMARISERS = {
-    "python": "summary_python",
-    "go": "summary_go",
-    "php": "summary_php",
-    "js": "summary_ts",
-    "ts": "summary_ts",
-    "tsx": "summary_ts",
-    "vue": "summary_vue",
-}
-
 Summariser = Callable[[SymbolTree, SourceFile, SummaryOptions], Summary]
 
 
@@ -145,7 +135,12 @@ def raw(rel: str, file: Read, reason: str, parse_errors: int = 0) -> dict[str, A
 
 def summariser(lang: str) -> Summariser:
     """The summarise function of `lang`'s module (imported on first use)."""
-    module = importlib.import_module(f"sofia.providers.code.{SUMMARISERS[lang]}")
+    from sofia.syntax import registry
+
+    record = registry.language(lang)
+    if record is None:
+        raise KeyError(lang)
+    module = importlib.import_module(f"sofia.providers.code.summary_{record.summary}")
     function: Summariser = module.summarise
     return function
 

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sofia.syntax.registry import constructs_by_call, separator
 from sofia.syntax.uses.model import COMMENT, DEFINITION, LOCAL, STRING, USE, Occurrence, Path
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ class Matcher:
             qname = holder.qname
             end_line = max(end_line, holder.end_line)
         elif holder is not None:
-            qname = holder.qname + ("::" if parsed.lang == "php" else ".") + name
+            qname = holder.qname + separator(parsed.lang) + name
         else:
             qname = name
         return Definition(
@@ -327,7 +328,7 @@ def match(query: Query, found: Found) -> Matched:
                     matched.totals[ELSEWHERE] += 1
                     continue
                 kind = occurrence.kind
-                if kind == "call" and class_only and parsed.lang == "python":
+                if kind == "call" and class_only and constructs_by_call(parsed.lang):
                     kind = "new"
                 matched.uses.append(Use(rel, occurrence.line, occurrence.col, kind, label, index, parsed))
                 matched.totals[label] += 1

@@ -67,31 +67,24 @@ IDENTIFIERS = frozenset(
 VALUE_KINDS = frozenset({"call", "new", "reference"})
 """Use kinds a local variable of the same name can shadow (types and members it cannot)."""
 
-_MODULES = {"php": "php", "go": "go", "python": "python", "js": "js", "ts": "js", "tsx": "js", "vue": "vue"}
-_GRAMMARS = {
-    "php": "php",
-    "go": "go",
-    "python": "python",
-    "js": "javascript",
-    "ts": "typescript",
-    "tsx": "tsx",
-}
-"""The grammar each language's symbol module parses it with (`sofia.syntax.js.GRAMMAR` for scripts)."""
-
-
 def syntax_of(source: bytes, lang: str) -> Syntax:
-    """Parse `source` the way the symbol layer does, keeping only the trees. Raises
-    ParseUnavailable as `sofia.syntax.parse` does."""
+    """Parse `source` the way the symbol layer does, keeping only the trees: with the record's
+    grammar, or the symbol module's own `trees(source)` where a file holds several (a Vue file's
+    scripts). Raises ParseUnavailable as `sofia.syntax.parse` does."""
+    from sofia.syntax import registry
     from sofia.syntax.grammars import LanguageUnsupported, parse_bytes
+    from sofia.syntax.parse import resolve
 
-    if lang == "vue":
-        from sofia.syntax.vue import sfc_blocks
-
-        return Syntax(lang, source, [b.tree for b in sfc_blocks(source) if b.tree is not None])
-    grammar = _GRAMMARS.get(lang)
-    if grammar is None:
+    record = registry.language(lang)
+    if record is None:
         raise LanguageUnsupported(f"unsupported language {lang!r}")
-    return Syntax(lang, source, [parse_bytes(source, grammar)])
+    lang = resolve(lang, source)
+    record = registry.language(lang) or record
+    symbols = importlib.import_module(record.symbols)
+    trees = getattr(symbols, "trees", None)
+    if trees is not None:
+        return Syntax(lang, source, trees(source))
+    return Syntax(lang, source, [parse_bytes(source, record.grammar)])
 
 
 class Analyzer(Protocol):
@@ -116,7 +109,12 @@ class Analyzer(Protocol):
 
 
 def analyzer_for(tree: Syntax, rel: str) -> Analyzer:
-    module = importlib.import_module(f"sofia.syntax.uses.{_MODULES[tree.lang]}")
+    from sofia.syntax import registry
+
+    record = registry.language(tree.lang)
+    if record is None:
+        raise ValueError(f"unsupported language {tree.lang!r}")
+    module = importlib.import_module(f"sofia.syntax.uses.{record.uses}")
     analyzer: Analyzer = module.Analyzer(tree, rel)
     return analyzer
 

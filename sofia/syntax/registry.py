@@ -1,0 +1,189 @@
+"""The language registry: one record per language sofia reads, holding every fact the engines need
+(docs/languages.md, generated from this list, and docs/adding-a-language.md).
+
+The records are plain data: reading them imports no grammar, no tree-sitter and no language module,
+so `sf --help` and listing commands stay cheap. The engines (`sofia.syntax.parse`, the `code`
+summarisers, the use classifiers in `sofia.syntax.uses`) look a language up here and import what
+the record names on first use; no engine tests a language's name.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """A tree-sitter grammar wheel and how to load it."""
+
+    name: str
+    distribution: str
+    """The PyPI distribution (a dependency in pyproject.toml, listed by `sf doctor`)."""
+    module: str
+    function: str = "language"
+    """The module function returning the language pointer."""
+
+
+@dataclass(frozen=True)
+class Language:
+    """Everything the engines need to know about one language (docs/adding-a-language.md)."""
+
+    name: str
+    """The `lang` every tool prints."""
+    title: str
+    extensions: tuple[str, ...]
+    """Lower case, with the dot; matched case-insensitively."""
+    grammar: str
+    """The Grammar parsing it (a Vue file's scripts use the grammars of their `lang`)."""
+    symbols: str = "sofia.syntax.queried"
+    """The module whose `extract(source, lang)` builds the SymbolTree."""
+    summary: str = "queried"
+    """`sofia.providers.code.summary_<summary>` summarises a file."""
+    uses: str = "queried"
+    """`sofia.syntax.uses.<uses>` classifies a name's occurrences for refs."""
+    spec: str = ""
+    """For query-driven languages: the module holding its `SPEC` (queries and node tables)."""
+    separator: str = "."
+    """Between an owner and a member in a qname (`Class::method` for PHP, C++, Rust and Ruby)."""
+    sniff: str = ""
+    """`module:function(source) -> lang name` deciding the language from content for extensions
+    two languages share (`.h`: C or C++)."""
+    constructs_by_call: bool = False
+    """A call of a class's name makes an instance (`Foo()` in Python, Kotlin, Swift)."""
+    gives: tuple[str, ...] = ()
+    """What each tool gives in this language, for docs/languages.md."""
+    limits: tuple[str, ...] = ()
+    """Known limits, for docs/languages.md."""
+
+
+GRAMMARS: tuple[Grammar, ...] = (
+    Grammar("php", "tree-sitter-php", "tree_sitter_php", "language_php"),
+    Grammar("go", "tree-sitter-go", "tree_sitter_go"),
+    Grammar("python", "tree-sitter-python", "tree_sitter_python"),
+    Grammar("javascript", "tree-sitter-javascript", "tree_sitter_javascript"),
+    Grammar("typescript", "tree-sitter-typescript", "tree_sitter_typescript", "language_typescript"),
+    Grammar("tsx", "tree-sitter-typescript", "tree_sitter_typescript", "language_tsx"),
+    Grammar("html", "tree-sitter-html", "tree_sitter_html"),
+    Grammar("java", "tree-sitter-java", "tree_sitter_java"),
+)
+"""Every grammar sofia loads, in the order `sf doctor` lists them."""
+
+_SUMMARY = "summary, slices of symbols (doc comments and annotations included), find by name"
+
+LANGUAGES: tuple[Language, ...] = (
+    Language(
+        "php",
+        "PHP",
+        (".php",),
+        "php",
+        symbols="sofia.syntax.php",
+        summary="php",
+        uses="php",
+        separator="::",
+        gives=(_SUMMARY + "; `--api` surface", "definitions, uses by kind, `use` imports and aliases"),
+    ),
+    Language(
+        "go",
+        "Go",
+        (".go",),
+        "go",
+        symbols="sofia.syntax.go",
+        summary="go",
+        uses="go",
+        gives=(_SUMMARY, "definitions, uses by kind, package-qualified names, typed receivers"),
+    ),
+    Language(
+        "python",
+        "Python",
+        (".py", ".pyi"),
+        "python",
+        symbols="sofia.syntax.python",
+        summary="python",
+        uses="python",
+        constructs_by_call=True,
+        gives=(_SUMMARY, "definitions, uses by kind, imports and aliases"),
+    ),
+    Language(
+        "js",
+        "JavaScript",
+        (".js", ".mjs", ".cjs", ".jsx"),
+        "javascript",
+        symbols="sofia.syntax.js",
+        summary="ts",
+        uses="js",
+        gives=(_SUMMARY, "definitions, uses by kind, imports and aliases"),
+    ),
+    Language(
+        "ts",
+        "TypeScript",
+        (".ts", ".mts", ".cts"),
+        "typescript",
+        symbols="sofia.syntax.js",
+        summary="ts",
+        uses="js",
+        gives=(_SUMMARY, "definitions, uses by kind, imports and aliases"),
+    ),
+    Language(
+        "tsx",
+        "TSX",
+        (".tsx",),
+        "tsx",
+        symbols="sofia.syntax.js",
+        summary="ts",
+        uses="js",
+        gives=(_SUMMARY, "definitions, uses by kind, imports and aliases"),
+    ),
+    Language(
+        "vue",
+        "Vue",
+        (".vue",),
+        "html",
+        symbols="sofia.syntax.vue",
+        summary="vue",
+        uses="vue",
+        gives=(_SUMMARY + "; props, emits, `<template>`/`<script>`/`<style>`", "uses in scripts and component tags"),
+    ),
+    Language(
+        "java",
+        "Java",
+        (".java",),
+        "java",
+        spec="sofia.syntax.languages.java",
+        gives=(_SUMMARY, "definitions, uses by kind, imports, typed receivers"),
+        limits=("overloads share one qname; a call is matched to them by name, not by argument types",),
+    ),
+)
+"""Every language, in the order docs/languages.md lists them."""
+
+_BY_NAME = {language.name: language for language in LANGUAGES}
+_BY_EXTENSION = {extension: language.name for language in LANGUAGES for extension in language.extensions}
+_GRAMMAR_BY_NAME = {grammar.name: grammar for grammar in GRAMMARS}
+
+EXTENSIONS: dict[str, str] = dict(_BY_EXTENSION)
+"""Every extension read (lower case, with the dot) and the language it is read as by default."""
+
+
+def language(name: str) -> Language | None:
+    """The record of `name`, or None for a language sofia does not read."""
+    return _BY_NAME.get(name)
+
+
+def grammar(name: str) -> Grammar | None:
+    return _GRAMMAR_BY_NAME.get(name)
+
+
+def language_for(path: str | os.PathLike[str]) -> str | None:
+    """The language of `path` from its extension (case-insensitive), or None when unsupported."""
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
+    return _BY_EXTENSION.get(suffix)
+
+
+def separator(lang: str) -> str:
+    record = _BY_NAME.get(lang)
+    return record.separator if record is not None else "."
+
+
+def constructs_by_call(lang: str) -> bool:
+    record = _BY_NAME.get(lang)
+    return record is not None and record.constructs_by_call
