@@ -142,7 +142,10 @@ LANGUAGES: tuple[Language, ...] = (
         symbols="sofia.syntax.vue",
         summary="vue",
         uses="vue",
-        gives=(_SUMMARY + "; props, emits, `<template>`/`<script>`/`<style>`", "uses in scripts and component tags"),
+        gives=(
+            _SUMMARY + "; props, emits, `<template>`/`<script>`/`<style>`",
+            "uses in scripts and component tags",
+        ),
     ),
     Language(
         "java",

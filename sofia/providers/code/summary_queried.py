@@ -1,0 +1,170 @@
+"""Summaries of the query-driven languages (Java, Kotlin, C#, C, C++, Rust, Ruby, Swift): the
+file's package or namespace, its imports, types with their relations, every function and method
+with its signature and line range, fields and properties, constants and enum cases — all read off
+the declarations the language's query captures (`sofia.syntax.queried`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sofia.providers.code import cells
+from sofia.providers.code.model import SourceFile, Summary, SummaryOptions
+from sofia.syntax import queried
+from sofia.syntax.queried import FUNCTION_KINDS, TYPE_KINDS, Declaration, Spec
+from sofia.syntax.registry import separator
+from sofia.syntax.tree import Node, SymbolTree, last_line, text_of
+
+EXPORTED = frozenset({"public", "open"})
+"""Visibilities `exported` keeps."""
+
+
+def summarise(tree: SymbolTree, file: SourceFile, options: SummaryOptions) -> Summary:
+    parsed = queried.read(tree.source, tree.lang, tree.trees[0])
+    spec = queried.spec_of(tree.lang)
+    rows = _Rows(spec, separator(tree.lang), options.exported, tree.source)
+    for declaration in parsed.declarations:
+        rows.add(declaration)
+    imports = [_import(spec, node) for node in parsed.imports]
+    fields: dict[str, Any] = {
+        "namespace": parsed.package,
+        "imports": [text for text in imports if text],
+        "types": rows.types,
+        "functions": rows.functions,
+        "properties": rows.properties,
+        "constants": rows.constants,
+        "cases": rows.cases,
+    }
+    return Summary(fields=fields)
+
+
+def _import(spec: Spec, node: Node) -> str:
+    if spec.import_text is not None:
+        return spec.import_text(node)
+    return cells.collapse(text_of(node)).removesuffix(";")
+
+
+class _Rows:
+    def __init__(self, spec: Spec, separator: str, exported_only: bool, source: bytes) -> None:
+        self.spec = spec
+        self.source = source
+        self.separator = separator
+        self.exported_only = exported_only
+        self.types: list[dict[str, Any]] = []
+        self.functions: list[dict[str, Any]] = []
+        self.properties: list[dict[str, Any]] = []
+        self.constants: list[dict[str, Any]] = []
+        self.cases: list[dict[str, Any]] = []
+        self.hidden: set[int] = set()
+        """Declarations left out by `exported`: their members go too."""
+
+    def add(self, declaration: Declaration) -> None:
+        spec = self.spec
+        if declaration.owner is not None and id(declaration.owner) in self.hidden:
+            self.hidden.add(id(declaration))
+            return
+        if declaration.scope:
+            return
+        words = queried.modifier_words(spec, declaration.node)
+        vis = queried.visibility(spec, declaration, words)
+        if self.exported_only and vis not in EXPORTED and declaration.kind != "case":
+            self.hidden.add(id(declaration))
+            return
+        mods = cells.mods(w for w in words if w not in queried.VISIBILITY_WORDS)
+        attrs = cells.join(queried.annotation_texts(spec, declaration.node), "; ")
+        owner = self.separator.join(declaration.path[:-1])
+        kind = declaration.kind
+        if kind in TYPE_KINDS:
+            self.types.append(self.type_row(declaration, vis, mods, attrs))
+        elif kind in FUNCTION_KINDS:
+            self.functions.append(
+                {
+                    "owner": owner,
+                    "name": declaration.name,
+                    "sig": cells.collapse(
+                        queried.header(spec, declaration.node, declaration.name_node, self.source)
+                    ),
+                    "line": declaration.name_node.start_point.row + 1,
+                    "end_line": last_line(declaration.node),
+                    "vis": vis,
+                    "mods": mods,
+                    "attrs": attrs,
+                    "via": "",
+                }
+            )
+        elif kind in ("field", "property"):
+            self.properties.append(
+                {
+                    "owner": owner,
+                    "name": declaration.name,
+                    "type": _capture(declaration, "type"),
+                    "vis": vis,
+                    "mods": mods,
+                    "value": _literal(declaration),
+                    "attrs": attrs,
+                    "via": "",
+                }
+            )
+        elif kind in ("constant", "var"):
+            self.constants.append(
+                {
+                    "owner": owner,
+                    "kind": "const" if kind == "constant" else "var",
+                    "name": declaration.name,
+                    "type": _capture(declaration, "type"),
+                    "value": _literal(declaration),
+                    "via": "",
+                }
+            )
+        elif kind == "case":
+            self.cases.append({"owner": owner, "name": declaration.name, "value": _literal(declaration)})
+
+    def type_row(self, declaration: Declaration, vis: str, mods: str, attrs: str) -> dict[str, Any]:
+        relations: dict[str, list[str]] = {"extends": [], "implements": []}
+        for child in declaration.node.named_children:
+            relation = self.spec.relations.get(child.type)
+            if relation is None:
+                continue
+            for item in child.named_children:
+                parts = item.named_children if item.type in self.spec.lists else [item]
+                relations[relation].extend(cells.collapse(text_of(p)) for p in parts)
+        params = next(
+            (
+                c
+                for c in declaration.node.named_children
+                if c.type in ("type_parameters", "type_parameter_list")
+            ),
+            None,
+        )
+        return {
+            "kind": declaration.kind,
+            "name": self.separator.join(declaration.path),
+            "line": declaration.name_node.start_point.row + 1,
+            "end_line": last_line(declaration.node),
+            "vis": vis,
+            "mods": mods,
+            "extends": cells.join(relations["extends"]),
+            "implements": cells.join(relations["implements"]),
+            "uses": "",
+            "attrs": attrs,
+            "detail": cells.detail(cells.collapse(text_of(params))) if params is not None else "",
+        }
+
+
+def _capture(declaration: Declaration, name: str) -> str:
+    nodes = declaration.captures.get(name)
+    return cells.collapse(text_of(nodes[0])) if nodes else ""
+
+
+LITERAL_SUFFIXES = ("_literal", "string", "true", "false", "null", "nil", "number", "integer", "float")
+
+
+def _literal(declaration: Declaration) -> str:
+    """A short literal value (`10`, `"x"`, `-1`), never an expression."""
+    nodes = declaration.captures.get("value")
+    if not nodes:
+        return ""
+    node = nodes[0]
+    if node.type.startswith("unary") and node.named_child_count == 1:
+        operand = node.named_children[0]
+        return cells.value(text_of(node)) if operand.type.endswith(LITERAL_SUFFIXES) else ""
+    return cells.value(text_of(node)) if node.type.endswith(LITERAL_SUFFIXES) else ""

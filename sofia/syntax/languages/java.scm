@@ -1,0 +1,20 @@
+; Java declarations for sofia (docs/adding-a-language.md): @definition.<kind> on the declaration,
+; @name on its name; @package and @import for the summary header.
+
+(package_declaration [(identifier) (scoped_identifier)] @name) @package
+(import_declaration) @import
+
+(class_declaration name: (identifier) @name) @definition.class
+(record_declaration name: (identifier) @name) @definition.class
+(interface_declaration name: (identifier) @name) @definition.interface
+(annotation_type_declaration name: (identifier) @name) @definition.interface
+(enum_declaration name: (identifier) @name) @definition.enum
+
+(method_declaration name: (identifier) @name) @definition.method
+(constructor_declaration name: (identifier) @name) @definition.method
+(compact_constructor_declaration name: (identifier) @name) @definition.method
+(annotation_type_element_declaration name: (identifier) @name) @definition.method
+
+(field_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name value: (_)? @value)) @definition.field
+(constant_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name value: (_)? @value)) @definition.constant
+(enum_constant name: (identifier) @name) @definition.case

@@ -1,0 +1,367 @@
+"""Symbols of a query-driven language: one tree-sitter query names its declarations, and a `Spec`
+of node tables says how they attach doc comments and annotations and how they qualify names
+(docs/adding-a-language.md). Java, Kotlin, C#, C, C++, Rust, Ruby and Swift are read this way.
+
+A language module (`sofia.syntax.languages.<name>`) exposes `SPEC`; its query file beside it
+(`<name>.scm`) captures each declaration as `@definition.<kind>` with its name as `@name`, and
+containers that qualify their members without being symbols themselves (a Rust `impl`, a Swift
+`extension`) as `@scope.<kind>`. Row-only kinds (fields, constants, enum cases) are captured the
+same way and summarised, but are not symbols: grep's chain and slices name declarations with
+bodies, as in the other languages.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from sofia.syntax import registry
+from sofia.syntax.grammars import count_errors, language, parse_bytes
+from sofia.syntax.tree import Node, Symbol, SymbolTree, attached_above, last_line, make_symbol, text_of
+
+SYMBOL_KINDS = frozenset(
+    {
+        "class",
+        "interface",
+        "trait",
+        "enum",
+        "struct",
+        "union",
+        "type",
+        "namespace",
+        "module",
+        "function",
+        "method",
+        "macro",
+    }
+)
+"""Kinds that are symbols (sliced, named by grep and changed); the others are summary rows only."""
+ROW_KINDS = frozenset({"field", "property", "constant", "case", "var"})
+TYPE_KINDS = frozenset(
+    {"class", "interface", "trait", "enum", "struct", "union", "type", "namespace", "module"}
+)
+FUNCTION_KINDS = frozenset({"function", "method", "macro"})
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a query-driven language declares beside its query file (docs/adding-a-language.md)."""
+
+    query: str
+    """The query file's name beside the language module (`java.scm`)."""
+    comments: frozenset[str]
+    """Comment node types: counted apart by refs, attached above a declaration as its doc."""
+    strings: frozenset[str]
+    """String and character literal node types (and their content nodes)."""
+    attached: frozenset[str] = frozenset()
+    """Sibling node types above a declaration that belong to it besides comments (annotations,
+    attributes written before it)."""
+    bodies: frozenset[str] = frozenset()
+    """Body node types: a declaration's signature is its header up to the body."""
+    modifiers: frozenset[str] = frozenset()
+    """Node types holding modifiers and annotations inside a declaration."""
+    annotations: frozenset[str] = frozenset()
+    """Annotation and attribute node types (the `attrs` cell)."""
+    keywords: frozenset[str] = frozenset()
+    """Words dropped from a signature: the declaring keyword (`fn`, `fun`, `def`)."""
+    relations: dict[str, str] = field(default_factory=dict)
+    """Child node type of a type declaration → `extends` or `implements`."""
+    lists: frozenset[str] = frozenset()
+    """Node types that only group relations (`type_list`): their children are the relations."""
+    visibility: Callable[[Node, str, str, list[str]], str] | None = None
+    """(declaration, kind, owner kind, modifier words) → public, protected, private, internal…;
+    default: the first visibility word among the modifiers, else public."""
+    qualifier: str = ""
+    """A separator a name may be written with in a definition (`Foo::bar` out of line)."""
+    signature: Callable[[Node, Node, bytes], str] | None = None
+    """(declaration, name node, source) → the `sig` cell, where header-minus-name will not do."""
+    import_text: Callable[[Node], str] | None = None
+    """An import node → the imported path as the summary lists it."""
+
+
+VISIBILITY_WORDS = ("public", "protected", "private", "internal", "fileprivate", "open", "package")
+
+
+@dataclass
+class Declaration:
+    """One captured declaration: its node, kind, name, owner chain, and the match's other captures."""
+
+    node: Node
+    kind: str
+    name: str
+    name_node: Node
+    captures: dict[str, list[Node]]
+    scope: bool = False
+    owner: Declaration | None = None
+    owner_names: tuple[str, ...] = ()
+    """Qualifiers written in the name itself (`Foo` of an out-of-line `Foo::bar`)."""
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Owner names outermost first, then this declaration's own name."""
+        chain: list[str] = [self.name]
+        chain[:0] = self.owner_names
+        owner = self.owner
+        while owner is not None:
+            chain[:0] = [owner.name, *owner.owner_names]
+            owner = owner.owner
+        return tuple(chain)
+
+
+@dataclass
+class Parsed:
+    """A file's tree and its declarations in source order (what summaries and uses read)."""
+
+    lang: str
+    source: bytes
+    tree: Any
+    declarations: list[Declaration]
+    package: str = ""
+    imports: list[Node] = field(default_factory=list)
+
+
+def spec_of(lang: str) -> Spec:
+    record = registry.language(lang)
+    if record is None or not record.spec:
+        raise KeyError(lang)
+    spec: Spec = importlib.import_module(record.spec).SPEC
+    return spec
+
+
+@cache
+def compiled(lang: str) -> Any:
+    """The language's query, compiled once per process."""
+    from tree_sitter import Query
+
+    record = registry.language(lang)
+    assert record is not None
+    spec = spec_of(lang)
+    module = importlib.import_module(record.spec)
+    text = (Path(module.__file__ or "").parent / spec.query).read_text(encoding="utf-8")
+    return Query(language(record.grammar), text)
+
+
+def trees(source: bytes, lang: str = "") -> list[Any]:
+    return [parse_bytes(source, _grammar(lang))]
+
+
+def _grammar(lang: str) -> str:
+    record = registry.language(lang)
+    assert record is not None
+    return record.grammar
+
+
+def read(source: bytes, lang: str, tree: Any | None = None) -> Parsed:
+    """Parse (unless `tree` is given) and run the language's query once."""
+    from tree_sitter import QueryCursor
+
+    if tree is None:
+        tree = parse_bytes(source, _grammar(lang))
+    spec = spec_of(lang)
+    declarations: list[Declaration] = []
+    package = ""
+    imports: list[Node] = []
+    seen: set[tuple[int, int, str, int]] = set()
+    for _, captures in QueryCursor(compiled(lang)).matches(tree.root_node):
+        for capture, nodes in captures.items():
+            if capture == "package":
+                package = package or _package_text((captures.get("name") or nodes)[0])
+            elif capture == "import":
+                imports.extend(nodes)
+            elif capture.startswith(("definition.", "scope.")):
+                names = captures.get("name")
+                if not names:
+                    continue
+                node = nodes[0]
+                kind = capture.split(".", 1)[1]
+                for name_node in names:
+                    key = (node.start_byte, node.end_byte, kind, name_node.start_byte)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    declarations.append(_declaration(spec, node, kind, name_node, captures))
+    declarations.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte, d.name_node.start_byte))
+    _nest(declarations)
+    imports.sort(key=lambda n: n.start_byte)
+    return Parsed(lang, source, tree, declarations, package, list(dict.fromkeys(imports)))
+
+
+def _package_text(node: Node) -> str:
+    return "".join(text_of(node).split()).removesuffix(";")
+
+
+def _declaration(
+    spec: Spec, node: Node, kind: str, name_node: Node, captures: dict[str, list[Node]]
+) -> Declaration:
+    text = text_of(name_node)
+    owner_names: tuple[str, ...] = ()
+    if spec.qualifier and spec.qualifier in text:
+        *owners, text = [part for part in text.split(spec.qualifier)]
+        owner_names = tuple(_base(owner) for owner in owners if owner)
+    return Declaration(
+        node=node,
+        kind=kind,
+        name=_base(text),
+        name_node=name_node,
+        captures=captures,
+        scope=not kind or kind not in SYMBOL_KINDS | ROW_KINDS,
+        owner_names=owner_names,
+    )
+
+
+def _base(text: str) -> str:
+    """A name without type arguments or a pointer sigil (`Cache<K>` → `Cache`, `*Foo` → `Foo`)."""
+    name = "".join(text.split()).lstrip("*&")
+    angle = name.find("<")
+    if angle > 0:
+        name = name[:angle]
+    return name
+
+
+def _nest(declarations: list[Declaration]) -> None:
+    """Each declaration's owner: the innermost symbol or scope whose node holds it."""
+    stack: list[Declaration] = []
+    for declaration in declarations:
+        while stack and not _holds(stack[-1].node, declaration.node):
+            stack.pop()
+        owners = [d for d in stack if d.kind not in ROW_KINDS]
+        declaration.owner = owners[-1] if owners else None
+        if declaration.kind not in ROW_KINDS:
+            stack.append(declaration)
+
+
+def _holds(outer: Node, inner: Node) -> bool:
+    held: bool = outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte and outer != inner
+    return held
+
+
+def extract(source: bytes, lang: str, name: str = "") -> SymbolTree:
+    parsed = read(source, lang)
+    return symbol_tree(parsed)
+
+
+def symbol_tree(parsed: Parsed) -> SymbolTree:
+    """The symbols of a parsed file: declarations of symbol kinds, nested under their owners."""
+    spec = spec_of(parsed.lang)
+    separator = registry.separator(parsed.lang)
+    attached = spec.comments | spec.attached
+    by_declaration: dict[int, Symbol] = {}
+    roots: list[Symbol] = []
+    for declaration in parsed.declarations:
+        if declaration.kind not in SYMBOL_KINDS:
+            continue
+        owner = _symbol_owner(declaration)
+        qualifier = separator.join(declaration.path[:-1])
+        symbol = make_symbol(
+            parsed.source,
+            declaration.kind,
+            declaration.name,
+            qualifier,
+            declaration.node,
+            separator=separator,
+            first=attached_above(declaration.node, attached),
+            line=min(declaration.name_node.start_point.row + 1, last_line(declaration.node)),
+        )
+        by_declaration[id(declaration)] = symbol
+        parent = by_declaration.get(id(owner)) if owner is not None else None
+        (parent.children if parent is not None else roots).append(symbol)
+    return SymbolTree(
+        lang=parsed.lang,
+        source=parsed.source,
+        symbols=roots,
+        parse_errors=count_errors(parsed.tree.root_node),
+        trees=[parsed.tree],
+    )
+
+
+def _symbol_owner(declaration: Declaration) -> Declaration | None:
+    owner = declaration.owner
+    while owner is not None and owner.kind not in SYMBOL_KINDS:
+        owner = owner.owner
+    return owner
+
+
+# --- helpers the summariser and the use classifier share ----------------------------------------
+
+
+def modifier_words(spec: Spec, node: Node) -> list[str]:
+    """The modifier keywords of a declaration, in source order (annotations left out)."""
+    words: list[str] = []
+    for child in node.children:
+        if child.type in spec.modifiers:
+            for part in child.children:
+                if part.type not in spec.annotations and part.type not in spec.comments:
+                    words.extend(text_of(part).split())
+    return words
+
+
+def annotation_texts(spec: Spec, node: Node) -> list[str]:
+    """Annotations and attributes of a declaration: inside its modifiers, or attached above it."""
+    found: list[str] = []
+    for child in _children_in(node, spec.modifiers):
+        if child.type in spec.annotations:
+            found.append(" ".join(text_of(child).split()))
+    sibling = node.prev_sibling
+    above: list[str] = []
+    while sibling is not None and (sibling.type in spec.attached or sibling.type in spec.comments):
+        if sibling.type in spec.annotations or sibling.type in spec.attached:
+            above.insert(0, " ".join(text_of(sibling).split()))
+        sibling = sibling.prev_sibling
+    return above + found
+
+
+def _children_in(node: Node, holders: Iterable[str]) -> Iterator[Node]:
+    """The children of `node`'s modifier holders (`modifiers` in Java)."""
+    kinds = set(holders)
+    for child in node.children:
+        if child.type in kinds:
+            yield from child.children
+
+
+def visibility(spec: Spec, declaration: Declaration, words: list[str]) -> str:
+    owner_kind = declaration.owner.kind if declaration.owner is not None else ""
+    if spec.visibility is not None:
+        return spec.visibility(declaration.node, declaration.kind, owner_kind, words)
+    return next((w for w in words if w in VISIBILITY_WORDS), "public")
+
+
+def header(spec: Spec, node: Node, name_node: Node, source: bytes) -> str:
+    """A declaration's signature: its header up to the body, without modifiers, annotations,
+    comments, the declaring keyword and the name itself."""
+    if spec.signature is not None:
+        return spec.signature(node, name_node, source)
+    parts: list[str] = []
+    for child in node.children:
+        if child.type in spec.bodies:
+            break
+        if child.type in spec.modifiers or child.type in spec.annotations or child.type in spec.comments:
+            continue
+        if child == name_node or (_holds(child, name_node) and child.type.endswith("identifier")):
+            parts.append("\0")
+            continue
+        if _holds(child, name_node):
+            parts.append(_without(child, name_node, spec))
+            continue
+        text = text_of(child)
+        if not child.is_named and text in spec.keywords:
+            continue
+        if child.is_named and text in spec.keywords:
+            continue
+        parts.append(text)
+    joined = " ".join(parts)
+    before, _, after = joined.partition("\0")
+    before, after = before.strip(), after.strip()
+    return " ".join(f"{before} {after}".split()).strip() if before else " ".join(after.split())
+
+
+def _without(node: Node, name_node: Node, spec: Spec) -> str:
+    """A header part holding the name (a C declarator): its text with the name cut out."""
+    raw = text_of(node)
+    offset = name_node.start_byte - node.start_byte
+    length = name_node.end_byte - name_node.start_byte
+    data = (node.text or b"")[:offset] + b"\0" + (node.text or b"")[offset + length :]
+    return data.decode("utf-8", "replace") if raw else ""
