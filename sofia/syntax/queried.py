@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sofia.syntax import registry
-from sofia.syntax.grammars import count_errors, language, parse_bytes
+from sofia.syntax.grammars import LanguageUnsupported, count_errors, language, parse_bytes
 from sofia.syntax.tree import Node, Symbol, SymbolTree, attached_above, last_line, make_symbol, text_of
 
 SYMBOL_KINDS = frozenset(
@@ -125,10 +125,16 @@ class Parsed:
 
 
 def spec_of(lang: str) -> Spec:
+    """The language's Spec; LanguageUnsupported when its module cannot be had."""
     record = registry.language(lang)
     if record is None or not record.spec:
-        raise KeyError(lang)
-    spec: Spec = importlib.import_module(record.spec).SPEC
+        raise LanguageUnsupported(f"no query-driven language named {lang!r}")
+    try:
+        spec: Spec = importlib.import_module(record.spec).SPEC
+    except ModuleNotFoundError as error:
+        if error.name != record.spec:
+            raise
+        raise LanguageUnsupported(f"no language module for {lang}") from error
     return spec
 
 

@@ -66,6 +66,13 @@ GRAMMARS: tuple[Grammar, ...] = (
     Grammar("tsx", "tree-sitter-typescript", "tree_sitter_typescript", "language_tsx"),
     Grammar("html", "tree-sitter-html", "tree_sitter_html"),
     Grammar("java", "tree-sitter-java", "tree_sitter_java"),
+    Grammar("kotlin", "tree-sitter-kotlin", "tree_sitter_kotlin"),
+    Grammar("csharp", "tree-sitter-c-sharp", "tree_sitter_c_sharp"),
+    Grammar("c", "tree-sitter-c", "tree_sitter_c"),
+    Grammar("cpp", "tree-sitter-cpp", "tree_sitter_cpp"),
+    Grammar("rust", "tree-sitter-rust", "tree_sitter_rust"),
+    Grammar("ruby", "tree-sitter-ruby", "tree_sitter_ruby"),
+    Grammar("swift", "tree-sitter-swift", "tree_sitter_swift"),
 )
 """Every grammar sofia loads, in the order `sf doctor` lists them."""
 
@@ -155,6 +162,48 @@ LANGUAGES: tuple[Language, ...] = (
         spec="sofia.syntax.languages.java",
         gives=(_SUMMARY, "definitions, uses by kind, imports, typed receivers"),
         limits=("overloads share one qname; a call is matched to them by name, not by argument types",),
+    ),
+    Language(
+        "kotlin",
+        "Kotlin",
+        (".kt", ".kts"),
+        "kotlin",
+        spec="sofia.syntax.languages.kotlin",
+        constructs_by_call=True,
+    ),
+    Language("csharp", "C#", (".cs",), "csharp", spec="sofia.syntax.languages.csharp"),
+    Language(
+        "c",
+        "C",
+        (".c", ".h"),
+        "c",
+        spec="sofia.syntax.languages.c",
+        sniff="sofia.syntax.languages.c:header_language",
+    ),
+    Language(
+        "cpp",
+        "C++",
+        (".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp"),
+        "cpp",
+        spec="sofia.syntax.languages.cpp",
+        separator="::",
+    ),
+    Language("rust", "Rust", (".rs",), "rust", spec="sofia.syntax.languages.rust", separator="::"),
+    Language(
+        "ruby",
+        "Ruby",
+        (".rb", ".rake", ".gemspec"),
+        "ruby",
+        spec="sofia.syntax.languages.ruby",
+        separator="#",
+    ),
+    Language(
+        "swift",
+        "Swift",
+        (".swift",),
+        "swift",
+        spec="sofia.syntax.languages.swift",
+        constructs_by_call=True,
     ),
 )
 """Every language, in the order docs/languages.md lists them."""
