@@ -73,3 +73,70 @@ def test_failed_step_takes_the_innermost_command() -> None:
     )
     assert failures.failed_step(lines) == "vendor/bin/phpstan analyse --memory-limit=1G"
     assert failures.failed_step([]) == ""
+
+
+SUCCESS_LINES = [
+    "No syntax errors detected in src/Thing.php",  # php -l
+    "No syntax error found",  # php-parallel-lint
+    "OK (6 tests, 9 assertions)",  # PHPUnit
+    "OK, but incomplete, skipped, or risky tests!",  # PHPUnit, nothing failed
+    "[OK] No errors",  # PHPStan
+    "No errors found!",  # Psalm
+    "PASS  Tests\\Unit\\MoneyTest",  # Pest
+    "✓ it adds money of one currency",  # Pest
+    "No fixable errors were found",  # phpcbf
+    "./composer.json is valid",  # composer validate
+    "Found 0 of 12 files that can be fixed in 0.040 seconds",  # php-cs-fixer --dry-run
+    "Time: 0.02s, 0 errors, 0 warnings",  # any counter of nothing
+    "Errors: 0, Failures: 0",
+]
+
+
+def test_a_passing_lint_then_a_failing_test_run_reports_the_test_run() -> None:
+    lines = failures.clean_lines(
+        "> php -l src/Thing.php\n"
+        "No syntax errors detected in src/Thing.php\n"
+        "> vendor/bin/phpunit\n"
+        "PHPUnit 9.6.7 by Sebastian Bergmann and contributors.\n\n"
+        "..F                                                                 3 / 3 (100%)\n\n"
+        "FAILURES!\n"
+        "Tests: 3, Assertions: 3, Failures: 1.\n"
+        "Script vendor/bin/phpunit handling the check event returned with error code 1\n"
+    )
+    assert failures.first_failure(lines) == "Tests: 3, Assertions: 3, Failures: 1."
+
+
+@pytest.mark.parametrize("success", SUCCESS_LINES)
+def test_a_success_line_is_never_the_failure(success: str) -> None:
+    assert failures.is_success(success)
+    before = failures.clean_lines(f"{success}\nmigrations are pending\n{success}\n")
+    assert failures.first_failure(before) == "migrations are pending"
+    alone = failures.clean_lines(
+        f"> php tools/lint.php\n{success}\n"
+        "Script php tools/lint.php handling the lint event returned with error code 3\n"
+    )
+    assert failures.first_failure(alone) == (
+        "Script php tools/lint.php handling the lint event returned with error code 3"
+    )
+
+
+@pytest.mark.parametrize("name", ["phpunit-ok", "phpstan-ok"])
+def test_a_passing_step_s_summary_is_not_the_failure(name: str) -> None:
+    """A script that exits non-zero after a passing step (a later step printed nothing)."""
+    found = failures.first_failure(recorded(name))
+    assert found and not failures.is_success(found)
+    assert found not in ("OK (6 tests, 9 assertions)", "[OK] No errors")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "1 error in tests/Unit",
+        "Tests: 3, Failures: 1",
+        "Tests:    1 failed, 2 passed (3 assertions)",
+        "Found 2 errors, no warnings",
+        "ERRORS!",
+    ],
+)
+def test_a_failure_line_is_not_taken_for_success(line: str) -> None:
+    assert not failures.is_success(line)

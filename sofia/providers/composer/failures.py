@@ -2,8 +2,13 @@
 
 Rules, first match wins: PHPUnit's first failing test and its message; Pest's `FAILED` / `⨯` test;
 PHPStan's first table row (`file:line message`) or its `[ERROR] Found N errors` summary; the first
-file php-cs-fixer would change; phpcs's first file and violation; else the first line with a
-failure word, else the last non-empty line.
+file php-cs-fixer would change; phpcs's first file and violation; a test summary counting failures
+(`Tests: 3, Assertions: 3, Failures: 1.`); else the first line with a failure word, else the last
+non-empty line.
+
+A check script runs several steps, and the ones that passed print success lines before the one that
+failed (`No syntax errors detected in src/Thing.php`, `OK (6 tests, 9 assertions)`, `[OK] No
+errors`); a success line is never the failure, whatever words it holds.
 """
 
 from __future__ import annotations
@@ -32,6 +37,27 @@ _FAILURE_WORD = re.compile(
     r"\b(?:fail|failed|failures|error|errors|exception|fatal|not ok)\b", re.IGNORECASE | re.ASCII
 )
 _DECORATION = re.compile(r"^[-─━=\s]*$")
+_TEST_SUMMARY = re.compile(
+    r"^Tests:\s*\d+\b.*(?:\b(?:Failures|Errors):\s*[1-9]|\b[1-9]\d* (?:failed|errors?)\b)", re.IGNORECASE
+)
+"""PHPUnit's `Tests: 3, Assertions: 3, Failures: 1.` and Pest's `Tests: 1 failed, 2 passed`."""
+_SUCCESS = re.compile(
+    r"^(?:No syntax errors? (?:detected|found)\b"  # php -l, php-parallel-lint
+    r"|OK \(\d+ tests?, \d+ assertions?\)"  # PHPUnit
+    r"|OK, but\b"  # PHPUnit: passed, with skipped, incomplete or risky tests
+    r"|\[OK\]"  # PHPStan, Rector, any Symfony console tool
+    r"|No errors(?: found)?!?$"  # Psalm
+    r"|PASS\s"  # Pest, per test file
+    r"|[✓✔]\s"  # Pest and other runners, per test
+    r"|No fixable errors were found"  # phpcbf
+    r"|\S*composer\.json is valid\b"  # composer validate
+    r"|Found 0 of \d+ files? that can be fixed"  # php-cs-fixer --dry-run
+    r")",
+    re.IGNORECASE,
+)
+"""Lines a passing step prints: never a failure line, though some hold a failure word."""
+_NEGATED = re.compile(r"\b(?:no|0|zero|without)\s+(?:[a-z]+\s+)?$", re.IGNORECASE)
+_ZERO_AFTER = re.compile(r"\s*[:=]\s*0\b")
 
 
 def clean_lines(output: str) -> list[str]:
@@ -57,7 +83,7 @@ def failed_step(lines: list[str]) -> str:
 def first_failure(lines: list[str], package_dir: str = "") -> str:
     """The most telling line of a failing run (not yet cut to length)."""
     stripped = [line.strip() for line in lines]
-    for rule in (_phpunit, _pest, _phpstan, _cs_fixer, _phpcs):
+    for rule in (_phpunit, _pest, _phpstan, _cs_fixer, _phpcs, _test_summary):
         found = rule(stripped)
         if found:
             return _relative(found, package_dir)
@@ -158,18 +184,32 @@ def _next_text(lines: list[str], start: int) -> str:
     return ""
 
 
+def _test_summary(lines: list[str]) -> str:
+    return next((line for line in lines if _TEST_SUMMARY.match(line)), "")
+
+
+def is_success(line: str) -> bool:
+    """A line a passing step prints (`No syntax errors detected in …`, `OK (6 tests, …)`), or one
+    whose every failure word is counted as none (`0 errors`, `Failures: 0`, `without errors`)."""
+    if _SUCCESS.match(line):
+        return True
+    words = list(_FAILURE_WORD.finditer(line))
+    return bool(words) and all(
+        _NEGATED.search(line, 0, word.start()) or _ZERO_AFTER.match(line, word.end()) for word in words
+    )
+
+
 def _fallback(lines: list[str]) -> str:
+    candidates = [line for line in lines if line and not is_success(line)]
     meaningful = [
-        line
-        for line in lines
-        if line and not _SCRIPT_FAILED.match(line) and not _COMPOSER_CHATTER.match(line)
+        line for line in candidates if not _SCRIPT_FAILED.match(line) and not _COMPOSER_CHATTER.match(line)
     ]
     for line in meaningful:
         if _FAILURE_WORD.search(line) or line.startswith(("✗", "✘")):
             return line
     if meaningful:
         return meaningful[-1]
-    return next((line for line in reversed(lines) if line), "")
+    return candidates[-1] if candidates else ""
 
 
 def _relative(text: str, package_dir: str) -> str:
