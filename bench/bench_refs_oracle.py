@@ -35,12 +35,15 @@ from refs_oracle.refs_client import refs_available, run_refs, run_rg
 from refs_oracle.score import HEADER, Scored, rows, score, worst
 
 HERE = Path(__file__).resolve().parent
-LANGS = ("python", "ts", "go", "php")
+LANGS = ("python", "ts", "go", "php", "java", "c", "cpp")
 SETUP = {
     "python": corpora.python_corpus,
     "ts": corpora.ts_corpus,
     "go": corpora.go_corpus,
     "php": corpora.php_corpus,
+    "java": corpora.java_corpus,
+    "c": corpora.c_corpus,
+    "cpp": corpora.cpp_corpus,
 }
 
 
@@ -56,7 +59,7 @@ def stamp(corpus: corpora.Corpus) -> str:
     """What a cached ground truth depends on: the corpus, the seed and the oracle's own code."""
     digest = hashlib.sha256()
     for path in sorted((HERE / "refs_oracle").rglob("*")):
-        if path.is_file() and path.suffix in (".py", ".js", ".go") and path.name not in SCORING_ONLY:
+        if path.is_file() and path.suffix in (".py", ".js", ".go", ".java") and path.name not in SCORING_ONLY:
             digest.update(path.read_bytes())
     return f"{corpora.CORPUS_VERSION} {SEED} {MIN_USES} {' '.join(corpus.packages)} {digest.hexdigest()[:16]}"
 
@@ -98,7 +101,15 @@ def build_truth(corpus: corpora.Corpus, fresh: bool) -> Truth:
     return truth
 
 
-SUFFIXES = {"python": (".py",), "ts": (".ts", ".tsx"), "go": (".go",), "php": (".php",)}
+SUFFIXES = {
+    "python": (".py",),
+    "ts": (".ts", ".tsx"),
+    "go": (".go",),
+    "php": (".php",),
+    "java": (".java",),
+    "c": (".c", ".h"),
+    "cpp": (".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx"),
+}
 
 
 def all_files(corpus: corpora.Corpus) -> list[str]:

@@ -30,7 +30,7 @@ MIN_USES = 2
 MAX_TEXT = 1500
 MAX_DEFINITIONS = 6
 QUOTA = {"class": 10, "function": 10, "method": 12, "ambiguous": 8}
-SEPARATOR = {"python": ".", "ts": ".", "go": ".", "php": "::"}
+SEPARATOR = {"python": ".", "ts": ".", "go": ".", "php": "::", "java": ".", "c": "::", "cpp": "::"}
 SKIP = re.compile(r"^(__.*|constructor|main|init|(Test|Benchmark|Example|Fuzz)[A-Z_].*|Test|Example)$")
 
 

@@ -44,6 +44,18 @@ GO_PACKAGES = (
     "golang-github-burntsushi-toml-dev",
     "golang-gopkg-yaml.v3-dev",
 )
+JAVA_SOURCE = "openjdk-17-source"
+JAVA_DIRS = ("java.base/java/util/concurrent", "java.base/java/util/function", "java.base/java/util/stream")
+"""Parts of the JDK's own java.base sources, attributed as a patch of the module java.base."""
+JDK = "openjdk-17-jdk-headless"
+C_SDIST = "Brotli==1.1.0"
+C_DIRS = ("c",)
+"""Brotli's C library, encoder, decoder and command-line tool, as its PyPI sdist bundles them."""
+CPP_SDIST = "lightgbm==4.5.0"
+CPP_DIRS = ("include", "src")
+"""LightGBM's own C++ (its CUDA parts left out); the sdist's bundled fmt, Eigen and
+fast_double_parser stay outside the corpus, on the include path."""
+CLANGD = "clangd"
 PHP_PACKAGES = (
     "php-symfony-console",
     "php-symfony-string",
@@ -230,3 +242,74 @@ def go_env() -> dict[str, str]:
         "GOPROXY": "off",
         "GOTOOLCHAIN": "local",
     }
+
+
+def apt_tool(binary: str, package: str) -> str:
+    """The path of `binary`, installing the Debian `package` that ships it when it is missing."""
+    found = shutil.which(binary)
+    if found is None:
+        say(f"installing the Debian package {package} (apt-get install) for {binary}")
+        subprocess.run(
+            ["apt-get", "install", "-y", "-q", "--no-install-recommends", package],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+        )
+        found = shutil.which(binary)
+    if found is None:
+        raise RuntimeError(f"{package} is installed but {binary} is not on PATH")
+    return found
+
+
+def java_corpus() -> Corpus:
+    """`JAVA_DIRS` out of the src.zip of Debian's `openjdk-17-source` (`apt-get download`)."""
+    import zipfile
+
+    root, ready = fresh("java", (JAVA_SOURCE,))
+    if not ready:
+        say(f"Debian package {JAVA_SOURCE} (apt-get download unless cached)")
+        archive = harness.debian_package(JAVA_SOURCE) / "usr/lib/jvm/openjdk-17/lib/src.zip"
+        with zipfile.ZipFile(archive) as sources:
+            for name in sources.namelist():
+                if name.endswith(".java") and name.startswith(tuple(d + "/" for d in JAVA_DIRS)):
+                    dest = root / name
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    dest.write_bytes(sources.read(name))
+        done("java", (JAVA_SOURCE,))
+    return Corpus("java", root, (JAVA_SOURCE,))
+
+
+def java_oracle_classes(source: Path) -> Path:
+    """`source` (the oracle's one .java file) compiled with the JDK's javac, once per content."""
+    javac = apt_tool("javac", JDK)
+    target = TOOLS / "oracle_java"
+    stamp = target / ".source"
+    text = source.read_text()
+    if not (stamp.exists() and stamp.read_text() == text):
+        say(f"compiling {source.name} with {javac}")
+        shutil.rmtree(target, ignore_errors=True)
+        target.mkdir(parents=True)
+        subprocess.run([javac, "-d", str(target), str(source)], check=True)
+        stamp.write_text(text)
+    return target
+
+
+def sdist_corpus(lang: str, spec: str, dirs: tuple[str, ...], suffixes: tuple[str, ...]) -> Corpus:
+    root, ready = fresh(lang, (spec,))
+    if not ready:
+        say(f"downloading the sdist {spec} from PyPI")
+        sdist = harness.pypi_sdist(spec)
+        for name in dirs:
+            copy_files(sdist / name, root / name, suffixes)
+        for cuda in [p for p in root.rglob("cuda") if p.is_dir()]:
+            shutil.rmtree(cuda)
+        done(lang, (spec,))
+    return Corpus(lang, root, (spec,))
+
+
+def c_corpus() -> Corpus:
+    return sdist_corpus("c", C_SDIST, C_DIRS, (".c", ".h"))
+
+
+def cpp_corpus() -> Corpus:
+    return sdist_corpus("cpp", CPP_SDIST, CPP_DIRS, (".cpp", ".cc", ".h", ".hpp"))

@@ -16,6 +16,9 @@ IDENTIFIER = {
     "go": re.compile(r"\w+"),
     "ts": re.compile(r"[\w$]+"),
     "php": re.compile(r"[\w\\]+"),
+    "java": re.compile(r"[\w$]+"),
+    "c": re.compile(r"\w+"),
+    "cpp": re.compile(r"\w+"),
 }
 
 

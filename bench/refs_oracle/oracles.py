@@ -343,5 +343,13 @@ class PhpOracle:
 
 def start(corpus: Corpus) -> Oracle:
     kinds: dict[str, type[Any]] = {"python": PythonOracle, "ts": TsOracle, "go": GoOracle, "php": PhpOracle}
+    if corpus.lang == "java":
+        from .javac import JavaOracle
+
+        kinds["java"] = JavaOracle
+    if corpus.lang in ("c", "cpp"):
+        from .clangd import ClangdOracle
+
+        kinds[corpus.lang] = ClangdOracle
     oracle: Oracle = kinds[corpus.lang](corpus)
     return oracle

@@ -1,0 +1,306 @@
+"""The C and C++ reference finder: clangd (Debian) over LSP stdio with its background index over a
+generated `compile_commands.json`. `documentSymbol` per file lists the declarations, clangd's
+`textDocument/symbolInfo` names the entity each one declares (its USR), so a prototype and its
+definition are one symbol; `textDocument/references` gives the uses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from queue import Empty
+from typing import Any
+
+import harness
+
+from . import corpora
+from .locations import Corpus
+from .lsp import Client, LspError
+from .model import Definition, Location
+from .oracles import Found
+
+SOURCES = {"c": (".c",), "cpp": (".cpp", ".cc", ".cxx")}
+HEADERS = (".h", ".hh", ".hpp", ".hxx")
+
+KINDS = {
+    5: "class",
+    23: "class",
+    10: "enum",
+    11: "interface",
+    26: "type",
+    6: "method",
+    12: "function",
+    8: "field",
+    7: "property",
+    13: "variable",
+    14: "constant",
+    22: "constant",
+}
+"""LSP SymbolKind numbers as definition kinds: a struct, union or class is a `class`, a typedef or
+`using` alias a `type` (clangd 14 reports it as a class: see `kind_of`), an enumerator a
+constant. Namespaces (3) are walked into, not listed; constructors (9) and destructors are the
+class's own name written at a member, never chosen and never a use."""
+CONSTRUCTOR = 9
+
+
+def flags(corpus: Corpus) -> list[str]:
+    """The compiler flags of every translation unit of the corpus."""
+    if corpus.lang == "c":
+        return ["-x", "c", "-std=c99", f"-I{corpus.root / 'c' / 'include'}"]
+    sdist = harness.pypi_sdist(corpora.CPP_SDIST) / "external_libs"
+    return [
+        "-x",
+        "c++",
+        "-std=c++17",
+        f"-I{corpus.root / 'include'}",
+        f"-I{sdist / 'fmt' / 'include'}",
+        f"-I{sdist / 'fast_double_parser' / 'include'}",
+        f"-I{sdist / 'eigen'}",
+        "-DEIGEN_MPL2_ONLY",
+        "-DEIGEN_DONT_PARALLELIZE",
+        "-DUSE_SOCKET",
+        "-DMM_PREFETCH",
+        "-DMM_MALLOC",
+    ]
+
+
+@dataclass
+class Entity:
+    """One C/C++ entity (one USR): where it is defined, and every other place it is declared."""
+
+    definition: Definition
+    sites: set[Location] = field(default_factory=set)
+
+
+class ClangdOracle:
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.unresolved: list[str] = []
+        binary = corpora.apt_tool("clangd", corpora.CLANGD)
+        version = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True)
+        self.name = version.stdout.splitlines()[0].replace("Debian ", "") + " textDocument/references"
+        suffixes = SOURCES[corpus.lang] + HEADERS
+        self.paths = sorted(p for p in corpus.root.rglob("*") if p.is_file() and p.name.endswith(suffixes))
+        self.files = len(self.paths)
+        self.database = corpora.TOOLS / f"clangd-{corpus.lang}"
+        self.write_database()
+        self.client = Client(
+            [
+                binary,
+                f"--compile-commands-dir={self.database}",
+                "--background-index",
+                "-j=2",
+                "--log=error",
+                "--pch-storage=memory",
+                "--header-insertion=never",
+                "--limit-references=0",
+                "--limit-results=0",
+            ],
+            corpus.root,
+            lambda method, params: None,
+        )
+        uri = corpus.root.as_uri()
+        self.client.request(
+            "initialize",
+            {
+                "processId": None,
+                "rootUri": uri,
+                "workspaceFolders": [{"uri": uri, "name": "corpus"}],
+                "capabilities": {
+                    "window": {"workDoneProgress": True},
+                    "textDocument": {"documentSymbol": {"hierarchicalDocumentSymbolSupport": True}},
+                },
+            },
+        )
+        self.client.notify("initialized", {})
+        corpora.say(f"indexing the {corpus.lang} corpus with {self.name} ({self.files} files)")
+        started = time.perf_counter()
+        first = next(p for p in self.paths if p.name.endswith(SOURCES[corpus.lang]))
+        uri = self.open(first.relative_to(corpus.root).as_posix())
+        self.wait_for_index(timeout=1800)
+        self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        corpora.say(f"{corpus.lang}: clangd indexed in {time.perf_counter() - started:.0f} s")
+        self.entities: dict[str, Entity] = {}
+
+    def write_database(self) -> None:
+        """compile_commands.json beside the corpus (not in it: refs and rg must not search it),
+        one entry per translation unit; headers are indexed through the units that include them."""
+        self.database.mkdir(parents=True, exist_ok=True)
+        compiler = "clang" if self.corpus.lang == "c" else "clang++"
+        entries = [
+            {
+                "directory": str(path.parent),
+                "file": str(path),
+                "arguments": [compiler, *flags(self.corpus), "-c", str(path)],
+            }
+            for path in self.paths
+            if path.name.endswith(SOURCES[self.corpus.lang])
+        ]
+        (self.database / "compile_commands.json").write_text(json.dumps(entries, indent=1) + "\n")
+
+    def wait_for_index(self, timeout: float) -> None:
+        """Until clangd's background index reports its end (a `$/progress` of kind `end` on the
+        token it created for the index)."""
+        deadline = time.monotonic() + timeout
+        begun = False
+        while time.monotonic() < deadline:
+            try:
+                message = self.client.notifications.get(timeout=5 if begun else 60)
+            except Empty:
+                if not begun:
+                    return  # nothing to index (every unit was cached) or no progress reported
+                continue
+            if message.get("method") != "$/progress":
+                continue
+            value = message["params"].get("value", {})
+            if value.get("kind") == "begin":
+                begun = True
+            elif value.get("kind") == "end" and begun:
+                return
+        raise LspError(f"clangd's background index did not finish in {timeout:.0f} s")
+
+    def rel(self, uri: str) -> str | None:
+        path = Path(uri.removeprefix("file://"))
+        try:
+            return path.relative_to(self.corpus.root).as_posix()
+        except ValueError:
+            return None
+
+    def open(self, rel: str) -> str:
+        path = self.corpus.root / rel
+        uri = path.as_uri()
+        text = path.read_text(encoding="utf-8", errors="replace")
+        language = "c" if self.corpus.lang == "c" and not rel.endswith(".hpp") else "cpp"
+        self.client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}},
+        )
+        return uri
+
+    def location(self, rel: str, position: dict[str, Any]) -> Location | None:
+        line = int(position["line"]) + 1
+        return self.corpus.snap(rel, line, self.corpus.from_utf16(rel, line, int(position["character"])))
+
+    def definitions(self) -> list[Definition]:
+        """One definition per entity, at its definition if the corpus holds one (else at its first
+        declaration); every other declaration of it is a site (never a use)."""
+        declared: dict[str, list[tuple[Location, str, str | None, str]]] = defaultdict(list)
+        constructors: dict[str, list[Location]] = defaultdict(list)
+        for path in self.paths:
+            rel = path.relative_to(self.corpus.root).as_posix()
+            uri = self.open(rel)
+            symbols = self.client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}}) or []
+            for item, parent in walk(symbols, None):
+                where = self.location(rel, item["selectionRange"]["start"])
+                if where is None:
+                    continue
+                info = self.client.request(
+                    "textDocument/symbolInfo",
+                    {"textDocument": {"uri": uri}, "position": item["selectionRange"]["start"]},
+                )
+                usr = next((str(i["usr"]) for i in info or [] if i.get("usr")), None)
+                if usr is None:
+                    continue
+                name = str(info[0]["name"])
+                kind = kind_of(item, self.corpus.line(rel, where.line))
+                if int(item["kind"]) == CONSTRUCTOR or name.startswith("~"):
+                    constructors[str(info[0].get("containerName") or "")].append(where)
+                    continue
+                if kind is None:
+                    continue
+                container = str(info[0].get("containerName") or "").rstrip(":").rpartition("::")[2] or None
+                if kind == "function" and parent is not None and parent in ("class", "enum"):
+                    kind = "method"
+                if kind == "method" and container is None:
+                    kind = "function"
+                if kind == "function":
+                    container = None
+                declared[usr].append((where, kind, container, self.definition_of(info[0], where)))
+            self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        out = []
+        for usr, places in declared.items():
+            sites = {place for place, *_ in places}
+            chosen = next((p for p in places if p[3] == "definition"), places[0])
+            where, kind, container, _ = chosen
+            name = self.corpus.line(where.file, where.line)[where.col - 1 :]
+            name = self.corpus.token.match(name).group()  # type: ignore[union-attr]
+            definition = Definition(name, kind, container, where.file, where.line, where.col, usr)
+            self.entities[usr] = Entity(definition, sites - {where})
+            out.append(definition)
+        for owner, places in constructors.items():
+            # A constructor's or destructor's name is the class's own: a declaration of nothing
+            # asked, listed so that neither side counts it as a use of the class.
+            segments = owner.rstrip(":").rpartition("::")[2]
+            for entity in self.entities.values():
+                if entity.definition.name == segments and entity.definition.kind == "class":
+                    entity.sites.update(places)
+        return out
+
+    def definition_of(self, info: dict[str, Any], where: Location) -> str:
+        """Whether the place `where` is the entity's definition according to the index."""
+        target = info.get("definitionRange")
+        if not target:
+            return "declaration"
+        rel = self.rel(str(target.get("uri", "")))
+        if rel is None:
+            return "declaration"
+        at = self.location(rel, target["range"]["start"])
+        return "definition" if at == where else "declaration"
+
+    def references(self, definitions: list[Definition]) -> list[Found]:
+        found = []
+        for definition in definitions:
+            entity = self.entities[definition.oracle_id]
+            uri = self.open(definition.file)
+            position = {
+                "line": definition.line - 1,
+                "character": len(
+                    self.corpus.line(definition.file, definition.line)[: definition.col - 1].encode(
+                        "utf-16-le"
+                    )
+                )
+                // 2,
+            }
+            uses = set()
+            for place in (
+                self.client.request(
+                    "textDocument/references",
+                    {
+                        "textDocument": {"uri": uri},
+                        "position": position,
+                        "context": {"includeDeclaration": False},
+                    },
+                )
+                or []
+            ):
+                rel = self.rel(place["uri"])
+                if rel is not None:
+                    where = self.location(rel, place["range"]["start"])
+                    if where is not None:
+                        uses.add(where)
+            self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+            sites = entity.sites | {definition.location()}
+            found.append(Found(sorted(uses - sites), sorted(entity.sites)))
+        return found
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def walk(items: list[dict[str, Any]], parent: str | None) -> Any:
+    """Every document symbol with the kind of the symbol it is nested in."""
+    for item in items:
+        yield item, parent
+        kind = KINDS.get(int(item["kind"]))
+        inner = kind if kind in ("class", "enum", "interface") else parent if int(item["kind"]) == 3 else kind
+        yield from walk(item.get("children", []) or [], inner)
+
+
+def kind_of(item: dict[str, Any], line: str) -> str | None:
+    kind = KINDS.get(int(item["kind"]))
+    if kind == "class" and ("typedef" in line or "using " in line):
+        return "type"
+    return kind
