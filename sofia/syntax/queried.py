@@ -22,6 +22,7 @@ from typing import Any
 from sofia.syntax import registry
 from sofia.syntax.grammars import LanguageUnsupported, count_errors, language, parse_bytes
 from sofia.syntax.tree import Node, Symbol, SymbolTree, attached_above, last_line, make_symbol, text_of
+from sofia.syntax.uses.tables import Uses
 
 SYMBOL_KINDS = frozenset(
     {
@@ -81,6 +82,8 @@ class Spec:
     """(declaration, name node, source) → the `sig` cell, where header-minus-name will not do."""
     import_text: Callable[[Node], str] | None = None
     """An import node → the imported path as the summary lists it."""
+    uses: Uses | None = None
+    """How refs classifies a name's occurrences (`sofia.syntax.uses.queried`)."""
 
 
 VISIBILITY_WORDS = ("public", "protected", "private", "internal", "fileprivate", "open", "package")
@@ -122,6 +125,9 @@ class Parsed:
     declarations: list[Declaration]
     package: str = ""
     imports: list[Node] = field(default_factory=list)
+    bindings: list[dict[str, list[Node]]] = field(default_factory=list)
+    """Typed bindings the query captures (`@binding` with `@binding.name`, `@binding.type`,
+    `@binding.value`): locals, parameters and fields, for refs' receivers."""
 
 
 def spec_of(lang: str) -> Spec:
@@ -151,10 +157,6 @@ def compiled(lang: str) -> Any:
     return Query(language(record.grammar), text)
 
 
-def trees(source: bytes, lang: str = "") -> list[Any]:
-    return [parse_bytes(source, _grammar(lang))]
-
-
 def _grammar(lang: str) -> str:
     record = registry.language(lang)
     assert record is not None
@@ -171,6 +173,7 @@ def read(source: bytes, lang: str, tree: Any | None = None) -> Parsed:
     declarations: list[Declaration] = []
     package = ""
     imports: list[Node] = []
+    bindings: list[dict[str, list[Node]]] = []
     seen: set[tuple[int, int, str, int]] = set()
     for _, captures in QueryCursor(compiled(lang)).matches(tree.root_node):
         for capture, nodes in captures.items():
@@ -178,6 +181,8 @@ def read(source: bytes, lang: str, tree: Any | None = None) -> Parsed:
                 package = package or _package_text((captures.get("name") or nodes)[0])
             elif capture == "import":
                 imports.extend(nodes)
+            elif capture == "binding":
+                bindings.append(captures)
             elif capture.startswith(("definition.", "scope.")):
                 names = captures.get("name")
                 if not names:
@@ -193,7 +198,7 @@ def read(source: bytes, lang: str, tree: Any | None = None) -> Parsed:
     declarations.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte, d.name_node.start_byte))
     _nest(declarations)
     imports.sort(key=lambda n: n.start_byte)
-    return Parsed(lang, source, tree, declarations, package, list(dict.fromkeys(imports)))
+    return Parsed(lang, source, tree, declarations, package, list(dict.fromkeys(imports)), bindings)
 
 
 def _package_text(node: Node) -> str:

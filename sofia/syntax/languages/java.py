@@ -5,7 +5,8 @@ constants and enum constants; Javadoc and annotations belong to their declaratio
 from __future__ import annotations
 
 from sofia.syntax.queried import Spec
-from sofia.syntax.tree import Node
+from sofia.syntax.tree import Node, text_of
+from sofia.syntax.uses.tables import ImportBinding, Uses
 
 TYPE_BODIES = frozenset({"class_body", "interface_body", "enum_body", "annotation_type_body"})
 
@@ -25,6 +26,50 @@ def import_text(node: Node) -> str:
     text = " ".join((node.text or b"").decode("utf-8", "replace").split())
     return text.removeprefix("import ").removesuffix(";").strip()
 
+
+def import_bindings(node: Node) -> list[ImportBinding]:
+    """`import a.b.Foo;` binds Foo from a.b; `import static a.b.Foo.bar;` binds bar from a.b.Foo;
+    a wildcard binds nothing by name."""
+    path = next((c for c in node.named_children if c.type in ("scoped_identifier", "identifier")), None)
+    if path is None or any(c.type == "asterisk" for c in node.children):
+        return []
+    parts = tuple(text_of(path).replace(" ", "").split("."))
+    return [ImportBinding(parts[-1], parts[-1], parts[:-1])]
+
+
+def is_label(node: Node) -> bool:
+    """Java has no keyword arguments; an annotation's element name (`@Size(max = 3)`) is one."""
+    parent = node.parent
+    return (
+        parent is not None
+        and parent.type == "element_value_pair"
+        and parent.child_by_field_name("key") == node
+    )
+
+
+USES = Uses(
+    calls={"method_invocation": "name"},
+    members={"method_invocation": ("name", "object"), "field_access": ("field", "object")},
+    news={"object_creation_expression": "type"},
+    imports=frozenset({"import_declaration", "package_declaration"}),
+    import_bindings=import_bindings,
+    types=frozenset({"type_identifier"}),
+    type_parents=frozenset(
+        {"scoped_type_identifier", "generic_type", "type_arguments", "annotation", "marker_annotation"}
+    ),
+    wrappers=frozenset({"generic_type", "scoped_type_identifier", "array_type", "annotated_type"}),
+    selves=frozenset({"this"}),
+    scopes=frozenset(
+        {
+            "method_declaration",
+            "constructor_declaration",
+            "lambda_expression",
+            "compact_constructor_declaration",
+            "static_initializer",
+        }
+    ),
+    labels=is_label,
+)
 
 SPEC = Spec(
     query="java.scm",
@@ -47,4 +92,5 @@ SPEC = Spec(
     lists=frozenset({"type_list"}),
     visibility=visibility,
     import_text=import_text,
+    uses=USES,
 )

@@ -1,0 +1,388 @@
+"""Occurrences in the query-driven languages (Java, Kotlin, C#, C, C++, Rust, Ruby, Swift), read
+off the language's `Spec.uses` tables and the declarations and typed bindings its query captures.
+
+A name is a definition where the query names a declaration; else a use whose kind comes from where
+it stands: the callee of a call (`call`), the type of an instantiation (`new`), a parent in a type's
+relations (`extends`/`implements`), inside an import (`import`), a type position (`type`), or any
+other mention (`reference`). A member's receiver is resolved where the file says statically what it
+is: `this`/`self`, a variable, parameter or field declared with a type (or initialised by `new T`),
+a type named directly (`Foo.bar()`, `Foo::bar()`), or a name an import brings in — then the use
+carries the receiver's type as its container, and refs can mark it `exact`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from sofia.syntax import queried
+from sofia.syntax.queried import ROW_KINDS, SYMBOL_KINDS, TYPE_KINDS, Declaration
+from sofia.syntax.tree import Node, text_of
+from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
+from sofia.syntax.uses.nodes import ancestors, is_field, span
+from sofia.syntax.uses.tables import ImportBinding, Uses
+
+DEFINITION_KINDS = {"field": "property", "case": "constant", "var": "variable"}
+"""Query kinds → the kind refs reports for a definition (the rest keep their name)."""
+
+
+@dataclass
+class TypedBinding:
+    name: str
+    type: Node | None
+    value: Node | None
+    node: Node
+    scope: Node | None
+    """The function-like node binding it; None for a field (visible in its whole type)."""
+
+
+class Analyzer:
+    def __init__(self, tree: Syntax, rel: str) -> None:
+        self.tree = tree
+        self.rel = rel
+        self.spec = queried.spec_of(tree.lang)
+        self.tables = self.spec.uses or Uses()
+        self.parsed = queried.read(tree.source, tree.lang, tree.trees[0])
+        self.root = tree.trees[0].root_node
+        self.module: Path = tuple(p for p in self.parsed.package.replace("::", ".").split(".") if p)
+        self.by_name_node = {d.name_node.start_byte: d for d in self.parsed.declarations}
+        self.imports: dict[str, ImportBinding] = {}
+        if self.tables.import_bindings is not None:
+            for node in self.parsed.imports:
+                for binding in self.tables.import_bindings(node):
+                    self.imports.setdefault(binding.local, binding)
+
+    # --- what the file declares ---------------------------------------------------------------
+
+    def path_of(self, declaration: Declaration) -> Path:
+        return (*self.module, *declaration.path)
+
+    @cached_property
+    def top_level(self) -> dict[str, Declaration]:
+        """Declarations of the file not inside any type or function, by name."""
+        return {d.name: d for d in self.parsed.declarations if d.owner is None and not d.scope}
+
+    @cached_property
+    def members(self) -> dict[tuple[int, str], Declaration]:
+        """(owner declaration id, name) → the member it declares."""
+        return {(id(d.owner), d.name): d for d in self.parsed.declarations if d.owner is not None}
+
+    @cached_property
+    def types_by_name(self) -> dict[str, Declaration]:
+        return {d.name: d for d in self.parsed.declarations if d.kind in TYPE_KINDS or d.scope}
+
+    @cached_property
+    def bindings(self) -> list[TypedBinding]:
+        found: list[TypedBinding] = []
+        for binding in self.parsed.bindings:
+            names = binding.get("binding.name", [])
+            node = binding["binding"][0]
+            kinds = binding.get("binding.type", [])
+            values = binding.get("binding.value", [])
+            scope = next((a for a in ancestors(node) if a.type in self.tables.scopes), None)
+            for name in names:
+                found.append(
+                    TypedBinding(
+                        text_of(name), kinds[0] if kinds else None, values[0] if values else None, name, scope
+                    )
+                )
+        return found
+
+    def classes(self) -> list[Binding]:
+        found: list[Binding] = []
+        for declaration in self.parsed.declarations:
+            if declaration.kind not in TYPE_KINDS:
+                continue
+            parents: list[Path] = []
+            for child in declaration.node.named_children:
+                if child.type not in self.spec.relations:
+                    continue
+                for item in child.named_children:
+                    for part in item.named_children if item.type in self.spec.lists else [item]:
+                        path = self.type_path(part)
+                        if path is not None:
+                            parents.append(path)
+            found.append(Binding(self.path_of(declaration), tuple(parents)))
+        for declaration in self.parsed.declarations:
+            if declaration.scope:
+                found.extend(self._scope_relations(declaration))
+        return found
+
+    def _scope_relations(self, declaration: Declaration) -> list[Binding]:
+        """A scope naming a trait or protocol it implements for its type (`impl Trait for Foo`)."""
+        traits = declaration.captures.get("implements", [])
+        paths = [p for p in (self.type_path(t) for t in traits) if p is not None]
+        return [Binding((*self.module, *declaration.path), tuple(paths))] if paths else []
+
+    # --- resolution ---------------------------------------------------------------------------
+
+    def type_name(self, node: Node | None) -> str:
+        """The bare name a type expression stands for (`List<Foo>` → `List`, `Foo*` → `Foo`,
+        `a.b.Foo` → `Foo`), "" where it is not a named type."""
+        while node is not None and node.type in self.tables.wrappers and node.named_child_count:
+            named = [c for c in node.named_children if c.type not in self.spec.comments]
+            name_field = node.child_by_field_name("name") or node.child_by_field_name("type")
+            node = name_field if name_field is not None else (named[-1] if _is_scoped(node) else named[0])
+        if node is None:
+            return ""
+        text = queried._base(text_of(node))
+        for separator in ("::", "."):
+            text = text.rsplit(separator, 1)[-1]
+        return text if text.replace("_", "a").isalnum() else ""
+
+    def type_path(self, node: Node | None) -> Path | None:
+        """The path of the type a type expression names, as far as this file tells."""
+        name = self.type_name(node)
+        return self.name_path(name) if name else None
+
+    def name_path(self, name: str) -> Path:
+        """A type's path: through an import, a type of this file, else the bare name (which refs
+        compares by suffix)."""
+        imported = self.imports.get(name)
+        if imported is not None:
+            return (*imported.container, imported.name)
+        declared = self.types_by_name.get(name)
+        if declared is not None and not declared.scope:
+            return self.path_of(declared)
+        return (name,)
+
+    def holder_of(self, name: str) -> Path | None:
+        """Where a top-level name lives: its import's container, or this file's module when the
+        file declares it at top level; None when the file does not say."""
+        imported = self.imports.get(name)
+        if imported is not None:
+            return imported.container
+        if name in self.top_level:
+            return self.module
+        return None
+
+    def enclosing_type(self, node: Node) -> Declaration | None:
+        """The innermost type declaration (or impl/extension scope) holding `node`."""
+        best: Declaration | None = None
+        for declaration in self.parsed.declarations:
+            if declaration.kind not in TYPE_KINDS and not declaration.scope:
+                continue
+            holds = (
+                declaration.node.start_byte <= node.start_byte and node.end_byte <= declaration.node.end_byte
+            )
+            if holds and (best is None or declaration.node.start_byte >= best.node.start_byte):
+                best = declaration
+        return best
+
+    def self_path(self, node: Node) -> Path | None:
+        enclosing = self.enclosing_type(node)
+        return (*self.module, *enclosing.path) if enclosing is not None else None
+
+    def binding_for(self, node: Node, name: str) -> TypedBinding | None:
+        """The innermost binding of `name` visible at `node`: a local or parameter of an
+        enclosing function, else a field of the enclosing type."""
+        best: TypedBinding | None = None
+        for binding in self.bindings:
+            if binding.name != name:
+                continue
+            scope = binding.scope
+            if scope is not None:
+                if not (scope.start_byte <= node.start_byte < scope.end_byte):
+                    continue
+                if binding.node.start_byte > node.start_byte:
+                    continue
+            if best is None or _deeper(binding, best):
+                best = binding
+        return best
+
+    def binding_type(self, binding: TypedBinding) -> Path | None:
+        kind = binding.type
+        if kind is not None and text_of(kind).strip() not in self.tables.untyped:
+            return self.type_path(kind)
+        value = binding.value
+        if value is None:
+            return None
+        field_name = self.tables.news.get(value.type)
+        if field_name is not None:
+            return self.type_path(value.child_by_field_name(field_name))
+        callee_field = self.tables.calls.get(value.type)
+        if callee_field is not None:
+            callee = value.child_by_field_name(callee_field)
+            name = text_of(callee) if callee is not None else ""
+            if name in self.types_by_name or name in self.imports:
+                return self.name_path(name)
+        return None
+
+    def receiver(self, node: Node | None) -> tuple[Path | None, bool, bool]:
+        """(the receiver's type path, whether it is the enclosing type itself, whether it is a
+        type or namespace named directly)."""
+        if node is None:
+            return None, False, False
+        if node.type in self.tables.selves or text_of(node) in self.tables.selves:
+            return self.self_path(node), True, False
+        if node.type in self.tables.types or (
+            node.type.endswith("identifier") and node.named_child_count == 0
+        ):
+            name = text_of(node)
+            binding = self.binding_for(node, name)
+            if binding is not None:
+                return self.binding_type(binding), False, False
+            if name in self.imports or name in self.types_by_name:
+                return self.name_path(name), False, True
+            return None, False, False
+        if node.type in self.tables.news:
+            return self.type_path(node.child_by_field_name(self.tables.news[node.type])), False, False
+        return None, False, False
+
+    # --- classification -----------------------------------------------------------------------
+
+    def root_at(self, start: int) -> Node | None:
+        return self.root
+
+    def outside(self, start: int, word: str) -> Occurrence:
+        return Occurrence(start, 0, 0, USE, "reference")
+
+    def extra_spellings(self, word: str) -> list[str]:
+        return []
+
+    def classify(self, node: Node, word: str) -> Occurrence:
+        start = node.start_byte
+        declaration = self.by_name_node.get(start)
+        if declaration is not None and not declaration.scope:
+            return self.definition(declaration)
+        parent = node.parent
+        if parent is None:
+            return Occurrence(start, 0, 0, USE, "reference")
+        tables = self.tables
+        if tables.labels is not None and tables.labels(node):
+            return Occurrence(start, 0, 0, OTHER)
+        holder = next((a for a in ancestors(node) if a.type in tables.imports), None)
+        if holder is not None:
+            return self.import_use(node, word)
+        binding = self._binding_name(node)
+        if binding is not None:
+            if binding.scope is None:
+                return Occurrence(start, 0, 0, OTHER)
+            return Occurrence(start, 0, 0, LOCAL, scope=span(binding.scope))
+        member = tables.members.get(parent.type)
+        if member is not None and is_field(parent, member[0], node):
+            return self.member_use(parent, node, member[1])
+        callee = tables.calls.get(parent.type)
+        if callee is not None and is_field(parent, callee, node):
+            return self.bare_call(node, word)
+        relation = self._relation(node)
+        if relation:
+            return Occurrence(start, 0, 0, USE, relation, self.holder_of(word))
+        made = self._made(node)
+        if made:
+            return Occurrence(start, 0, 0, USE, "new", self.holder_of(word))
+        if node.type in tables.types or parent.type in tables.type_parents or parent.type in tables.wrappers:
+            return Occurrence(start, 0, 0, USE, "type", self.holder_of(word))
+        return self._plain(node, word)
+
+    def definition(self, declaration: Declaration) -> Occurrence:
+        owner = declaration.path[:-1]
+        kind = DEFINITION_KINDS.get(declaration.kind, declaration.kind)
+        container = (*self.module, *owner)
+        return Occurrence(
+            declaration.name_node.start_byte, 0, 0, DEFINITION, kind, container, decl=span(declaration.node)
+        )
+
+    def import_use(self, node: Node, word: str) -> Occurrence:
+        start = node.start_byte
+        for binding in self.imports.values():
+            if binding.name == word:
+                alias = binding.local if binding.local != word else ""
+                return Occurrence(start, 0, 0, USE, "import", binding.container, alias=alias)
+        return Occurrence(start, 0, 0, USE, "import")
+
+    def member_use(self, access: Node, node: Node, receiver_field: str) -> Occurrence:
+        start = node.start_byte
+        kind = "call" if self._called(access, node) else "reference"
+        receiver = access.child_by_field_name(receiver_field)
+        if receiver is None:
+            return self.bare_call(node, text_of(node)) if kind == "call" else self._plain(node, text_of(node))
+        path, via_self, named = self.receiver(receiver)
+        if named and path is not None and text_of(receiver) in self.imports and not self._is_type(receiver):
+            return Occurrence(start, 0, 0, USE, kind, path, qualified=True)
+        return Occurrence(start, 0, 0, USE, kind, path, member=True, via_self=via_self)
+
+    def bare_call(self, node: Node, word: str) -> Occurrence:
+        """A call of a plain name: a method of the enclosing type when it declares one, else a
+        top-level function where the file says where it lives."""
+        start = node.start_byte
+        enclosing = self.enclosing_type(node)
+        if self.tables.implicit_self and enclosing is not None and (id(enclosing), word) in self.members:
+            return Occurrence(start, 0, 0, USE, "call", self.path_of(enclosing), member=True, via_self=True)
+        if word in self.types_by_name or (word in self.imports and word[:1].isupper()):
+            return Occurrence(start, 0, 0, USE, "new" if self._constructs() else "call", self.holder_of(word))
+        return Occurrence(start, 0, 0, USE, "call", self.holder_of(word))
+
+    def _plain(self, node: Node, word: str) -> Occurrence:
+        """A plain mention: a field of the enclosing type when it declares one, else whatever
+        the file says the name is."""
+        enclosing = self.enclosing_type(node)
+        if self.tables.implicit_self and enclosing is not None and (id(enclosing), word) in self.members:
+            return Occurrence(
+                node.start_byte, 0, 0, USE, "reference", self.path_of(enclosing), member=True, via_self=True
+            )
+        return Occurrence(node.start_byte, 0, 0, USE, "reference", self.holder_of(word))
+
+    def _constructs(self) -> bool:
+        from sofia.syntax.registry import constructs_by_call
+
+        return constructs_by_call(self.tree.lang)
+
+    def _called(self, access: Node, node: Node) -> bool:
+        callee = self.tables.calls.get(access.type)
+        if callee is not None:
+            return is_field(access, callee, node) or is_field(access, callee, access)
+        parent = access.parent
+        if parent is None:
+            return False
+        outer = self.tables.calls.get(parent.type)
+        return outer is not None and is_field(parent, outer, access)
+
+    def _is_type(self, node: Node) -> bool:
+        name = text_of(node)
+        return name in self.types_by_name or (name in self.imports and name[:1].isupper())
+
+    def _binding_name(self, node: Node) -> TypedBinding | None:
+        for binding in self.bindings:
+            if binding.node.start_byte == node.start_byte and binding.node.end_byte == node.end_byte:
+                return binding
+        return None
+
+    def _relation(self, node: Node) -> str:
+        for above in ancestors(node):
+            relation = self.spec.relations.get(above.type)
+            if relation is not None:
+                return relation
+            if above.type in SYMBOL_KINDS or above.type in self.tables.scopes:
+                return ""
+        return ""
+
+    def _made(self, node: Node) -> bool:
+        child = node
+        for above in ancestors(node):
+            field_name = self.tables.news.get(above.type)
+            if field_name is not None:
+                return is_field(above, field_name, child)
+            if above.type not in self.tables.wrappers and above.type not in self.tables.types:
+                return False
+            child = above
+        return False
+
+
+def _deeper(binding: TypedBinding, other: TypedBinding) -> bool:
+    """Whether `binding` is bound closer to the use than `other` (a local over a field)."""
+    if other.scope is None:
+        return binding.scope is not None or binding.node.start_byte > other.node.start_byte
+    if binding.scope is None:
+        return False
+    return (
+        binding.scope.start_byte >= other.scope.start_byte and binding.node.start_byte > other.node.start_byte
+    )
+
+
+def _is_scoped(node: Node) -> bool:
+    kind: str = node.type
+    return "scoped" in kind or "qualified" in kind
+
+
+__all__ = ["ROW_KINDS", "Analyzer", "ImportBinding", "Uses"]

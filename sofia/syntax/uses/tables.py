@@ -1,0 +1,58 @@
+"""The use tables a query-driven language declares on its Spec (`Spec.uses`): plain data and
+hooks, read by `sofia.syntax.uses.queried` (docs/adding-a-language.md, "refs")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sofia.syntax.tree import Node
+
+Path = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ImportBinding:
+    """A name an import brings into the file, and where the thing it names lives."""
+
+    local: str
+    """The name the file uses (an alias, or the imported name itself)."""
+    name: str
+    """The name as declared where it comes from."""
+    container: Path
+    """The package, namespace or type holding it."""
+
+
+@dataclass(frozen=True)
+class Uses:
+    """A language's use tables (docs/adding-a-language.md, "refs")."""
+
+    calls: dict[str, str] = field(default_factory=dict)
+    """Call node type → the field holding the callee (`method_invocation` → `name`)."""
+    members: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Member access node type → (member field, receiver field): `a.b`, `a->b`, `a::b`."""
+    news: dict[str, str] = field(default_factory=dict)
+    """Instantiation node type → the field holding the type made (`new Foo()`)."""
+    imports: frozenset[str] = frozenset()
+    """Import node types: a name inside one is an `import` use."""
+    import_bindings: Callable[[Node], list[ImportBinding]] | None = None
+    """An import node → the names it binds (aliases followed: uses of the alias are uses)."""
+    types: frozenset[str] = frozenset()
+    """Identifier node types that always name a type (`type_identifier`)."""
+    type_parents: frozenset[str] = frozenset()
+    """Parents in which a plain identifier names a type."""
+    wrappers: frozenset[str] = frozenset()
+    """Type nodes wrapping a type name (`generic_type`, `pointer_type`, `scoped_type_identifier`):
+    looked through to find the name a type expression stands for."""
+    selves: frozenset[str] = frozenset()
+    """Receiver node types or texts that are the enclosing type itself (`this`, `self`, `Self`)."""
+    scopes: frozenset[str] = frozenset()
+    """Function-like node types: where locals and parameters are bound."""
+    labels: Callable[[Node], bool] | None = None
+    """Whether an identifier is an argument label or keyword argument name (`f(x: 1)`): not a
+    use of anything refs tracks."""
+    implicit_self: bool = True
+    """A bare call of a name the enclosing type declares is a call on the instance (Java, C#,
+    Kotlin, Swift, Ruby, C++ members)."""
+    untyped: frozenset[str] = frozenset({"var", "val", "let", "auto", "dynamic"})
+    """Type texts that declare no type: the binding's value decides (`var x = new Foo()`)."""
