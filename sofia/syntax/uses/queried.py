@@ -371,13 +371,13 @@ class Analyzer:
 
 def _deeper(binding: TypedBinding, other: TypedBinding) -> bool:
     """Whether `binding` is bound closer to the use than `other` (a local over a field)."""
+    later: bool = binding.node.start_byte > other.node.start_byte
     if other.scope is None:
-        return binding.scope is not None or binding.node.start_byte > other.node.start_byte
+        return binding.scope is not None or later
     if binding.scope is None:
         return False
-    return (
-        binding.scope.start_byte >= other.scope.start_byte and binding.node.start_byte > other.node.start_byte
-    )
+    inner: bool = binding.scope.start_byte >= other.scope.start_byte
+    return inner and later
 
 
 def _is_scoped(node: Node) -> bool:
