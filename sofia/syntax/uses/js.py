@@ -366,6 +366,8 @@ class Analyzer:
             )
         if ptype == "pair" and is_field(parent, "key", node):
             return Occurrence(start, 0, 0, USE, "reference", None, member=True)
+        if ptype == "jsx_attribute" and parent.named_children and parent.named_children[0] == node:
+            return Occurrence(start, 0, 0, OTHER)  # a prop's name, as a keyword argument's
         if ptype == "jsx_closing_element":
             return Occurrence(start, 0, 0, OTHER)
         if ptype in ("jsx_opening_element", "jsx_self_closing_element"):

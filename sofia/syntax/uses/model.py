@@ -46,6 +46,13 @@ class Occurrence:
     """The receiver is the enclosing class itself (`$this`, `self`, `this`): a subclass's call."""
     alias: str = ""
     """An import binding the thing under another local name (`as Users`)."""
+    exported: bool = False
+    """An import or export that makes the thing this file's module's own under the same name
+    (a Python module-level `from m import X`, `export { X } from './x'`): its uses through this
+    module are uses of it."""
+    bare_import: bool = False
+    """The container was read from a non-relative module specifier (`@/utils`, `lodash`): a
+    package, or a path alias the project's configuration maps to a directory."""
     spelled: str = ""
     """The text written here when it is not the name itself (an alias, a kebab-case tag)."""
     decl: tuple[int, int] = (0, 0)

@@ -236,6 +236,8 @@ class Analyzer:
             return self.definition("constant", decl, owner if owner is not None else self.namespace_at(start))
         if ptype == "variable_name":
             return self.variable(parent, word)
+        if ptype == "argument" and is_field(parent, "name", here):
+            return Occurrence(start, 0, 0, OTHER)  # a named argument: a parameter's name
         if ptype in CALLS or ptype in ACCESSES:
             if not is_field(parent, "name", here):
                 return Occurrence(start, 0, 0, USE, "reference")

@@ -4,12 +4,13 @@ receivers, module aliases, variables assigned a class instance in the same funct
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from sofia.syntax.python import definitions
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
-from sofia.syntax.uses.nodes import holding, is_field, nearest, span
+from sofia.syntax.uses.nodes import holding, is_field, nearest, span, word_positions
 
 SCOPES = ("function_definition", "lambda")
 PARAMETERS = frozenset(
@@ -48,47 +49,92 @@ def module_path(rel: str) -> Path:
     return tuple(p for p in parts if p not in ("", "."))
 
 
+@dataclass(frozen=True)
+class Imported:
+    """What an import binds a local name to: `from m import x` gives (m..., x), which may be a
+    module, a class or a function; `import a.b as m` gives the module (a, b)."""
+
+    path: Path
+    from_import: bool
+
+
+@dataclass
+class Scope:
+    """The imports of one function or class body, visible in its byte range."""
+
+    low: int
+    high: int
+    bound: dict[str, Imported] = field(default_factory=dict)
+
+
+IMPORTS = ("import_statement", "import_from_statement")
+BODIES = ("function_definition", "class_definition")
+
+
 class Analyzer:
     def __init__(self, tree: Syntax, rel: str) -> None:
         self.tree = tree
         self.root = tree.trees[0].root_node
         self.module = module_path(rel)
-        self.names: dict[str, Path] = {}
-        """Imported names -> the path of what they bind (module + name)."""
-        self.modules: dict[str, Path] = {}
-        """Module aliases (`import pkg.models as m`, `from pkg import models`) -> module path."""
+        self.bound: dict[str, Imported] = {}
+        """Names the module's own imports bind (at top level or in `if`/`try` blocks there)."""
+        self.scopes: list[Scope] = []
+        """Imports inside function and class bodies, innermost scope first."""
         self.classes_here: dict[str, Node] = {}
+        for statement in self._imports():
+            body = nearest(statement, BODIES)
+            if body is None:
+                self._read(statement, self.bound)
+                continue
+            scope = next((s for s in self.scopes if (s.low, s.high) == span(body)), None)
+            if scope is None:
+                scope = Scope(*span(body))
+                self.scopes.append(scope)
+            self._read(statement, scope.bound)
+        self.scopes.sort(key=lambda s: s.high - s.low)
         for node in self.root.named_children:
-            if node.type == "import_from_statement":
-                self._read_from(node)
-            elif node.type == "import_statement":
-                for item in node.named_children:
-                    self._read_import(item)
-            elif node.type in ("class_definition", "decorated_definition"):
+            if node.type in ("class_definition", "decorated_definition"):
                 inner = (
                     node.child_by_field_name("definition") if node.type == "decorated_definition" else node
                 )
                 if inner is not None and inner.type == "class_definition":
                     self.classes_here[text_of(inner.child_by_field_name("name"))] = inner
 
-    def _read_from(self, node: Node) -> None:
-        source = node.child_by_field_name("module_name")
-        module = self._module_of(text_of(source))
-        for item in node.children_by_field_name("name"):
-            original, local = item, item
-            if item.type == "aliased_import":
-                original, local = item.child_by_field_name("name"), item.child_by_field_name("alias")
-            name = text_of(original)
-            self.names[text_of(local)] = (*module, name)
-            self.modules.setdefault(text_of(local), (*module, name))
+    def _imports(self) -> list[Node]:
+        """Every import statement, at any depth: found from the `import` keyword's occurrences
+        (a few per file) instead of a walk of the tree."""
+        found: dict[int, Node] = {}
+        for start in word_positions(self.tree.source, "import"):
+            node = self.root.descendant_for_byte_range(start, start + len("import"))
+            statement = node.parent if node is not None else None
+            if statement is not None and statement.type in IMPORTS:
+                found.setdefault(statement.start_byte, statement)
+        return [found[key] for key in sorted(found)]
 
-    def _read_import(self, item: Node) -> None:
-        if item.type == "aliased_import":
-            path = tuple(text_of(item.child_by_field_name("name")).split("."))
-            self.modules[text_of(item.child_by_field_name("alias"))] = path
-        elif item.type == "dotted_name":
-            path = tuple(text_of(item).split("."))
-            self.modules[path[0]] = path[:1]
+    def _read(self, statement: Node, into: dict[str, Imported]) -> None:
+        if statement.type == "import_from_statement":
+            module = self._module_of(text_of(statement.child_by_field_name("module_name")))
+            for item in statement.children_by_field_name("name"):
+                original, local = item, item
+                if item.type == "aliased_import":
+                    original, local = item.child_by_field_name("name"), item.child_by_field_name("alias")
+                into[text_of(local)] = Imported((*module, text_of(original)), True)
+            return
+        for item in statement.named_children:
+            if item.type == "aliased_import":
+                path = tuple(text_of(item.child_by_field_name("name")).split("."))
+                into[text_of(item.child_by_field_name("alias"))] = Imported(path, False)
+            elif item.type == "dotted_name":
+                path = tuple(text_of(item).split("."))
+                into[path[0]] = Imported(path[:1], False)
+
+    def imported(self, name: str, start: int) -> Imported | None:
+        """What an import in force at byte `start` binds `name` to: the innermost function or
+        class body's own imports first, then the module's."""
+        for scope in self.scopes:
+            if scope.low <= start < scope.high and name in scope.bound:
+                return scope.bound[name]
+        return self.bound.get(name)
 
     def _module_of(self, text: str) -> Path:
         """An absolute or relative module name as a path (relative ones from this file's package)."""
@@ -102,9 +148,10 @@ class Analyzer:
     # --- resolution ---------------------------------------------------------------------------
 
     def resolve_name(self, name: str, node: Node) -> Path | None:
-        """Where a bare name used at module level comes from: an import or this module."""
-        if name in self.names:
-            return self.names[name][:-1]
+        """Where a bare name comes from: an import in force where it is written, or this module."""
+        bound = self.imported(name, node.start_byte)
+        if bound is not None and bound.from_import:
+            return bound.path[:-1]
         if name in self.classes_here or self._defined_here(name):
             return self.module
         return None
@@ -152,30 +199,49 @@ class Analyzer:
         return tuple(found)
 
     def class_reference(self, node: Node) -> Path | None:
-        """The path of a class named by an expression (`Repo`, `models.Repo`), if it can be told."""
+        """The path of a class named by an expression (`Repo`, `models.Repo`, `pkg.models.Repo`),
+        if it can be told."""
         if node.type == "identifier":
             name = text_of(node)
-            if name in self.names:
-                return self.names[name]
+            bound = self.imported(name, node.start_byte)
+            if bound is not None and bound.from_import:
+                return bound.path
             if name in self.classes_here:
                 return self.class_path(self.classes_here[name])
             return None
         if node.type == "attribute":
-            base = node.child_by_field_name("object")
-            attribute = text_of(node.child_by_field_name("attribute"))
-            if base is not None and base.type == "identifier" and text_of(base) in self.modules:
-                return (*self.modules[text_of(base)], attribute)
+            return self.dotted(node)
         return None
 
+    def dotted(self, node: Node) -> Path | None:
+        """`a.b.c` whose first name is an import, as the path it names (a module, or a class or
+        function reached through one), or None."""
+        names: list[str] = []
+        while node.type == "attribute":
+            attribute = node.child_by_field_name("attribute")
+            base = node.child_by_field_name("object")
+            if attribute is None or base is None:
+                return None
+            names.insert(0, text_of(attribute))
+            node = base
+        if node.type != "identifier":
+            return None
+        bound = self.imported(text_of(node), node.start_byte)
+        return (*bound.path, *names) if bound is not None else None
+
     def receiver(self, node: Node) -> tuple[Path | None, bool, bool]:
-        """(class path, is the enclosing class itself, is a module) of an attribute's object."""
+        """(class path, is the enclosing class itself, is a module) of an attribute's object. A
+        module bound by `import` is a module; a name bound by `from m import x` and a path
+        reached through a module (`pkg.models.Repo`) may be a module or a class, and is given
+        as a class path: the definitions it holds are found by that path either way."""
         if node.type == "identifier":
             name = text_of(node)
             if name in ("self", "cls"):
                 path, _ = self.class_of(node)
                 return path, path is not None, False
-            if name in self.modules and name not in self.names:
-                return self.modules[name], False, True
+            bound = self.imported(name, node.start_byte)
+            if bound is not None and not bound.from_import:
+                return bound.path, False, True
             reference = self.class_reference(node)
             if reference is not None:
                 return reference, False, False
@@ -189,11 +255,7 @@ class Analyzer:
             if function is not None:
                 return self.class_reference(function), False, False
         if node.type == "attribute":
-            base = node.child_by_field_name("object")
-            if base is not None and base.type == "identifier" and text_of(base) in self.modules:
-                inner = (*self.modules[text_of(base)], text_of(node.child_by_field_name("attribute")))
-                return inner, False, True
-            return self.class_reference(node), False, False
+            return self.dotted(node), False, False
         return None, False, False
 
     def variable_class(self, node: Node, name: str) -> Path | None:
@@ -261,7 +323,7 @@ class Analyzer:
         ):
             return Occurrence(start, 0, 0, USE, "extends", self.resolve_name(word, node))
         if ptype == "keyword_argument" and is_field(parent, "name", node):
-            return Occurrence(start, 0, 0, USE, "reference", None, member=True)
+            return Occurrence(start, 0, 0, OTHER)  # a parameter's name, not the symbol
         kind = (
             "call"
             if ptype in ("call", "decorator") and (ptype == "decorator" or is_field(parent, "function", node))
@@ -302,7 +364,9 @@ class Analyzer:
 
     def import_use(self, node: Node) -> Occurrence:
         """A name in an import statement. A module's path (`from rich.measure import ...`,
-        `import rich.measure`) names a module, never a class or function: not a use."""
+        `import rich.measure`) names a module, never a class or function: not a use. A
+        module-level `from m import X` makes X this module's too (`pkg/__init__.py` re-exporting
+        `from ._client import Client`): the occurrence says so (`exported`)."""
         statement = nearest(node, ("import_from_statement", "import_statement"))
         start = node.start_byte
         if statement is None:
@@ -319,7 +383,17 @@ class Analyzer:
             if alias_node == node:
                 return Occurrence(start, 0, 0, USE, "import", None, alias=text_of(node))
             alias = text_of(alias_node)
-        return Occurrence(start, 0, 0, USE, "import", self._module_of(text_of(module)), alias=alias)
+        exported = (not alias or alias == text_of(node)) and nearest(statement, BODIES) is None
+        return Occurrence(
+            start,
+            0,
+            0,
+            USE,
+            "import",
+            self._module_of(text_of(module)),
+            alias="" if alias == text_of(node) else alias,
+            exported=exported,
+        )
 
     def binding(self, node: Node) -> Occurrence | None:
         """An assignment target or parameter: a definition at module and class level, else a local."""

@@ -10,7 +10,7 @@ import re
 
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses import js
-from sofia.syntax.uses.model import OTHER, STRING, USE, Binding, Occurrence, Path, Syntax
+from sofia.syntax.uses.model import COMMENT, OTHER, STRING, USE, Binding, Occurrence, Path, Syntax
 from sofia.syntax.uses.nodes import ancestors
 from sofia.syntax.vue import sfc_blocks
 
@@ -70,11 +70,20 @@ class Analyzer:
         return None
 
     def outside(self, start: int, word: str) -> Occurrence:
-        template = next((b for b in self.blocks if b.tag == "template"), None)
-        if template is None or not template.element.start_byte <= start < template.element.end_byte:
-            return Occurrence(start, 0, 0, STRING)
         length = len(word.encode("utf-8"))
-        node = template.element.descendant_for_byte_range(start, start + length)
+        document = self.blocks[0].element.parent if self.blocks else None
+        node = document.descendant_for_byte_range(start, start + length) if document is not None else None
+        holders = [node, *ancestors(node)] if node is not None else []
+        if any(holder.type == "comment" for holder in holders):
+            return Occurrence(start, 0, 0, COMMENT)  # `<!-- ... -->`, in the template or around it
+        style = next((b for b in self.blocks if b.tag == "style" and _inside(b.element, start)), None)
+        if style is not None:
+            return Occurrence(
+                start, 0, 0, COMMENT if _in_css_comment(self.source, style.element, start) else STRING
+            )
+        template = next((b for b in self.blocks if b.tag == "template"), None)
+        if template is None or not _inside(template.element, start):
+            return Occurrence(start, 0, 0, STRING)
         if (
             node is not None
             and node.type == "tag_name"
@@ -85,7 +94,9 @@ class Analyzer:
         if node is not None and node.type == "tag_name":
             name = word if word[0].isupper() else _pascal(word)
             return Occurrence(start, 0, 0, USE, "tag", self.resolve(name))
-        for holder in [node, *ancestors(node)] if node is not None else []:
+        for holder in holders:
+            if holder.type == "attribute_name":
+                return Occurrence(start, 0, 0, OTHER)  # a prop, event or directive name
             if holder.type == "attribute":
                 label = next((c for c in holder.named_children if c.type == "attribute_name"), None)
                 if label is not None and text_of(label).startswith(BOUND):
@@ -107,6 +118,17 @@ class Analyzer:
 
 def _pascal(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.split("-"))
+
+
+def _inside(element: Node, start: int) -> bool:
+    return bool(element.start_byte <= start < element.end_byte)
+
+
+def _in_css_comment(source: bytes, element: Node, position: int) -> bool:
+    """Whether `position` lies inside a `/* ... */` of the style block (CSS has no other comment)."""
+    before = source[element.start_byte : position]
+    opened = before.rfind(b"/*")
+    return opened >= 0 and before.rfind(b"*/") < opened
 
 
 def _interpolated(source: bytes, text_start: int, position: int) -> bool:

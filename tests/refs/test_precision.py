@@ -1,0 +1,118 @@
+"""Every use refs reports is a use: the shapes real applications have that a word search
+mistakes for one — a keyword argument's name, a same-named method called on an object, an
+import inside a function, a name re-exported by a package, a comment in a Vue template, a class
+that cannot reach the one asked for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.refs.conftest import entry, refs, uses
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+# --- keyword-argument names ------------------------------------------------------------------
+
+
+def test_python_keyword_argument_names_are_not_uses(tmp_path: Path) -> None:
+    write(tmp_path, "app/checks.py", "def validate(value):\n    return value\n")
+    write(
+        tmp_path,
+        "app/run.py",
+        "from app.checks import validate\n\n\ndef check(p, strict=True):\n    return p\n\n\n"
+        "check(1, validate=False)\ndict(validate=1)\nvalidate(2)\n",
+    )
+    item = entry(refs(tmp_path, "validate"), "validate")
+    assert uses(item) == {("app/run.py", 1, "import", "exact"), ("app/run.py", 10, "call", "exact")}
+    assert item["totals"]["other"] == 2
+
+
+def test_php_named_arguments_are_not_uses(tmp_path: Path) -> None:
+    write(tmp_path, "src/checks.php", "<?php\nnamespace App;\nfunction validate($v) { return $v; }\n")
+    write(
+        tmp_path,
+        "src/run.php",
+        "<?php\nnamespace App;\n#[Rule(validate: true)]\nclass Run {\n"
+        "    public function go() { check(1, validate: false); return validate(2); }\n}\n",
+    )
+    item = entry(refs(tmp_path, "validate"), "validate")
+    assert uses(item) == {("src/run.php", 5, "call", "exact")}
+    assert item["totals"]["other"] == 2
+
+
+def test_jsx_prop_names_and_vue_attribute_names_are_not_uses(tmp_path: Path) -> None:
+    write(tmp_path, "src/rules.ts", "export function validate(v: string) { return v }\n")
+    write(
+        tmp_path,
+        "src/Form.tsx",
+        "import { validate } from './rules'\nexport const F = () => <Input validate={validate} />\n",
+    )
+    write(
+        tmp_path,
+        "src/Page.vue",
+        '<template>\n  <Input :validate="validate" @validate="done" v-validate />\n</template>\n'
+        "<script setup>\nimport { validate } from './rules'\nconst done = () => 1\n</script>\n",
+    )
+    item = entry(refs(tmp_path, "validate"), "validate")
+    assert uses(item) == {
+        ("src/Form.tsx", 1, "import", "exact"),
+        ("src/Form.tsx", 2, "reference", "exact"),
+        ("src/Page.vue", 2, "reference", "exact"),
+        ("src/Page.vue", 5, "import", "exact"),
+    }
+    assert item["totals"]["other"] == 4
+
+
+# --- Vue comments ----------------------------------------------------------------------------
+
+
+def test_vue_template_and_style_comments_are_comments(tmp_path: Path) -> None:
+    write(tmp_path, "src/components/UserBadge.vue", "<template><b>badge</b></template>\n")
+    write(
+        tmp_path,
+        "src/views/Post.vue",
+        "<!-- UserBadge: the author -->\n<template>\n  <!-- UserBadge shows the author -->\n"
+        "  <UserBadge />\n</template>\n<script setup>\nimport UserBadge from '../components/UserBadge.vue'\n"
+        "</script>\n<style>\n/* UserBadge sits right */\n.badge { float: right }\n</style>\n",
+    )
+    item = entry(refs(tmp_path, "UserBadge"), "UserBadge")
+    assert uses(item) == {
+        ("src/views/Post.vue", 4, "tag", "exact"),
+        ("src/views/Post.vue", 7, "import", "exact"),
+    }
+    assert item["totals"]["in_comments"] == 3
+    assert item["totals"].get("in_strings", 0) == 1  # the import path
+
+
+# --- imports at every scope --------------------------------------------------------------------
+
+
+def test_python_imports_inside_functions_and_class_bodies_are_followed_with_scope(tmp_path: Path) -> None:
+    write(tmp_path, "app/__init__.py", "")
+    write(tmp_path, "app/demo/__init__.py", "")
+    write(tmp_path, "app/demo/api.py", "def create_leads(n):\n    return n\n\n\nclass Lead:\n    pass\n")
+    write(
+        tmp_path,
+        "app/jobs.py",
+        "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\n"
+        "from legacy import create_leads\n\n\n"
+        "def run():\n    from app.demo.api import create_leads\n\n    return create_leads(3)\n\n\n"
+        "def old():\n    return create_leads(1)\n\n\n"
+        "class Report:\n    if TYPE_CHECKING:\n        from app.demo.api import Lead\n\n"
+        "    def build(self, lead: Lead) -> Lead:\n        return lead\n",
+    )
+    result = refs(tmp_path, "create_leads", "Lead")
+    function = entry(result, "create_leads")
+    assert uses(function) == {("app/jobs.py", 9, "import", "exact"), ("app/jobs.py", 11, "call", "exact")}
+    assert function["totals"]["elsewhere"] == 2  # the module's own import from legacy, and old()'s call
+    cls = entry(result, "Lead")
+    assert uses(cls) == {
+        ("app/jobs.py", 20, "import", "exact"),
+        ("app/jobs.py", 22, "type", "exact"),
+    }
+    assert cls["totals"]["exact"] == 3  # the import and both annotations
