@@ -9,6 +9,7 @@ import os
 import re
 from typing import Any
 
+from sofia.errors import tool
 from sofia.output.budget import MARGIN, cost, largest_prefix, note, with_omitted
 from sofia.output.notes import Place, not_followed
 from sofia.providers.code.documents import count_lines, decode, header, read
@@ -210,4 +211,27 @@ def _nowhere(
         close += [c for c in lookup.close_names(words, last) if c not in close and c != last]
     where = ", ".join(searched[:3]) + (" …" if len(searched) > 3 else "")
     hint = f"close: {', '.join(close[:5])}" if close else "check the spelling, or widen the path"
+    elsewhere = _unparsed_notes(names, searched, root, ctx)
+    if elsewhere:
+        return ProviderError(
+            f"no definition of {', '.join(names)} under {where} in a parsed language; {'; '.join(elsewhere)}",
+            hint if close else f"{tool('grep')} finds every occurrence",
+        )
     return ProviderError(f"no definition of {', '.join(names)} under {where}", hint)
+
+
+def _unparsed_notes(names: list[str], searched: list[str], root: Any, ctx: Context) -> list[str]:
+    """Each name's occurrences in files of types sofia does not parse (docs/languages.md)."""
+    from sofia.runtime import unparsed
+    from sofia.syntax.registry import EXTENSIONS
+
+    notes: list[str] = []
+    for name in names:
+        last = lookup.parse_query(name).name
+        found = unparsed.count(
+            last, searched, cwd=root, parsed_extensions=EXTENSIONS, timeout=ctx.timeout(20.0)
+        )
+        note = found.note(last, advice="")
+        if note:
+            notes.append(note.split(": ", 1)[1] if len(names) == 1 else note)
+    return notes

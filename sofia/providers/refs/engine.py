@@ -18,6 +18,7 @@ from sofia.providers.grep.request import Request, build
 from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Ripgrep, display_path
 
 if TYPE_CHECKING:
+    from sofia.providers.refs.match import Matched
     from sofia.providers.refs.provider import Params
     from sofia.syntax.lookup import Query
     from sofia.syntax.uses import FileUses, Syntax
@@ -136,7 +137,29 @@ def search(params: Params, ctx: Context) -> dict[str, Any]:
 
     found = collect(params, ctx)
     matched = [match(query, found) for query in found.queries]
+    if not params.exts:
+        count_unparsed(found, matched, ctx)
     return shape(params, found, matched, ctx.budget)
+
+
+def count_unparsed(found: Found, matched: list[Matched], ctx: Context) -> None:
+    """For a name with no definition in a parsed file, its occurrences in the files of types no
+    language record parses, so the answer never reads "not found" for a name that occurs."""
+    from sofia.runtime import unparsed
+    from sofia.syntax.registry import EXTENSIONS
+
+    request = found.request
+    for m in matched:
+        if m.definitions:
+            continue
+        m.outside = unparsed.count(
+            m.query.name,
+            [request.target],
+            cwd=request.cwd,
+            parsed_extensions=EXTENSIONS,
+            ignore_dirs=request.ignore_dirs,
+            timeout=ctx.timeout(20.0),
+        )
 
 
 def queries_of(symbols: Sequence[str]) -> list[Query]:

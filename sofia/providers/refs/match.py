@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sofia.runtime.unparsed import Unparsed
 from sofia.syntax.registry import constructs_by_call, separator
 from sofia.syntax.uses.model import COMMENT, DEFINITION, LOCAL, STRING, USE, Occurrence, Path
 
@@ -66,6 +67,8 @@ class Matched:
     text: int = 0
     unclassified: int = 0
     raw_lines: dict[tuple[str, int], str] = field(default_factory=dict)
+    outside: Unparsed | None = None
+    """With no definition: the name's occurrences in files of types sofia does not parse."""
 
 
 def suffix(qualifier: tuple[str, ...], path: Path | None) -> bool:
@@ -134,6 +137,9 @@ class Matcher:
         self.member_query = query.member or bool(
             self.definitions and all(d.kind in MEMBER_KINDS for d in self.definitions)
         )
+        self.free = bool(self.definitions) and not any(self._is_member(d) for d in self.definitions)
+        """Every definition is a top-level function, class or constant: `x.name` reaches one only
+        when `x` is the module or namespace holding it."""
 
     def _definitions(self) -> list[Definition]:
         query = self.query
@@ -216,8 +222,24 @@ class Matcher:
             return EXACT, index
         return (EXACT, -1) if suffix(self.query.qualifier, target) else (ELSEWHERE, -1)
 
+    def _is_member(self, definition: Definition) -> bool:
+        """Whether a definition is a class's member (a method, a property, a class constant or a
+        nested class), as opposed to a module's or namespace's top-level name."""
+        if definition.kind in ("method", "property"):
+            return True
+        return definition.container is None or definition.container in self.parents
+
     def _member(self, occurrence: Occurrence) -> tuple[str, int]:
         target = occurrence.container
+        if self.free:
+            # A call on an object is not a call of a free function; through the module or
+            # namespace that holds it (`doc.assigned_users()` after `from app.api import doc`) it is.
+            index = self.by_container.find(target)
+            if index >= 0:
+                return EXACT, index
+            if target is not None and self.query.qualifier and suffix(self.query.qualifier, target):
+                return EXACT, -1
+            return ELSEWHERE, -1
         if target is None:
             return NAME, -1
         if not self.member_query and self.query.qualifier:
@@ -243,26 +265,28 @@ class Matcher:
         return (NAME, -1) if self._possible(occurrence, target) else (ELSEWHERE, -1)
 
     def _possible(self, occurrence: Occurrence, current: Path) -> bool:
-        """A receiver known not to be the requested class may still reach it: a class in the same
-        hierarchy (an ancestor's `$this`, a subclass overriding it, a sibling implementing the
-        same interface method) dispatches to related methods. A bare name accepts every receiver."""
-        if not self.query.qualifier:
-            return True
+        """A receiver known not to be the requested class (for a bare name: none of the classes
+        defining it) may still reach it: a class in the same hierarchy (an ancestor's `$this`, a
+        subclass overriding it, a sibling implementing the same interface method) dispatches to
+        related methods."""
         if current not in self.related:
             self.related[current] = any(self._share(path, current) for path in self.wanted)
         return self.related[current]
 
     def _share(self, wanted: Path, current: Path) -> bool:
         """Whether two classes are one hierarchy for the name: one reaches the other, or both
-        reach an ancestor declaring it — or a chain is broken (a parent in no searched file),
-        and then nothing can be ruled out."""
-        mine, mine_known = self._ancestors(wanted)
+        reach an ancestor declaring it. When the receiver's own chain is broken (a parent in no
+        searched file) nothing can be ruled out; when it is whole and reaches neither the
+        requested class nor a shared declaring ancestor, the receiver is another hierarchy,
+        even if the requested class's chain runs out of the tree (`UserController extends
+        BaseController`, a framework class)."""
+        mine, _ = self._ancestors(wanted)
         theirs, theirs_known = self._ancestors(current)
-        if not (mine_known and theirs_known):
-            return True
         if any(same(a, current) for a in mine) or any(same(a, wanted) for a in theirs):
             return True
-        return any(self.defining.find(a) >= 0 for a in mine & theirs)
+        if any(self.defining.find(a) >= 0 for a in mine & theirs):
+            return True
+        return not theirs_known
 
     def _ancestors(self, start: Path) -> tuple[set[Path], bool]:
         """`start` and every known ancestor, and whether the whole chain is known."""

@@ -24,7 +24,9 @@ MAX_DEFINITIONS = 20
 """Definitions listed per symbol; the rest are counted."""
 AMBIGUOUS_SHOWN = 5
 NARROW = f"narrow with {param('root')}, {param('exts')}, {param('kinds')} or a qualified name"
-OPTIONAL_TOTALS = ("in_comments", "in_strings", "locals", "elsewhere", "other", "unclassified")
+OPTIONAL_TOTALS = ("in_comments", "in_strings", "locals", "elsewhere", "other", "unclassified", "unparsed")
+"""`unparsed`: occurrences in files of types sofia does not parse (counted when nothing parsed
+defines the name)."""
 
 
 def shape(params: Params, found: Found, matched: Sequence[Matched], budget: int | None) -> dict[str, Any]:
@@ -90,7 +92,11 @@ def _result(
             NAME: m.totals[NAME],
             "definitions": len(m.definitions),
         }
-        optional = {**m.totals, "unclassified": m.unclassified}
+        optional = {
+            **m.totals,
+            "unclassified": m.unclassified,
+            "unparsed": m.outside.occurrences if m.outside is not None else 0,
+        }
         totals.update({key: optional[key] for key in OPTIONAL_TOTALS if optional.get(key)})
         entry: dict[str, Any] = {
             "symbol": m.query.text,
@@ -165,13 +171,18 @@ def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str
                 f"{query.text} is defined {len(m.definitions)} times: {listed}{more}; qualify it (e.g. {qnames[0]}) "
                 "to tell exact uses from same-named ones"
             )
-        if not m.definitions and not m.totals["uses"] and not m.text:
+        elsewhere = m.outside.note(query.text) if m.outside is not None else ""
+        if not m.definitions and not m.totals["uses"] and not m.text and not elsewhere:
             notes.append(f"{query.text}: not found under {found.request.root_display}")
+        elif not m.definitions and elsewhere and not m.totals["uses"]:
+            notes.append(f"{query.text}: no definition in a parsed language; {elsewhere.split(': ', 1)[1]}")
         elif not m.definitions:
             notes.append(
                 f"{query.text}: no definition under {found.request.root_display} (defined outside the root, "
                 "in an unsupported file, or generated); uses whose receiver is known are exact"
             )
+            if elsewhere:
+                notes.append(elsewhere)
     if params.kinds:
         notes.append(f"showing uses of kind {', '.join(params.kinds)}; totals count every kind")
     if found.deadline_cut:
