@@ -197,10 +197,15 @@ def _parse_and_run(args: list[str], selected: tuple[str, ...], entries: list[Pro
         return EXIT_USAGE
     if selected == ("doctor",):
         from sofia.cli.doctor import run_doctor
+        from sofia.runtime import proc
 
-        return run_doctor(namespace.format)
+        with proc.children_end_on_interrupt():
+            return run_doctor(namespace.format)
     if selected == ("init",):
-        return _run_init(namespace)
+        from sofia.runtime import proc
+
+        with proc.children_end_on_interrupt():
+            return _run_init(namespace)
     return _run_provider(entries, namespace, specs, after)
 
 
@@ -282,6 +287,7 @@ def _run_provider(
     from sofia.cli.spelling import CommandLine
     from sofia.output import render
     from sofia.providers.contract import Context, Outcome, ProviderError
+    from sofia.runtime import proc
 
     command = "sf " + " ".join(entries[0].cli)
     spell = CommandLine(specs)
@@ -302,10 +308,11 @@ def _run_provider(
     ctx = Context(root=Path.cwd(), budget=budget, progress=interact.progress(), confirm=interact.confirm)
     exit_code = EXIT_OK
     try:
-        prepare = provider.cli_prepare()
-        if prepare is not None:
-            params = prepare(params, ctx)
-        result = provider.run(params, ctx)
+        with proc.children_end_on_interrupt():
+            prepare = provider.cli_prepare()
+            if prepare is not None:
+                params = prepare(params, ctx)
+            result = provider.run(params, ctx)
     except ProviderError as exc:
         print(f"{command}: error: {exc.text(spell)}", file=sys.stderr)
         return EXIT_ERROR

@@ -1,6 +1,12 @@
 """Running external programs the one safe way: argument lists, no shell, stdin from /dev/null,
 captured output, an explicit timeout, and a process group of their own so a timeout (or a
-deadline interrupting the caller) kills the whole tree."""
+deadline interrupting the caller) kills the whole tree.
+
+A child in a session of its own does not see the terminal's Ctrl-C, and a thread waiting on it
+(composer_check runs checks in threads) does not see the KeyboardInterrupt of the main thread. So
+every running child is known here, and `children_end_on_interrupt` (the CLI's) makes SIGINT and
+SIGTERM kill all of them at once and refuse to start new ones before the main thread unwinds.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +14,16 @@ import contextlib
 import os
 import signal
 import subprocess
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import FrameType
 from typing import IO
+
+_running: set[subprocess.Popen[bytes]] = set()
+"""Children started here that have not been reaped (adding and discarding are atomic)."""
+_stopping = threading.Event()
+"""Set by `stop_all`: no new child starts until the interrupted command has unwound."""
 
 
 class ProgramNotFound(FileNotFoundError):
@@ -76,6 +89,7 @@ def run(
     process group when `timeout` passes. Any exception raised while waiting (a deadline signal)
     also kills the group before it propagates, so no child outlives its call.
     """
+    _refuse_when_stopping()
     try:
         proc = subprocess.Popen(
             list(args),
@@ -91,6 +105,7 @@ def run(
     except PermissionError as exc:
         raise ProgramNotFound(args[0]) from exc
     try:
+        _track(proc)
         stdout, stderr = proc.communicate(input=input, timeout=timeout)
     except subprocess.TimeoutExpired:
         kill_group(proc)
@@ -98,7 +113,65 @@ def run(
     except BaseException:
         kill_group(proc)
         raise
+    finally:
+        _running.discard(proc)
+    if _stopping.is_set():
+        raise KeyboardInterrupt  # killed by `stop_all`: its output is not an answer
     return Completed(list(args), proc.returncode, stdout, stderr)
+
+
+def _refuse_when_stopping() -> None:
+    if _stopping.is_set():
+        raise KeyboardInterrupt
+
+
+def _track(proc: subprocess.Popen[bytes]) -> None:
+    """Known to `stop_all` from now on; killed at once when `stop_all` ran before it got here."""
+    _running.add(proc)
+    if _stopping.is_set():
+        raise KeyboardInterrupt
+
+
+def stop_all() -> int:
+    """Kill the process group of every running child now and start no new one until the command
+    has unwound; returns how many were signalled. Safe in a signal handler: it only sends
+    signals (each child's own thread reaps it)."""
+    _stopping.set()
+    signalled = 0
+    for proc in _running.copy():
+        if proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+                signalled += 1
+    return signalled
+
+
+@contextlib.contextmanager
+def children_end_on_interrupt() -> Iterator[None]:
+    """While inside: Ctrl-C (SIGINT) and SIGTERM kill every running child at once (`stop_all`),
+    then raise KeyboardInterrupt (SIGTERM: SystemExit 143) in the main thread, so threads waiting
+    on children return at once instead of when their programs end. A signal the process ignores
+    stays ignored; outside the main thread nothing changes (only it can handle signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_signal(number: int, frame: FrameType | None) -> None:
+        stop_all()
+        if number == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise SystemExit(128 + number)
+
+    previous = {}
+    for number in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            previous[number] = signal.signal(number, on_signal)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        _stopping.clear()
 
 
 class Background:
@@ -111,6 +184,7 @@ class Background:
     def __init__(self, args: Sequence[str], *, cwd: str | os.PathLike[str] | None = None) -> None:
         import tempfile
 
+        _refuse_when_stopping()
         self.args = list(args)
         self._stdout = tempfile.TemporaryFile()  # noqa: SIM115 - kept open until wait() or kill()
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115
@@ -126,6 +200,11 @@ class Background:
         except (FileNotFoundError, PermissionError) as exc:
             self._close()
             raise ProgramNotFound(self.args[0]) from exc
+        try:
+            _track(self._proc)
+        except BaseException:
+            self.kill()
+            raise
 
     def wait(self, timeout: float, *, stdout_from: int = 0) -> Completed:
         """Its result once it exits; ProgramTimeout (group killed) when `timeout` passes first.
@@ -138,6 +217,7 @@ class Background:
         except BaseException:
             self.kill()
             raise
+        _running.discard(self._proc)
         stdout, stderr = self._read(self._stdout, stdout_from), self._read(self._stderr)
         self._close()
         return Completed(self.args, returncode, stdout, stderr)
@@ -156,6 +236,7 @@ class Background:
         already reaped is not signalled: its group id may belong to another process by now)."""
         if self._proc.returncode is None:
             kill_group(self._proc)
+        _running.discard(self._proc)
         self._close()
 
     @staticmethod
