@@ -53,19 +53,25 @@ def check_rg() -> Check:
 
 
 def check_grammars() -> Check:
-    import importlib
+    """Every grammar of the language registry loads and parses (`sofia.syntax.registry.GRAMMARS`)."""
+    from sofia.syntax import registry
+    from sofia.syntax.grammars import LanguageUnsupported, language, parse_bytes
 
-    names = ["tree_sitter", "tree_sitter_php", "tree_sitter_go", "tree_sitter_python"]
-    names += ["tree_sitter_javascript", "tree_sitter_typescript", "tree_sitter_html"]
-    missing = []
-    for name in names:
+    failed: list[str] = []
+    for grammar in registry.GRAMMARS:
         try:
-            importlib.import_module(name)
-        except ImportError:
-            missing.append(name.replace("_", "-"))
-    if missing:
-        return _row("tree-sitter", "missing", ", ".join(missing), "reinstall sofia: python3 -m pip install .")
-    return _row("tree-sitter", "ok", "grammars: php, go, python, javascript, typescript, tsx, html")
+            language(grammar.name)
+            parse_bytes(b"x", grammar.name)
+        except (LanguageUnsupported, ImportError, ValueError, OSError) as error:
+            failed.append(f"{grammar.name} ({grammar.distribution}: {error})")
+    if failed:
+        return _row(
+            "tree-sitter",
+            "missing",
+            "grammars that do not load: " + "; ".join(failed),
+            "reinstall sofia: python3 -m pip install .",
+        )
+    return _row("tree-sitter", "ok", "grammars: " + ", ".join(grammar.name for grammar in registry.GRAMMARS))
 
 
 def check_gh() -> Check:
