@@ -136,7 +136,7 @@ def attached_above(
     if sibling is None and node.parent is not None and node.parent.type in climb:
         sibling = node.parent.prev_sibling
     while sibling is not None and sibling.type in accepted:
-        if sibling.end_point.row < first.start_point.row - 1 or _shares_line_with_code_before(sibling):
+        if last_line(sibling) < first_line(first) - 1 or _shares_line_with_code_before(sibling):
             break
         if same_column and sibling.start_point.column != node.start_point.column:
             break
@@ -146,9 +146,10 @@ def attached_above(
 
 
 def _shares_line_with_code_before(node: Node) -> bool:
-    """A trailing comment (`x = 1  # note`) belongs to the code before it, not to what follows."""
+    """A trailing comment (`x = 1  # note`) belongs to the code before it, not to what follows
+    (a node ending just past a newline, as Rust's `///` comments do, ends on the line before)."""
     before = node.prev_sibling
-    return before is not None and before.end_point.row == node.start_point.row
+    return before is not None and last_line(before) == first_line(node)
 
 
 def make_symbol(
