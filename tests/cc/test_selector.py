@@ -79,3 +79,28 @@ def test_no_match_suggests_close_names(call: Call, ab_root: Path) -> None:
 def test_empty_root(call: Call, tmp_path: Path) -> None:
     with pytest.raises(ProviderError, match=f"no sessions under {tmp_path}"):
         call(prompts, projects_dir=str(tmp_path))
+
+
+def _picked(root: Path, selector: str, workspace: str) -> str:
+    params = prompts.Params(session=selector, projects_dir=str(root))
+    result: str = prompts.run(params, context(root=Path(workspace)))["id"]
+    return result
+
+
+def test_no_session_is_the_newest_of_the_workspace_s_own_project(ab_root: Path) -> None:
+    """A is the newest session of all; B is the newest (and only) one started in /home/dev/src/web."""
+    assert _picked(ab_root, "", "/home/dev/src/web") == "9d8c7b6a"
+    assert _picked(ab_root, "", "/home/dev/src/web/") == "9d8c7b6a"
+    assert _picked(ab_root, "last", "/home/dev/src/web") == "3f2a9c1e"
+    assert _picked(ab_root, "", "/home/dev/src/acme-api") == "3f2a9c1e"
+
+
+def test_a_workspace_without_sessions_gets_the_newest_of_all(ab_root: Path, tmp_path: Path) -> None:
+    assert _picked(ab_root, "", str(tmp_path)) == "3f2a9c1e"
+    assert _picked(ab_root, "", "/home/dev") == "3f2a9c1e"  # a parent of both projects is neither
+
+
+def test_the_workspace_s_project_is_found_by_its_sessions_cwd_too(ab_root: Path) -> None:
+    """Claude Code shortens the names of long project directories; the transcript's cwd still says."""
+    (ab_root / transcripts.DIR_B).rename(ab_root / "-home-dev-src-web-3a9f")
+    assert _picked(ab_root, "", "/home/dev/src/web") == "9d8c7b6a"

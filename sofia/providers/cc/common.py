@@ -38,7 +38,12 @@ ProjectsDir = Annotated[
 ]
 SessionSelector = Annotated[
     str,
-    Field(description=("empty or 'last' = newest; else id prefix, project or .jsonl path")),
+    Field(
+        description=(
+            "empty = newest of this workspace's project (else newest of all); 'last' = newest of all; "
+            "else id prefix, project or .jsonl path"
+        )
+    ),
     Cli(positional=True, metavar="SESSION"),
     SESSION_PATH,
 ]

@@ -1,4 +1,6 @@
-"""The `session` selector: a file path, `last`, an id prefix, or a project name.
+"""The `session` selector: a file path, `last`, an id prefix, or a project name; empty is the
+newest session of the workspace's own project when it has one (an agent asking about "the session"
+means the one in the directory it works in), else the newest of all, as `last`.
 
 Ambiguity is an error that lists the candidates instead of a silent guess.
 """
@@ -7,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,11 +62,15 @@ def select(
         raise ProviderError(
             f"no sessions under {listing.root}", f"set {param('projects_dir')} or $CC_PROJECTS_DIR"
         )
-    return pick(text, listing, lambda candidates: newest(candidates, loader)), listing
+    return pick(text, listing, lambda candidates: newest(candidates, loader), ctx.root), listing
 
 
-def pick(text: str, listing: Listing, latest: Newest) -> Session:
+def pick(text: str, listing: Listing, latest: Newest, workspace: Path | None = None) -> Session:
     sessions = listing.sessions
+    if text == "" and workspace is not None:
+        own = workspace_sessions(sessions, workspace)
+        if own:
+            return latest(own)
     if text == "" or text.lower() == "last":
         return latest(sessions)
     wanted = text.lower()
@@ -96,6 +103,28 @@ def pick(text: str, listing: Listing, latest: Newest) -> Session:
         f'no session matched "{text}"{suffix}',
         f"pass last, a session id prefix, a project name or a .jsonl path; {tool('cc_ls')} lists sessions",
     )
+
+
+def encoded(directory: str) -> str:
+    """Claude Code's name for the project directory of sessions started in `directory`: every
+    character but a letter or a digit becomes `-` (`/home/dev/src/web` is `-home-dev-src-web`)."""
+    return re.sub(r"[^A-Za-z0-9]", "-", directory)
+
+
+def workspace_sessions(sessions: Sequence[Session], workspace: Path) -> list[Session]:
+    """The sessions Claude Code ran with `workspace` as its project: those of the project directory
+    it names for the workspace, else those of a project whose sessions' `cwd` is the workspace
+    (one transcript head read per project)."""
+    spellings = {str(workspace).rstrip("/") or "/", os.path.realpath(workspace)}
+    names = {encoded(spelling) for spelling in spellings}
+    own = [s for s in sessions if s.project_dir in names]
+    if own:
+        return own
+    first: dict[str, Session] = {}
+    for session in sessions:
+        first.setdefault(session.project_dir, session)
+    matched = {d for d, s in first.items() if (peek(s.file.path)[0].rstrip("/") or "/") in spellings}
+    return [s for s in sessions if s.project_dir in matched]
 
 
 def _labels(sessions: list[Session]) -> dict[str, str]:
