@@ -116,3 +116,105 @@ def test_python_imports_inside_functions_and_class_bodies_are_followed_with_scop
         ("app/jobs.py", 22, "type", "exact"),
     }
     assert cls["totals"]["exact"] == 3  # the import and both annotations
+
+
+# --- a same-named method is not a free function ------------------------------------------------
+
+
+def test_calls_on_objects_are_not_uses_of_a_free_function(tmp_path: Path) -> None:
+    write(tmp_path, "app/__init__.py", "")
+    write(tmp_path, "app/api/__init__.py", "")
+    write(tmp_path, "app/api/doc.py", "def assigned_users(doc):\n    return []\n")
+    write(
+        tmp_path,
+        "app/orders.py",
+        "from framework import Document\n\nfrom app.api import doc\nfrom app.api.doc import assigned_users\n\n\n"
+        "class Order(Document):\n    def notify(self, order):\n        self.assigned_users()\n"
+        "        order.assigned_users()\n        doc.assigned_users(self)\n        return assigned_users(self)\n",
+    )
+    item = entry(refs(tmp_path, "assigned_users"), "assigned_users")
+    orders = "app/orders.py"
+    assert uses(item) == {
+        (orders, 4, "import", "exact"),
+        (orders, 11, "call", "exact"),  # through the module alias
+        (orders, 12, "call", "exact"),
+    }
+    assert item["totals"]["elsewhere"] == 2  # self.… and order.…
+
+
+def test_php_calls_on_objects_are_not_uses_of_a_function(tmp_path: Path) -> None:
+    write(tmp_path, "src/helpers.php", "<?php\nnamespace App;\nfunction render() {}\n")
+    write(
+        tmp_path,
+        "src/View.php",
+        "<?php\nnamespace App;\nclass View extends \\Framework\\View {\n"
+        "    public function show($x) { $this->render(); $x->render(); static::render(); return render(); }\n}\n",
+    )
+    item = entry(refs(tmp_path, "render"), "render")
+    assert uses(item) == {("src/View.php", 4, "call", "exact")}
+    assert item["totals"]["elsewhere"] == 3
+
+
+def test_ts_calls_on_objects_are_not_uses_of_a_function(tmp_path: Path) -> None:
+    write(tmp_path, "src/format.ts", "export function formatDate(d: Date) { return '' }\n")
+    write(
+        tmp_path,
+        "src/use.ts",
+        "import * as fmt from './format'\nimport { formatDate } from './format'\n"
+        "export function show(moment: any) {\n  moment.formatDate()\n  fmt.formatDate(new Date())\n"
+        "  return formatDate(new Date())\n}\n",
+    )
+    write(
+        tmp_path,
+        "src/legacy.js",
+        "const format = require('./format')\nconst { formatDate: fd } = require('./format')\n"
+        "format.formatDate(1)\nfd(2)\n",
+    )
+    item = entry(refs(tmp_path, "formatDate"), "formatDate")
+    assert uses(item) == {
+        ("src/use.ts", 2, "import", "exact"),
+        ("src/use.ts", 5, "call", "exact"),
+        ("src/use.ts", 6, "call", "exact"),
+        ("src/legacy.js", 2, "import", "exact"),
+        ("src/legacy.js", 3, "call", "exact"),
+        ("src/legacy.js", 4, "call", "exact"),
+    }
+    assert item["totals"]["elsewhere"] == 1  # moment.formatDate()
+
+
+# --- a class that cannot reach the one asked for -----------------------------------------------
+
+
+def test_a_class_whose_whole_chain_is_known_and_unrelated_is_not_a_use(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "app/Http/UserController.php",
+        "<?php\nnamespace App\\Http;\nuse Framework\\BaseController;\n"
+        "class UserController extends BaseController {\n    public function destroy(int $id) {}\n}\n",
+    )
+    write(
+        tmp_path,
+        "app/Cache/CacheStore.php",
+        "<?php\nnamespace App\\Cache;\nclass CacheStore {\n    public function destroy() {}\n"
+        "    public function flush() { $this->destroy(); }\n}\n",
+    )
+    write(
+        tmp_path,
+        "app/Cache/Pool.php",
+        "<?php\nnamespace App\\Cache;\nclass Pool {\n    public function drop() { $this->destroy(); }\n}\n",
+    )
+    write(
+        tmp_path,
+        "app/Http/Admin.php",
+        "<?php\nnamespace App\\Http;\nclass Admin extends UserController {\n"
+        "    public function purge() { $this->destroy(1); }\n}\n",
+    )
+    result = refs(tmp_path, "UserController::destroy", "destroy")
+    method = uses(entry(result, "UserController::destroy"))
+    assert method == {("app/Http/Admin.php", 4, "call", "exact")}
+    # Bare, the name is CacheStore's too; Pool's chain is whole and defines no destroy.
+    bare = uses(entry(result, "destroy"))
+    assert bare == {
+        ("app/Http/Admin.php", 4, "call", "exact"),
+        ("app/Cache/CacheStore.php", 5, "call", "exact"),
+    }

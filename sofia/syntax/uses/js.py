@@ -72,6 +72,21 @@ CLASS_DECLARATIONS = ("class_declaration", "abstract_class_declaration", "interf
 PARAMETERS = ("required_parameter", "optional_parameter")
 
 
+def _required(declarator: Node) -> str | None:
+    """The specifier of a declarator's `require('x')` value, or None."""
+    value = declarator.child_by_field_name("value")
+    if value is None or value.type != "call_expression":
+        return None
+    function = value.child_by_field_name("function")
+    arguments = value.child_by_field_name("arguments")
+    if function is None or text_of(function) != "require" or arguments is None:
+        return None
+    strings = [a for a in arguments.named_children if a.type == "string"]
+    if len(strings) != 1 or arguments.named_child_count != 1:
+        return None
+    return text_of(strings[0])[1:-1]
+
+
 def module_path(rel: str) -> Path:
     """`src/api/index.ts` -> ("src", "api"); `src/api.ts` -> ("src", "api")."""
     stem = rel
@@ -117,7 +132,12 @@ class Analyzer:
                 "variable_declaration",
             ):
                 for declarator in declaration.named_children:
-                    if declarator.type == "variable_declarator":
+                    if declarator.type != "variable_declarator":
+                        continue
+                    required = _required(declarator)
+                    if required is not None:
+                        self._read_require(declarator, self.target_module(required))
+                    else:
                         self.top.add(text_of(declarator.child_by_field_name("name")))
 
     def target_module(self, source: str) -> Path:
@@ -147,6 +167,21 @@ class Analyzer:
                         original = text_of(specifier.child_by_field_name("name"))
                         alias = specifier.child_by_field_name("alias")
                         self.names[text_of(alias) if alias is not None else original] = (*module, original)
+
+    def _read_require(self, declarator: Node, module: Path) -> None:
+        """CommonJS at top level: `const m = require('./m')` binds the module (a namespace),
+        `const { a, b: c } = require('./m')` binds its members."""
+        name = declarator.child_by_field_name("name")
+        if name is not None and name.type == "identifier":
+            self.namespaces[text_of(name)] = module
+        elif name is not None and name.type == "object_pattern":
+            for part in name.named_children:
+                if part.type == "shorthand_property_identifier_pattern":
+                    self.names[text_of(part)] = (*module, text_of(part))
+                elif part.type == "pair_pattern":
+                    key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
+                    if key is not None and value is not None and value.type == "identifier":
+                        self.names[text_of(value)] = (*module, text_of(key))
 
     # --- resolution ---------------------------------------------------------------------------
 
@@ -350,6 +385,15 @@ class Analyzer:
             return self.declarator(parent, node)
         if ptype == "import_specifier":
             return self.import_specifier(parent, node)
+        if node.type == "shorthand_property_identifier_pattern" or ptype == "pair_pattern":
+            required = self._required_module(parent)
+            if required is not None:
+                alias = parent.child_by_field_name("value") if ptype == "pair_pattern" else None
+                if alias == node:
+                    return Occurrence(start, 0, 0, USE, "import", None, alias=text_of(node))
+                return Occurrence(
+                    start, 0, 0, USE, "import", required, alias=text_of(alias) if alias is not None else ""
+                )
         if ptype in ("import_clause", "namespace_import"):
             return Occurrence(start, 0, 0, USE, "import", self.resolve(word))
         if ptype == "export_specifier":
@@ -390,6 +434,15 @@ class Analyzer:
         if ptype == "decorator":
             return Occurrence(start, 0, 0, USE, "call", self.resolve(word))
         return Occurrence(start, 0, 0, USE, "reference", self.resolve(word))
+
+    def _required_module(self, pattern: Node) -> Path | None:
+        """The module a destructuring `{ a, b: c } = require('./m')` at top level reads, or None."""
+        holder = pattern if pattern.type == "object_pattern" else pattern.parent
+        declarator = holder.parent if holder is not None else None
+        if declarator is None or declarator.type != "variable_declarator":
+            return None
+        required = _required(declarator)
+        return self.target_module(required) if required is not None else None
 
     def _called(self, member: Node) -> bool:
         parent = member.parent
