@@ -84,6 +84,42 @@ class Spec:
     """An import node → the imported path as the summary lists it."""
     uses: Uses | None = None
     """How refs classifies a name's occurrences (`sofia.syntax.uses.queried`)."""
+    symbol_rows: frozenset[str] = frozenset()
+    """Row kinds that are symbols too in this language (C# and Kotlin properties have accessor
+    bodies: sliced, and named by grep and changed)."""
+    receiver: Callable[[Node], str] | None = None
+    """A declaration → the type it is declared on from outside that type, which owns it (Kotlin's
+    extension `fun Foo.bar()` → `Foo`); "" for none."""
+    mods: Callable[[Node, list[str]], list[str]] | None = None
+    """(declaration, modifier words) → the words of its `mods` cell; default: the words that are
+    not visibility (Kotlin's `open` is a modifier; a declaring keyword may be shown)."""
+    relation: Callable[[Node], tuple[str, str]] | None = None
+    """One related type (a child of a `relations` node, or of a `lists` node in it) → (`extends`,
+    `implements` or "" to leave it out, its text), where the node type alone does not tell a base
+    class from an interface (C#'s `: Base, IFoo`, Kotlin's `Base()` against `Iface`)."""
+    detail: Callable[[Node], str] | None = None
+    """A type declaration → its `detail` cell, where type parameters do not say enough (a C#
+    delegate's signature, a Kotlin typealias's target)."""
+    named: Callable[[str, Node, Node], Named | None] | None = None
+    """(captured kind, declaration, captured @name) → what the match declares, or None to drop it:
+    for names inside nested declarators (C's `*copy_process(...)`, `(*getfn(void))(int)`), where
+    the declarator decides the kind (a prototype or a variable) and a qualified name its owners
+    (`ns::Foo::bar`)."""
+    wrappers: frozenset[str] = frozenset()
+    """Node types around a declaration that belong to it (C++ `template <...>`): its slice and
+    attached comments start at the outermost one."""
+
+
+@dataclass(frozen=True)
+class Named:
+    """What a language's `named` hook makes of a captured name."""
+
+    kind: str
+    node: Node
+    """The name as written, qualifiers included: its line is the declaration's, a signature
+    leaves it out."""
+    name: str
+    owners: tuple[str, ...] = ()
 
 
 VISIBILITY_WORDS = ("public", "protected", "private", "internal", "fileprivate", "open", "package")
@@ -102,6 +138,13 @@ class Declaration:
     owner: Declaration | None = None
     owner_names: tuple[str, ...] = ()
     """Qualifiers written in the name itself (`Foo` of an out-of-line `Foo::bar`)."""
+
+    @property
+    def end(self) -> Node:
+        """The node whose end closes the declaration: its own, or the query's `@end` (the body
+        after a C macro that defines a function: `SYSCALL_DEFINE1(name, ...) { ... }`)."""
+        ends = self.captures.get("end")
+        return ends[0] if ends else self.node
 
     @property
     def path(self) -> tuple[str, ...]:
@@ -194,7 +237,9 @@ def read(source: bytes, lang: str, tree: Any | None = None) -> Parsed:
                     if key in seen:
                         continue
                     seen.add(key)
-                    declarations.append(_declaration(spec, node, kind, name_node, captures))
+                    declaration = _declaration(spec, node, kind, name_node, captures)
+                    if declaration is not None:
+                        declarations.append(declaration)
     declarations.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte, d.name_node.start_byte))
     _nest(declarations)
     imports.sort(key=lambda n: n.start_byte)
@@ -207,12 +252,28 @@ def _package_text(node: Node) -> str:
 
 def _declaration(
     spec: Spec, node: Node, kind: str, name_node: Node, captures: dict[str, list[Node]]
-) -> Declaration:
+) -> Declaration | None:
+    if spec.named is not None:
+        named = spec.named(kind, node, name_node)
+        if named is None:
+            return None
+        return Declaration(
+            node=node,
+            kind=named.kind,
+            name=named.name,
+            name_node=named.node,
+            captures=captures,
+            scope=not named.kind or named.kind not in SYMBOL_KINDS | ROW_KINDS,
+            owner_names=named.owners,
+        )
     text = text_of(name_node)
     owner_names: tuple[str, ...] = ()
     if spec.qualifier and spec.qualifier in text:
         *owners, text = [part for part in text.split(spec.qualifier)]
         owner_names = tuple(_base(owner) for owner in owners if owner)
+    receiver = spec.receiver(node) if spec.receiver is not None else ""
+    if receiver:
+        owner_names = (*owner_names, receiver)
     return Declaration(
         node=node,
         kind=kind,
@@ -234,12 +295,13 @@ def _base(text: str) -> str:
 
 
 def _nest(declarations: list[Declaration]) -> None:
-    """Each declaration's owner: the innermost symbol or scope whose node holds it."""
+    """Each declaration's owner: the innermost symbol or scope whose node holds it. An alias
+    (`type`) owns nothing: the struct a C `typedef struct foo {...} foo_t;` holds is `foo`."""
     stack: list[Declaration] = []
     for declaration in declarations:
         while stack and not _holds(stack[-1].node, declaration.node):
             stack.pop()
-        owners = [d for d in stack if d.kind not in ROW_KINDS]
+        owners = [d for d in stack if d.kind not in ROW_KINDS and d.kind != "type"]
         declaration.owner = owners[-1] if owners else None
         if declaration.kind not in ROW_KINDS:
             stack.append(declaration)
@@ -263,7 +325,7 @@ def symbol_tree(parsed: Parsed) -> SymbolTree:
     by_declaration: dict[int, Symbol] = {}
     roots: list[Symbol] = []
     for declaration in parsed.declarations:
-        if declaration.kind not in SYMBOL_KINDS:
+        if declaration.kind not in SYMBOL_KINDS and declaration.kind not in spec.symbol_rows:
             continue
         owner = _symbol_owner(declaration)
         qualifier = separator.join(declaration.path[:-1])
@@ -274,7 +336,8 @@ def symbol_tree(parsed: Parsed) -> SymbolTree:
             qualifier,
             declaration.node,
             separator=separator,
-            first=attached_above(declaration.node, attached),
+            end=declaration.end,
+            first=attached_above(_outermost(declaration.node, spec.wrappers), attached),
             line=min(declaration.name_node.start_point.row + 1, last_line(declaration.node)),
         )
         by_declaration[id(declaration)] = symbol
@@ -287,6 +350,13 @@ def symbol_tree(parsed: Parsed) -> SymbolTree:
         parse_errors=count_errors(parsed.tree.root_node),
         trees=[parsed.tree],
     )
+
+
+def _outermost(node: Node, wrappers: frozenset[str]) -> Node:
+    """The outermost of the `wrappers` around a declaration (`template <...>`), else the node."""
+    while node.parent is not None and node.parent.type in wrappers:
+        node = node.parent
+    return node
 
 
 def _symbol_owner(declaration: Declaration) -> Declaration | None:
@@ -311,8 +381,12 @@ def modifier_words(spec: Spec, node: Node) -> list[str]:
 
 
 def annotation_texts(spec: Spec, node: Node) -> list[str]:
-    """Annotations and attributes of a declaration: inside its modifiers, or attached above it."""
+    """Annotations and attributes of a declaration: its own children (C# attribute lists), inside
+    its modifiers, or attached above it."""
     found: list[str] = []
+    for child in node.children:  # attribute lists written inside the declaration (C#)
+        if child.type in spec.annotations and child.type not in spec.modifiers:
+            found.append(" ".join(text_of(child).split()))
     for child in _children_in(node, spec.modifiers):
         if child.type in spec.annotations:
             found.append(" ".join(text_of(child).split()))

@@ -69,7 +69,10 @@ class _Rows:
         if self.exported_only and vis not in EXPORTED and declaration.kind != "case":
             self.hidden.add(id(declaration))
             return
-        mods = cells.mods(w for w in words if w not in queried.VISIBILITY_WORDS)
+        if spec.mods is not None:
+            mods = cells.mods(spec.mods(declaration.node, words))
+        else:
+            mods = cells.mods(w for w in words if w not in queried.VISIBILITY_WORDS)
         attrs = cells.join(queried.annotation_texts(spec, declaration.node), "; ")
         owner = self.separator.join(declaration.path[:-1])
         kind = declaration.kind
@@ -84,7 +87,7 @@ class _Rows:
                         queried.header(spec, declaration.node, declaration.name_node, self.source)
                     ),
                     "line": declaration.name_node.start_point.row + 1,
-                    "end_line": last_line(declaration.node),
+                    "end_line": last_line(declaration.end),
                     "vis": vis,
                     "mods": mods,
                     "attrs": attrs,
@@ -126,7 +129,12 @@ class _Rows:
                 continue
             for item in child.named_children:
                 parts = item.named_children if item.type in self.spec.lists else [item]
-                relations[relation].extend(cells.collapse(text_of(p)) for p in parts)
+                for part in parts:
+                    kind, text = (relation, text_of(part))
+                    if self.spec.relation is not None:
+                        kind, text = self.spec.relation(part)
+                    if kind:
+                        relations[kind].append(cells.collapse(text))
         params = next(
             (
                 c
@@ -139,15 +147,20 @@ class _Rows:
             "kind": declaration.kind,
             "name": self.separator.join(declaration.path),
             "line": declaration.name_node.start_point.row + 1,
-            "end_line": last_line(declaration.node),
+            "end_line": last_line(declaration.end),
             "vis": vis,
             "mods": mods,
             "extends": cells.join(relations["extends"]),
             "implements": cells.join(relations["implements"]),
             "uses": "",
             "attrs": attrs,
-            "detail": cells.detail(cells.collapse(text_of(params))) if params is not None else "",
+            "detail": self.detail(declaration.node, params),
         }
+
+    def detail(self, node: Node, params: Node | None) -> str:
+        if self.spec.detail is not None:
+            return cells.detail(cells.collapse(self.spec.detail(node)))
+        return cells.detail(cells.collapse(text_of(params))) if params is not None else ""
 
 
 def _capture(declaration: Declaration, name: str) -> str:

@@ -19,7 +19,7 @@ from sofia.syntax import queried
 from sofia.syntax.queried import ROW_KINDS, SYMBOL_KINDS, TYPE_KINDS, Declaration
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
-from sofia.syntax.uses.nodes import ancestors, is_field, span
+from sofia.syntax.uses.nodes import ancestors, span
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
 DEFINITION_KINDS = {"field": "property", "case": "constant", "var": "variable"}
@@ -199,10 +199,10 @@ class Analyzer:
             return None
         field_name = self.tables.news.get(value.type)
         if field_name is not None:
-            return self.type_path(value.child_by_field_name(field_name))
+            return self.type_path(field_child(value, field_name))
         callee_field = self.tables.calls.get(value.type)
         if callee_field is not None:
-            callee = value.child_by_field_name(callee_field)
+            callee = field_child(value, callee_field)
             name = text_of(callee) if callee is not None else ""
             if name in self.types_by_name or name in self.imports:
                 return self.name_path(name)
@@ -226,7 +226,7 @@ class Analyzer:
                 return self.name_path(name), False, True
             return None, False, False
         if node.type in self.tables.news:
-            return self.type_path(node.child_by_field_name(self.tables.news[node.type])), False, False
+            return self.type_path(field_child(node, self.tables.news[node.type])), False, False
         return None, False, False
 
     # --- classification -----------------------------------------------------------------------
@@ -294,7 +294,7 @@ class Analyzer:
     def member_use(self, access: Node, node: Node, receiver_field: str) -> Occurrence:
         start = node.start_byte
         kind = "call" if self._called(access, node) else "reference"
-        receiver = access.child_by_field_name(receiver_field)
+        receiver = field_child(access, receiver_field)
         if receiver is None:
             return self.bare_call(node, text_of(node)) if kind == "call" else self._plain(node, text_of(node))
         path, via_self, named = self.receiver(receiver)
@@ -349,10 +349,17 @@ class Analyzer:
         return None
 
     def _relation(self, node: Node) -> str:
+        trail = [node]
         for above in ancestors(node):
             relation = self.spec.relations.get(above.type)
             if relation is not None:
-                return relation
+                if self.spec.relation is None:
+                    return relation
+                item = trail[-1]
+                if item.type in self.spec.lists and len(trail) > 1:
+                    item = trail[-2]
+                return self.spec.relation(item)[0]
+            trail.append(above)
             if above.type in SYMBOL_KINDS or above.type in self.tables.scopes:
                 return ""
         return ""
@@ -367,6 +374,26 @@ class Analyzer:
                 return False
             child = above
         return False
+
+
+def field_child(node: Node, name: str) -> Node | None:
+    """`node`'s child in the field `name`, or for `#N` its N-th named child (negative: from the
+    end), where the grammar names no field (Kotlin's calls and navigation expressions)."""
+    if not name.startswith("#"):
+        child: Node | None = node.child_by_field_name(name)
+        return child
+    named = [c for c in node.named_children if not c.is_extra]
+    index = int(name[1:])
+    return named[index] if -len(named) <= index < len(named) else None
+
+
+def is_field(parent: Node | None, name: str, node: Node) -> bool:
+    """Whether `node` is `parent`'s child in the field `name` (or at the position `#N`)."""
+    if parent is None:
+        return False
+    if name.startswith("#"):
+        return field_child(parent, name) == node
+    return any(child == node for child in parent.children_by_field_name(name))
 
 
 def _deeper(binding: TypedBinding, other: TypedBinding) -> bool:

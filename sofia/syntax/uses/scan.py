@@ -44,9 +44,14 @@ STRINGS = frozenset(
         "regex_pattern",
         "jsx_text",
         "html_character_reference",
+        "string_literal_content",
+        "verbatim_string_literal",
+        "raw_string_content",
+        "character_literal_content",
     }
 )
-"""Leaves that are text, not code (PHP's `text` is inline HTML outside `<?php`)."""
+"""Leaves that are text, not code (PHP's `text` is inline HTML outside `<?php`; C#'s string
+contents)."""
 IDENTIFIERS = frozenset(
     {
         "name",

@@ -25,7 +25,8 @@ class ImportBinding:
 
 @dataclass(frozen=True)
 class Uses:
-    """A language's use tables (docs/adding-a-language.md, "refs")."""
+    """A language's use tables (docs/adding-a-language.md, "refs"). A field may be written `#N`,
+    the node's N-th named child (`#-1` the last), where the grammar names no field (Kotlin)."""
 
     calls: dict[str, str] = field(default_factory=dict)
     """Call node type → the field holding the callee (`method_invocation` → `name`)."""
