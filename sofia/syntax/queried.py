@@ -432,7 +432,7 @@ def header(spec: Spec, node: Node, name_node: Node, source: bytes) -> str:
             parts.append(_without(child, name_node, spec))
             continue
         text = text_of(child)
-        if not child.is_named and text in spec.keywords:
+        if not child.is_named and (text in spec.keywords or text in (";", ",")):
             continue
         if child.is_named and text in spec.keywords:
             continue
