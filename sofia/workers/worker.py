@@ -50,9 +50,14 @@ class _State:
     calls = 0
     interruptible = False
     """True only while a provider runs: signals arriving at any other moment are ignored."""
+    preloaded = threading.Event()
+    """Clear while the preload thread imports: a call waits for it, because two threads importing
+    the same modules, whose imports form cycles, can each see the other's half-run module
+    (`cannot import name ... from partially initialized module`)."""
 
 
 _state = _State()
+_state.preloaded.set()
 
 
 def initialize(config: WorkerConfig) -> None:
@@ -68,8 +73,13 @@ def initialize(config: WorkerConfig) -> None:
         threading.Thread(
             target=_watch_parent, args=(config.parent,), name="parent-watch", daemon=True
         ).start()
-        # In the background: a call arriving meanwhile imports what it needs itself.
-        threading.Thread(target=_preload, args=(config.preload,), name="preload", daemon=True).start()
+        # In the background: a call arriving meanwhile waits for it (see `_State.preloaded`).
+        _state.preloaded.clear()
+        try:
+            threading.Thread(target=_preload, args=(config.preload,), name="preload", daemon=True).start()
+        except Exception:
+            _state.preloaded.set()
+            raise
     except Exception:
         traceback.print_exc(file=sys.stderr)
 
@@ -99,6 +109,13 @@ def _watch_parent(parent: int) -> None:
 
 def _preload(modules: tuple[str, ...]) -> None:
     """Import the providers and load the grammars now, so the first call does not pay for it."""
+    try:
+        _import_all(modules)
+    finally:
+        _state.preloaded.set()
+
+
+def _import_all(modules: tuple[str, ...]) -> None:
     for module in modules:
         try:
             importlib.import_module(module)
@@ -149,6 +166,7 @@ def _interruptible(request: CallRequest) -> CallReply:
 
 
 def _execute(request: CallRequest) -> CallReply:
+    _state.preloaded.wait()  # interruptible: the call's deadline and a cancellation still apply
     provider = by_name(request.tool)
     if provider is None:
         return CallReply("internal", message=f"KeyError: no provider named {request.tool}")
