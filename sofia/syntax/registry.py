@@ -49,6 +49,9 @@ class Language:
     sniff: str = ""
     """`module:function(source) -> lang name` deciding the language from content for extensions
     two languages share (`.h`: C or C++)."""
+    sniffed: tuple[str, ...] = ()
+    """The extensions `sniff` decides (`.h`); the record's other extensions are always this
+    language (a `.c` file is C)."""
     constructs_by_call: bool = False
     """A call of a class's name makes an instance (`Foo()` in Python, Kotlin, Swift)."""
     gives: tuple[str, ...] = ()
@@ -72,7 +75,6 @@ GRAMMARS: tuple[Grammar, ...] = (
     Grammar("cpp", "tree-sitter-cpp", "tree_sitter_cpp"),
     Grammar("rust", "tree-sitter-rust", "tree_sitter_rust"),
     Grammar("ruby", "tree-sitter-ruby", "tree_sitter_ruby"),
-    Grammar("swift", "tree-sitter-swift", "tree_sitter_swift"),
 )
 """Every grammar sofia loads, in the order `sf doctor` lists them."""
 
@@ -179,6 +181,7 @@ LANGUAGES: tuple[Language, ...] = (
         "c",
         spec="sofia.syntax.languages.c",
         sniff="sofia.syntax.languages.c:header_language",
+        sniffed=(".h",),
     ),
     Language(
         "cpp",
@@ -196,14 +199,6 @@ LANGUAGES: tuple[Language, ...] = (
         "ruby",
         spec="sofia.syntax.languages.ruby",
         separator="#",
-    ),
-    Language(
-        "swift",
-        "Swift",
-        (".swift",),
-        "swift",
-        spec="sofia.syntax.languages.swift",
-        constructs_by_call=True,
     ),
 )
 """Every language, in the order docs/languages.md lists them."""

@@ -20,6 +20,7 @@ from sofia.providers.code.model import SourceFile, Summary, SummaryOptions
 from sofia.providers.code.unfollowed import Unfollowed
 from sofia.syntax import (
     MAX_PARSE_BYTES,
+    LanguageUnsupported,
     ParseUnavailable,
     SymbolTree,
     language_for,
@@ -163,6 +164,8 @@ def decide(item: Input, root: Path, options: SummaryOptions, below: int) -> File
     summarise = summariser(file.lang)
     try:
         tree = parse(file.source, file.lang, item.rel)
+    except LanguageUnsupported:
+        return FileResult(raw(item.rel, file, "unsupported_type"), raw_tok, notes)
     except ParseUnavailable:
         return FileResult(raw(item.rel, file, "too_large"), raw_tok, notes)
     source_file = SourceFile(item.path, item.rel, root, file.source, file.text, file.lang)
