@@ -206,8 +206,21 @@ def _grammar(lang: str) -> str:
     return record.grammar
 
 
+_LAST: list[Parsed] = []
+"""The last file read: the summariser and the use classifier read the tree the symbol layer just
+built, and the query is not run twice on it."""
+
+
 def read(source: bytes, lang: str, tree: Any | None = None) -> Parsed:
-    """Parse (unless `tree` is given) and run the language's query once."""
+    """Parse (unless `tree` is given) and run the language's query once per tree."""
+    if tree is not None and _LAST and _LAST[0].tree is tree and _LAST[0].lang == lang:
+        return _LAST[0]
+    parsed = _read(source, lang, tree)
+    _LAST[:] = [parsed]
+    return parsed
+
+
+def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
     from tree_sitter import QueryCursor
 
     if tree is None:
