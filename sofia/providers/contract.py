@@ -75,7 +75,7 @@ class Context:
     """Everything a provider may know about the call beyond its parameters."""
 
     root: Path
-    """Absolute workspace root (the CLI's cwd, the server's cwd)."""
+    """Absolute workspace root (the CLI's cwd; the server's first client root, else its cwd)."""
     budget: int | None = DEFAULT_BUDGET
     """Output budget in estimated tokens; None means unlimited."""
     deadline: float | None = None

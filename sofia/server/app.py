@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 import anyio
 import mcp_types as types
 import orjson
+from anyio.abc import TaskGroup
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
@@ -36,13 +37,13 @@ from sofia.providers.params import call_budget
 from sofia.providers.registry import Provider
 from sofia.server import stderr
 from sofia.server.budget import fit_error
-from sofia.server.confine import Confinement
 from sofia.server.dedup import Dedup
 from sofia.server.options import Options
 from sofia.server.stdio import LineReader, LineWriter, Wire, claim
 from sofia.server.tools import TITLE, ToolSpec, build, instructions
 from sofia.server.transport import stdio_transport
 from sofia.server.validation import validate
+from sofia.server.workspace import Workspace
 from sofia.workers.pool import WorkerPool
 from sofia.workers.protocol import CallReply, CallRequest
 from sofia.workers.report import describe
@@ -72,7 +73,27 @@ async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None
         max_calls=options.max_calls,
         max_rss=options.max_rss,
     )
-    frontend = Frontend(options, providers, Path(os.path.realpath(os.getcwd())), pool)
+    reader, writer = LineReader(wire.input), LineWriter(wire.output)
+    await reader.open()
+    await writer.open()
+    try:
+        async with anyio.create_task_group() as group:
+            frontend = Frontend(options, providers, Path(os.path.realpath(os.getcwd())), pool, group)
+            server = _server(frontend, options, providers)
+            group.start_soon(_stop_on_signal, group.cancel_scope)
+            async with stdio_transport(reader, writer) as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+            log.info("stdin closed: stopping")
+            group.cancel_scope.cancel()
+    finally:
+        with anyio.CancelScope(shield=True):
+            await pool.close()
+        reader.restore()
+        writer.restore()
+
+
+def _server(frontend: Frontend, options: Options, providers: list[Provider]) -> Server[Any]:
+    """The SDK's low-level server, every handler the frontend's."""
     server: Server[Any] = Server(
         "sofia",
         version=__version__,
@@ -84,22 +105,13 @@ async def serve(options: Options, wire: Wire, providers: list[Provider]) -> None
     server.add_notification_handler(
         "notifications/initialized", types.NotificationParams, frontend.initialized
     )
+    # Registered by hand: the constructor's hook for it warns that roots are deprecated (2026-07-28),
+    # and the clients that have them speak the versions before.
+    server.add_notification_handler(
+        "notifications/roots/list_changed", types.NotificationParams, frontend.roots_changed
+    )
     server.middleware = []
-    reader, writer = LineReader(wire.input), LineWriter(wire.output)
-    await reader.open()
-    await writer.open()
-    try:
-        async with anyio.create_task_group() as group:
-            group.start_soon(_stop_on_signal, group.cancel_scope)
-            async with stdio_transport(reader, writer) as (read, write):
-                await server.run(read, write, server.create_initialization_options())
-            log.info("stdin closed: stopping")
-            group.cancel_scope.cancel()
-    finally:
-        with anyio.CancelScope(shield=True):
-            await pool.close()
-        reader.restore()
-        writer.restore()
+    return server
 
 
 def _encoders(options: Options) -> list[str]:
@@ -137,13 +149,17 @@ class Frontend:
     """Everything between the protocol and the pool: one instance per server (one connection)."""
 
     def __init__(
-        self, options: Options, providers: list[Provider], workspace: Path, pool: WorkerPool
+        self,
+        options: Options,
+        providers: list[Provider],
+        cwd: Path,
+        pool: WorkerPool,
+        group: TaskGroup,
     ) -> None:
         self.options = options
         self.providers = providers
-        self.workspace = workspace
         self.pool = pool
-        self.confinement = Confinement(options.roots, workspace)
+        self.workspace = Workspace(options, cwd, group)
         self.dedup = Dedup()
         self._numbers = itertools.count(1)
 
@@ -153,8 +169,12 @@ class Frontend:
         return build(self.providers)
 
     async def initialized(self, ctx: ServerRequestContext[Any], params: types.NotificationParams) -> None:
-        """The client has its `initialize` answer: now warm the workers."""
+        """The client has its `initialize` answer: now warm the workers and ask for its roots."""
         self.pool.start()
+        self.workspace.initialized(ctx.session)
+
+    async def roots_changed(self, ctx: ServerRequestContext[Any], params: types.NotificationParams) -> None:
+        self.workspace.changed(ctx.session)
 
     async def list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -191,18 +211,20 @@ class Frontend:
         params, problems = validate(spec.model, arguments)
         if params is None:
             return Answer(_error("\n".join(problems)), "invalid")
-        refusal = self.confinement.refusal(params, spec.provider.extra_roots())
+        scope = await self.workspace.for_call(number, ctx.session)
+        extra = spec.provider.extra_roots()
+        refusal = scope.confinement.refusal(params, extra) or scope.wide_refusal(params, self.workspace.home)
         if refusal is not None:
             return Answer(_error(refusal), "refused")
         timeout = self.options.timeout or call_timeout(spec.provider.timeout, params)
         request = CallRequest(
             tool=spec.name,
             arguments=params.model_dump(mode="json", exclude_unset=True),
-            root=str(self.workspace),
+            root=str(scope.workspace),
             budget=self.options.budget,
             timeout=timeout,
             progress=_wants_progress(ctx),
-            allowed=tuple(str(root) for root in self.confinement.allowed(spec.provider.extra_roots())),
+            allowed=tuple(str(root) for root in scope.allowed(extra)),
             payload=self.options.payload,
         )
         reply = await self._dispatch(request, spec, ctx)

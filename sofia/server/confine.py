@@ -9,7 +9,7 @@ the way providers resolve them: relative to the workspace root (the server's cwd
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -34,6 +34,19 @@ class Confinement:
         if not self.roots:
             return None
         allowed = self.allowed(extra_roots)
+        for name, raw, resolved in self.targets(params):
+            if not any(inside(resolved, root) for root in allowed):
+                return (
+                    f"{name}={quote(raw)!r} resolves to {quote(str(resolved))}, outside the allowed "
+                    f"roots ({', '.join(str(r) for r in allowed)}); pass a path inside them, or start "
+                    "the server with --root DIR to allow another directory (--root / lifts the limit)"
+                )
+        return None
+
+    def targets(self, params: BaseModel) -> Iterator[tuple[str, str, Path]]:
+        """Every path value of `params`, defaults included, as (parameter, value, resolved place); a
+        glob is its literal leading directories, and a value that may lie under another path field
+        is taken from each base."""
         values = params.model_dump()
         for name, field in type(params).model_fields.items():
             marker = path_param(field)
@@ -43,14 +56,7 @@ class Confinement:
                 if not marker.applies(raw, self.workspace):
                     continue
                 for base in self._bases(marker, values):
-                    resolved = _resolve(base, _literal_prefix(raw) if marker.glob else raw)
-                    if not any(_inside(resolved, root) for root in allowed):
-                        return (
-                            f"{name}={quote(raw)!r} resolves to {quote(str(resolved))}, outside the allowed "
-                            f"roots ({', '.join(str(r) for r in allowed)}); pass a path inside them, or start "
-                            "the server with --root DIR to allow another directory (--root / lifts the limit)"
-                        )
-        return None
+                    yield name, raw, _resolve(base, _literal_prefix(raw) if marker.glob else raw)
 
     def allowed(self, extra_roots: Sequence[Path] = ()) -> tuple[Path, ...]:
         """Every directory a tool's paths may lie in; empty when unconfined."""
@@ -92,5 +98,5 @@ def _resolve(base: Path, raw: str) -> Path:
     return Path(os.path.realpath(path if path.is_absolute() else base / path))
 
 
-def _inside(path: Path, root: Path) -> bool:
+def inside(path: Path, root: Path) -> bool:
     return path == root or path.is_relative_to(root)

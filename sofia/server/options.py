@@ -33,6 +33,8 @@ class Options:
     """Worker resident memory (bytes) after which it is replaced between calls."""
     payload: PayloadFormat = "json"
     """How results are encoded: compact JSON, or TOON where that is no larger."""
+    roots_given: bool = False
+    """`--root` was given: it wins over the roots the client names, which are then not asked for."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -91,7 +93,10 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="DIR",
-        help="allowed root for path parameters, repeatable (default: the current directory; / lifts confinement)",
+        help=(
+            "allowed root for path parameters, repeatable; wins over the client's roots (default: the "
+            "client's roots, else the current directory; / lifts confinement)"
+        ),
     )
     p.add_argument(
         "--log-level",
@@ -129,6 +134,7 @@ def parse(argv: list[str]) -> Options:
         max_calls=settings.get("SOFIA_WORKER_MAX_CALLS"),
         max_rss=settings.get("SOFIA_WORKER_MAX_RSS_MB") << 20,
         payload=settings.get("SOFIA_PAYLOAD", args.payload),
+        roots_given=bool(args.root),
     )
 
 

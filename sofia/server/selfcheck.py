@@ -18,15 +18,16 @@ from sofia.providers.registry import PROVIDERS
 
 
 def roundtrip(timeout: float = 20) -> tuple[bool, str]:
-    """Spawn `python -m sofia mcp` in a temporary git repository (the cwd if git is missing), run
+    """Spawn `python -m sofia mcp` in a temporary git repository (a plain temporary directory if git
+    is missing: never the cwd, which may be a home directory the server refuses to walk), run
     initialize, tools/list and the self-check call of every tool that declares one (registry
     `self_check`) over real pipes; (ok, one line with timings)."""
     with tempfile.TemporaryDirectory(prefix="sofia-selfcheck-") as scratch:
         where = Path(scratch) / "repo"
         where.mkdir()
-        cwd = where if _git_repo(where) else Path.cwd()
+        _git_repo(where)
         log = Path(scratch) / "stderr.log"
-        probe = _Probe(cwd, log)
+        probe = _Probe(where, log)
         try:
             with log.open("w") as errlog:
                 return anyio.run(probe.run, errlog, timeout)

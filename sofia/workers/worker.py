@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 import traceback
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +172,7 @@ def _execute(request: CallRequest) -> CallReply:
     if provider is None:
         return CallReply("internal", message=f"KeyError: no provider named {request.tool}")
     relay = _ProgressRelay(_state.sender, request.task) if request.progress else None
+    _enter(request.root)
     ctx = Context(
         root=Path(request.root),
         budget=request.budget,
@@ -192,6 +194,23 @@ def _execute(request: CallRequest) -> CallReply:
     finally:
         if relay is not None:
             relay.flush()
+
+
+def _enter(root: str) -> None:
+    """Run the call in its workspace, as the CLI runs in its own: the workspace can change during a
+    session (the client's roots), and a program a provider starts without a directory, or a
+    relative path it resolves by itself, must land there and not in the server's start directory."""
+    with suppress(OSError):  # the directory left may be gone; the one entered may be too, and
+        # then the provider reports the paths it cannot read
+        if _cwd() != root:
+            os.chdir(root)
+
+
+def _cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:
+        return ""
 
 
 def _internal(exc: Exception) -> CallReply:
