@@ -218,3 +218,100 @@ def test_a_class_whose_whole_chain_is_known_and_unrelated_is_not_a_use(tmp_path:
         ("app/Http/Admin.php", 4, "call", "exact"),
         ("app/Cache/CacheStore.php", 5, "call", "exact"),
     }
+
+
+# --- re-exports and path aliases -----------------------------------------------------------------
+
+
+def test_python_package_re_exports_give_the_definition_and_every_spelling(tmp_path: Path) -> None:
+    write(tmp_path, "httpx/__init__.py", 'from ._client import Client\n\n__all__ = ["Client"]\n')
+    write(tmp_path, "httpx/_client.py", "class Client:\n    pass\n")
+    write(tmp_path, "httpx/api.py", "from ._client import Client\n\n\ndef get():\n    return Client()\n")
+    write(
+        tmp_path,
+        "tests/test_client.py",
+        "import httpx\nimport httpx._client\nfrom httpx import Client\n\n\n"
+        "def test():\n    httpx.Client()\n    httpx._client.Client()\n    return Client()\n",
+    )
+    test = "tests/test_client.py"
+    expected = {
+        ("httpx/__init__.py", 1, "import", "exact"),
+        ("httpx/api.py", 1, "import", "exact"),
+        ("httpx/api.py", 5, "new", "exact"),
+        (test, 3, "import", "exact"),
+        (test, 7, "new", "exact"),
+        (test, 8, "new", "exact"),
+        (test, 9, "new", "exact"),
+    }
+    result = refs(tmp_path, "Client", "httpx.Client")
+    for query in ("Client", "httpx.Client"):
+        item = entry(result, query)
+        assert [d["file"] for d in item["definitions"]] == ["httpx/_client.py"], query
+        assert uses(item) == expected, query
+        assert item["totals"].get("elsewhere", 0) == 0, query
+
+
+def test_python_star_re_export_is_followed(tmp_path: Path) -> None:
+    write(tmp_path, "pkg/__init__.py", "from .models import *\n")
+    write(tmp_path, "pkg/models.py", "class Repo:\n    pass\n")
+    write(tmp_path, "use.py", "import pkg\nfrom pkg import Repo\n\nRepo()\npkg.Repo()\n")
+    item = entry(refs(tmp_path, "Repo"), "Repo")
+    assert uses(item) == {
+        ("use.py", 2, "import", "exact"),
+        ("use.py", 4, "new", "exact"),
+        ("use.py", 5, "new", "exact"),
+    }
+
+
+def test_ts_barrels_re_export_explicitly_and_whole(tmp_path: Path) -> None:
+    write(tmp_path, "src/lib/format.ts", "export function formatDate(d: Date) { return '' }\n")
+    write(tmp_path, "src/lib/index.ts", "export { formatDate } from './format'\n")
+    write(tmp_path, "src/lib/all.ts", "export * from './format'\nexport * as dates from './format'\n")
+    write(
+        tmp_path,
+        "src/app.ts",
+        "import { formatDate } from './lib'\nimport { formatDate as fd } from './lib/all'\n"
+        "formatDate(new Date())\nfd(new Date())\n",
+    )
+    item = entry(refs(tmp_path, "formatDate"), "formatDate")
+    assert uses(item) == {
+        ("src/lib/index.ts", 1, "import", "exact"),
+        ("src/app.ts", 1, "import", "exact"),
+        ("src/app.ts", 2, "import", "exact"),
+        ("src/app.ts", 3, "call", "exact"),
+        ("src/app.ts", 4, "call", "exact"),
+    }
+
+
+def test_imports_through_path_aliases_are_exact(tmp_path: Path) -> None:
+    app = tmp_path / "web"
+    write(app, "package.json", "{}\n")
+    write(
+        app,
+        "jsconfig.json",
+        '{\n  // comments are allowed\n  "compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["src/*"]},},\n}\n',
+    )
+    write(
+        app,
+        "vite.config.js",
+        "import path from 'path'\nexport default { resolve: { alias: { '#lib': path.resolve(__dirname, 'src/lib') } } }\n",
+    )
+    write(app, "src/utils/index.js", "export function formatDate(d) { return d }\n")
+    write(app, "src/lib/dates.js", "export { formatDate } from '@/utils'\n")
+    write(
+        app,
+        "src/views/Post.vue",
+        "<template>{{ formatDate(post.at) }}</template>\n<script setup>\nimport { formatDate } from '@/utils'\n</script>\n",
+    )
+    write(app, "src/api.js", "import { formatDate } from '#lib/dates'\nexport const at = formatDate(1)\n")
+    for root in ("web", "web/src"):
+        item = entry(refs(tmp_path, "formatDate", root=root), "formatDate")
+        rows = {(f.removeprefix("web/"), line, kind, match) for f, line, kind, match in uses(item)}
+        assert rows == {
+            ("src/lib/dates.js", 1, "import", "exact"),
+            ("src/views/Post.vue", 1, "reference", "exact"),
+            ("src/views/Post.vue", 3, "import", "exact"),
+            ("src/api.js", 1, "import", "exact"),
+            ("src/api.js", 2, "call", "exact"),
+        }, root
+        assert item["totals"].get("elsewhere", 0) == 0

@@ -9,11 +9,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sofia.providers.refs.exports import Modules, source_roots
 from sofia.runtime.unparsed import Unparsed
 from sofia.syntax.registry import constructs_by_call, separator
 from sofia.syntax.uses.model import COMMENT, DEFINITION, LOCAL, STRING, USE, Occurrence, Path
 
 if TYPE_CHECKING:
+    from pathlib import Path as FilePath
+
     from sofia.providers.refs.engine import Found, Parsed
     from sofia.syntax.lookup import Query
 
@@ -122,10 +125,21 @@ class Matcher:
         for parsed in found.parsed.values():
             for binding in parsed.uses.classes:
                 self.parents.setdefault(binding.path, binding.parents)
-        self.definitions = self._definitions()
+        self.modules = Modules(found.request.cwd, _workspace(found), [])
+        self.edges = self._edges()
+        candidates = self._candidates()
+        passed = self._passed_on(candidates)
+        kept = [i for i, d in enumerate(candidates) if accepts(query, d, passed[i])]
+        self.definitions = [candidates[i] for i in kept]
+        self.exports = [passed[i] for i in kept]
+        """Per definition, the other modules it is a name of (re-exports)."""
+        self.modules.roots = source_roots([d.file for d in self.definitions])
         self.by_container = ContainerIndex()
         for index, definition in enumerate(self.definitions):
             self.by_container.add(definition.container, index)
+        for index, modules in enumerate(self.exports):
+            for module in modules:
+                self.by_container.add(module, index)
         self.listed = {(d.file, d.line, d.col) for d in self.definitions}
         self.defining = ContainerIndex()
         for parsed in found.parsed.values():
@@ -141,35 +155,64 @@ class Matcher:
         """Every definition is a top-level function, class or constant: `x.name` reaches one only
         when `x` is the module or namespace holding it."""
 
-    def _definitions(self) -> list[Definition]:
+    def _candidates(self) -> list[Definition]:
+        """Every definition of the name under the root, in path order, whatever the qualifier."""
         query = self.query
         found: list[Definition] = []
         for rel in sorted(self.found.parsed, key=os.fsencode):
             parsed = self.found.parsed[rel]
             for occurrence in parsed.uses.occurrences.get(query.name, []):
                 if occurrence.role == DEFINITION and not occurrence.spelled:
-                    definition = self._definition(parsed, occurrence)
-                    if suffix(query.qualifier, definition.container) or (
-                        query.qualifier and _qname_ends(definition.qname, query.qualifier, query.name)
-                    ):
-                        found.append(definition)
+                    found.append(self._definition(parsed, occurrence))
         for rel in self.found.components.get(query.name, []):
-            if not query.qualifier or suffix(query.qualifier, _component_container(rel)):
-                component = self.found.parsed.get(rel)
-                lines = component.lines if component is not None else 1
-                found.append(
-                    Definition(
-                        rel,
-                        1,
-                        1,
-                        max(lines, 1),
-                        "component",
-                        query.name,
-                        f"<{query.name}> single-file component",
-                        _component_container(rel),
-                    )
+            component = self.found.parsed.get(rel)
+            lines = component.lines if component is not None else 1
+            found.append(
+                Definition(
+                    rel,
+                    1,
+                    1,
+                    max(lines, 1),
+                    "component",
+                    query.name,
+                    f"<{query.name}> single-file component",
+                    _component_container(rel),
                 )
+            )
         return found
+
+    def _edges(self) -> list[tuple[Path, Path]]:
+        """(module, module it takes the name from) for each file that makes the name its own
+        (`from ._client import Client` in a package's `__init__.py`, `export { X } from './x'`)."""
+        edges: list[tuple[Path, Path]] = []
+        for rel in sorted(self.found.parsed, key=os.fsencode):
+            parsed = self.found.parsed[rel]
+            for occurrence in parsed.uses.occurrences.get(self.query.name, []):
+                if occurrence.role == USE and occurrence.exported and not occurrence.spelled:
+                    source = self._target(occurrence, parsed)
+                    if source is not None and source != parsed.uses.module:
+                        edges.append((parsed.uses.module, source))
+        return edges
+
+    def _passed_on(self, candidates: list[Definition]) -> list[list[Path]]:
+        """Per definition, the modules that re-export it, through any chain of re-exports."""
+        reached: list[list[Path]] = [[d.container] if d.container is not None else [] for d in candidates]
+        changed = bool(self.edges)
+        while changed:
+            changed = False
+            for module, source in self.edges:
+                for modules in reached:
+                    if module not in modules and any(same(source, m) for m in modules):
+                        modules.append(module)
+                        changed = True
+        return [modules[1:] for modules in reached]
+
+    def _target(self, occurrence: Occurrence, parsed: Parsed | None) -> Path | None:
+        """What a use resolves to, a path alias followed (`@/utils` → `src/utils`)."""
+        target = occurrence.container
+        if occurrence.bare_import and target is not None and parsed is not None:
+            return self.modules.aliased(parsed.rel, target) or target
+        return target
 
     def _definition(self, parsed: Parsed, occurrence: Occurrence) -> Definition:
         holder = parsed.holder(occurrence.line)
@@ -195,15 +238,15 @@ class Matcher:
 
     # --- uses ---------------------------------------------------------------------------------
 
-    def classify(self, occurrence: Occurrence) -> tuple[str, int]:
+    def classify(self, occurrence: Occurrence, parsed: Parsed | None = None) -> tuple[str, int]:
         """(exact|name|elsewhere, index of the definition an exact use resolves to or -1)."""
+        target = self._target(occurrence, parsed)
         if occurrence.member:
-            return self._member(occurrence)
-        target = occurrence.container
+            return self._member(occurrence, target, parsed)
         if occurrence.global_fallback and self.defining.find(target) < 0:
             target = ()  # no function of that name in the namespace: PHP calls the global one
         if not self.query.qualifier:
-            index = self.by_container.find(target)
+            index = self._find(target, parsed)
             if index >= 0:
                 return EXACT, index
             # A top-level name resolved through the file's imports or namespace to a place where
@@ -217,10 +260,21 @@ class Matcher:
             return (NAME, -1) if target is None else (ELSEWHERE, -1)
         if target is None:
             return NAME, -1
-        index = self.by_container.find(target)
+        index = self._find(target, parsed)
         if index >= 0:
             return EXACT, index
         return (EXACT, -1) if suffix(self.query.qualifier, target) else (ELSEWHERE, -1)
+
+    def _find(self, target: Path | None, parsed: Parsed | None) -> int:
+        """The definition a module or namespace holds, directly, re-exported, or passed on whole by
+        a barrel (`export * from './x'`, read the first time a use goes through it)."""
+        index = self.by_container.find(target)
+        if index >= 0 or target is None or not target or parsed is None or not self.definitions:
+            return index
+        index = self.modules.reaches(parsed.lang, target, self.by_container.find)
+        if index >= 0:
+            self.by_container.add(target, index)
+        return index
 
     def _is_member(self, definition: Definition) -> bool:
         """Whether a definition is a class's member (a method, a property, a class constant or a
@@ -229,12 +283,11 @@ class Matcher:
             return True
         return definition.container is None or definition.container in self.parents
 
-    def _member(self, occurrence: Occurrence) -> tuple[str, int]:
-        target = occurrence.container
+    def _member(self, occurrence: Occurrence, target: Path | None, parsed: Parsed | None) -> tuple[str, int]:
         if self.free:
             # A call on an object is not a call of a free function; through the module or
             # namespace that holds it (`doc.assigned_users()` after `from app.api import doc`) it is.
-            index = self.by_container.find(target)
+            index = self._find(target, parsed)
             if index >= 0:
                 return EXACT, index
             if target is not None and self.query.qualifier and suffix(self.query.qualifier, target):
@@ -310,6 +363,27 @@ class Matcher:
         return self.defining.find(container) >= 0
 
 
+def accepts(query: Query, definition: Definition, exports: list[Path]) -> bool:
+    """Whether a definition is one a requested name denotes: a bare name every definition of
+    it; a qualified one those whose container (or a module re-exporting it: `httpx.Client` for
+    `httpx/_client.py`'s Client) ends with the qualifier, or whose qualified name ends with it."""
+    qualifier = query.qualifier
+    if suffix(qualifier, definition.container) or any(suffix(qualifier, m) for m in exports):
+        return True
+    return bool(qualifier) and _qname_ends(definition.qname, qualifier, query.name)
+
+
+def _workspace(found: Found) -> FilePath:
+    """The workspace the search root is in (its printed form `base` is relative to it); the
+    root itself when that cannot be told."""
+    request = found.request
+    cwd = request.cwd
+    if request.target != "." or request.base in ("", ".") or request.base.startswith(".."):
+        return cwd
+    depth = len([p for p in request.base.split("/") if p])
+    return cwd.parents[depth - 1] if depth <= len(cwd.parents) else cwd
+
+
 def _qname_ends(qname: str, qualifier: tuple[str, ...], name: str) -> bool:
     parts = tuple(p for p in qname.replace("::", ".").split(".") if p)
     return parts[-len(qualifier) - 1 :] == (*qualifier, name)
@@ -347,7 +421,7 @@ def match(query: Query, found: Found) -> Matched:
                 listed = (rel, occurrence.line, occurrence.col) in matcher.listed
                 matched.totals["definitions" if listed else ELSEWHERE] += 1
             elif role == USE:
-                label, index = matcher.classify(occurrence)
+                label, index = matcher.classify(occurrence, parsed)
                 if label == ELSEWHERE:
                     matched.totals[ELSEWHERE] += 1
                     continue

@@ -87,6 +87,23 @@ def _required(declarator: Node) -> str | None:
     return text_of(strings[0])[1:-1]
 
 
+def star_sources(root: Node) -> list[str]:
+    """The specifiers a module passes on whole (`export * from './x'`; `export * as ns` binds a
+    namespace instead), as written."""
+    found: list[str] = []
+    for statement in root.named_children:
+        if statement.type != "export_statement":
+            continue
+        source = statement.child_by_field_name("source")
+        if source is None or any(
+            c.type in ("export_clause", "namespace_export") for c in statement.named_children
+        ):
+            continue
+        if any(c.type == "*" for c in statement.children):
+            found.append(text_of(source)[1:-1])
+    return found
+
+
 def module_path(rel: str) -> Path:
     """`src/api/index.ts` -> ("src", "api"); `src/api.ts` -> ("src", "api")."""
     stem = rel
@@ -112,6 +129,8 @@ class Analyzer:
         self._held: dict[tuple[int, int, str], list[Node]] = {}
         self.names: dict[str, Path] = {}
         """Imported local names -> module path + imported name."""
+        self.bare: set[Path] = set()
+        """Modules named by non-relative specifiers (`@/utils`, `lodash`)."""
         self.namespaces: dict[str, Path] = {}
         self.top: set[str] = set()
         self.top_classes: set[str] = set()
@@ -144,7 +163,13 @@ class Analyzer:
         if source.startswith("."):
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(self.rel), source))
             return module_path(joined)
-        return module_path(source)
+        module = module_path(source)
+        self.bare.add(module)
+        return module
+
+    def is_bare(self, container: Path | None) -> bool:
+        """Whether a container was read from a non-relative specifier (a package or an alias)."""
+        return container is not None and any(container[: len(m)] == m for m in self.bare)
 
     def _read_import(self, statement: Node) -> None:
         source = statement.child_by_field_name("source")
@@ -155,6 +180,8 @@ class Analyzer:
             if part.type == "identifier":
                 if raw.lower().endswith(".vue"):
                     self.names[text_of(part)] = module
+                    if module in self.bare and len(module) > 1:
+                        self.bare.add(module[:-1])  # a component's container is its directory
                 else:
                     self.names[text_of(part)] = (*module, text_of(part))
             elif part.type == "namespace_import":
@@ -358,6 +385,12 @@ class Analyzer:
         ]
 
     def classify(self, node: Node, word: str) -> Occurrence:
+        occurrence = self._classify(node, word)
+        if self.bare and occurrence.role == USE and self.is_bare(occurrence.container):
+            occurrence.bare_import = True
+        return occurrence
+
+    def _classify(self, node: Node, word: str) -> Occurrence:
         parent = node.parent
         start = node.start_byte
         if parent is None:
@@ -397,11 +430,16 @@ class Analyzer:
         if ptype in ("import_clause", "namespace_import"):
             return Occurrence(start, 0, 0, USE, "import", self.resolve(word))
         if ptype == "export_specifier":
+            # `export { X } from './x'` and `export { X }` of an imported X make X this module's:
+            # a barrel file (`index.ts`) re-exporting it.
             statement = nearest(parent, ("export_statement",))
             source = statement.child_by_field_name("source") if statement is not None else None
+            alias = parent.child_by_field_name("alias")
+            exported = alias is None or text_of(alias) == word
             if source is not None:
-                return Occurrence(start, 0, 0, USE, "import", self.target_module(text_of(source)[1:-1]))
-            return Occurrence(start, 0, 0, USE, "reference", self.resolve(word))
+                origin = self.target_module(text_of(source)[1:-1])
+                return Occurrence(start, 0, 0, USE, "import", origin, exported=exported)
+            return Occurrence(start, 0, 0, USE, "reference", self.resolve(word), exported=exported)
         if ptype == "member_expression" and is_field(parent, "property", node):
             target, own, is_module = self.receiver(parent.child_by_field_name("object"))
             kind = "call" if self._called(parent) else "reference"

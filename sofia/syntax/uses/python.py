@@ -49,6 +49,34 @@ def module_path(rel: str) -> Path:
     return tuple(p for p in parts if p not in ("", "."))
 
 
+def package_of(rel: str) -> Path:
+    """The package a file's relative imports start from: a package's `__init__.py` is its own."""
+    module = module_path(rel)
+    return module if PurePosixPath(rel).stem == "__init__" else module[:-1]
+
+
+def resolve_module(package: Path, text: str) -> Path:
+    """A module name as written in an import (`.models`, `..api.doc`, `rich.text`) as a path,
+    relative ones from `package`."""
+    dots = len(text) - len(text.lstrip("."))
+    rest = tuple(p for p in text.lstrip(".").split(".") if p)
+    if not dots:
+        return rest
+    up = dots - 1
+    return (package[: len(package) - up] if len(package) >= up else ()) + rest
+
+
+def star_sources(root: Node) -> list[str]:
+    """The modules a file passes on whole at module level (`from .models import *`), as written."""
+    found: list[str] = []
+    for statement in root.named_children:
+        if statement.type == "import_from_statement" and any(
+            child.type == "wildcard_import" for child in statement.named_children
+        ):
+            found.append(text_of(statement.child_by_field_name("module_name")))
+    return found
+
+
 @dataclass(frozen=True)
 class Imported:
     """What an import binds a local name to: `from m import x` gives (m..., x), which may be a
@@ -76,6 +104,7 @@ class Analyzer:
         self.tree = tree
         self.root = tree.trees[0].root_node
         self.module = module_path(rel)
+        self.package = package_of(rel)
         self.bound: dict[str, Imported] = {}
         """Names the module's own imports bind (at top level or in `if`/`try` blocks there)."""
         self.scopes: list[Scope] = []
@@ -138,12 +167,7 @@ class Analyzer:
 
     def _module_of(self, text: str) -> Path:
         """An absolute or relative module name as a path (relative ones from this file's package)."""
-        dots = len(text) - len(text.lstrip("."))
-        rest = tuple(p for p in text.lstrip(".").split(".") if p)
-        if not dots:
-            return rest
-        package = self.module[: len(self.module) - dots] if len(self.module) >= dots else ()
-        return package + rest
+        return resolve_module(self.package, text)
 
     # --- resolution ---------------------------------------------------------------------------
 

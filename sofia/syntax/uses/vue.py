@@ -93,20 +93,26 @@ class Analyzer:
             return Occurrence(start, 0, 0, OTHER)
         if node is not None and node.type == "tag_name":
             name = word if word[0].isupper() else _pascal(word)
-            return Occurrence(start, 0, 0, USE, "tag", self.resolve(name))
+            return self._use(start, "tag", name)
         for holder in holders:
             if holder.type == "attribute_name":
                 return Occurrence(start, 0, 0, OTHER)  # a prop, event or directive name
             if holder.type == "attribute":
                 label = next((c for c in holder.named_children if c.type == "attribute_name"), None)
                 if label is not None and text_of(label).startswith(BOUND):
-                    return Occurrence(start, 0, 0, USE, "reference", self.resolve(word))
+                    return self._use(start, "reference", word)
                 return Occurrence(start, 0, 0, STRING)
             if holder.type == "text":
                 if _interpolated(self.source, holder.start_byte, start):
-                    return Occurrence(start, 0, 0, USE, "reference", self.resolve(word))
+                    return self._use(start, "reference", word)
                 return Occurrence(start, 0, 0, STRING)
         return Occurrence(start, 0, 0, STRING)
+
+    def _use(self, start: int, kind: str, name: str) -> Occurrence:
+        """A template use of a script's name, resolved through the scripts' imports."""
+        container = self.resolve(name)
+        bare = any(analyzer.is_bare(container) for _, analyzer in self.scripts)
+        return Occurrence(start, 0, 0, USE, kind, container, bare_import=bare)
 
     def extra_spellings(self, word: str) -> list[str]:
         spelled = kebab(word) if is_component_name(word) else word
