@@ -108,6 +108,14 @@ class Spec:
     wrappers: frozenset[str] = frozenset()
     """Node types around a declaration that belong to it (C++ `template <...>`): its slice and
     attached comments start at the outermost one."""
+    member_separator: Callable[[Node, str], str] | None = None
+    """(declaration, kind) → the separator between its owner and its name in its qname, where the
+    language's own (the registry's `separator`) does not fit: Ruby's `Foo#bar` for an instance
+    method, `Foo.bar` for a singleton one; "" keeps the language's."""
+    related: Callable[[Node], list[tuple[str, str]]] | None = None
+    """A type declaration → more (`extends`, `implements` or `uses`, text) relations than its
+    `relations` children hold: modules a Ruby class mixes in, traits a Rust `impl Trait for Foo`
+    beside it implements."""
 
 
 @dataclass(frozen=True)
@@ -342,13 +350,14 @@ def symbol_tree(parsed: Parsed) -> SymbolTree:
             continue
         owner = _symbol_owner(declaration)
         qualifier = separator.join(declaration.path[:-1])
+        joint = spec.member_separator(declaration.node, declaration.kind) if spec.member_separator else ""
         symbol = make_symbol(
             parsed.source,
             declaration.kind,
             declaration.name,
             qualifier,
             declaration.node,
-            separator=separator,
+            separator=joint or separator,
             end=declaration.end,
             first=attached_above(_outermost(declaration.node, spec.wrappers), attached),
             line=min(declaration.name_node.start_point.row + 1, last_line(declaration.node)),

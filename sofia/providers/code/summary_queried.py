@@ -122,7 +122,7 @@ class _Rows:
             self.cases.append({"owner": owner, "name": declaration.name, "value": _literal(declaration)})
 
     def type_row(self, declaration: Declaration, vis: str, mods: str, attrs: str) -> dict[str, Any]:
-        relations: dict[str, list[str]] = {"extends": [], "implements": []}
+        relations: dict[str, list[str]] = {"extends": [], "implements": [], "uses": []}
         for child in declaration.node.named_children:
             relation = self.spec.relations.get(child.type)
             if relation is None:
@@ -135,6 +135,9 @@ class _Rows:
                         kind, text = self.spec.relation(part)
                     if kind:
                         relations[kind].append(cells.collapse(text))
+        if self.spec.related is not None:
+            for kind, text in self.spec.related(declaration.node):
+                relations[kind].append(cells.collapse(text))
         params = next(
             (
                 c
@@ -152,7 +155,7 @@ class _Rows:
             "mods": mods,
             "extends": cells.join(relations["extends"]),
             "implements": cells.join(relations["implements"]),
-            "uses": "",
+            "uses": cells.join(relations["uses"]),
             "attrs": attrs,
             "detail": self.detail(declaration.node, params),
         }
