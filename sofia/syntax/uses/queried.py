@@ -293,6 +293,10 @@ class Analyzer:
 
     def member_use(self, access: Node, node: Node, receiver_field: str) -> Occurrence:
         start = node.start_byte
+        if receiver_field.startswith("^") and access.parent is not None:
+            # the member sits in a suffix node whose parent holds the receiver (Swift's
+            # `navigation_suffix` under `navigation_expression`)
+            access, receiver_field = access.parent, receiver_field[1:]
         kind = "call" if self._called(access, node) else "reference"
         receiver = field_child(access, receiver_field)
         if receiver is None:

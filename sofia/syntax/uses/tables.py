@@ -31,7 +31,9 @@ class Uses:
     calls: dict[str, str] = field(default_factory=dict)
     """Call node type → the field holding the callee (`method_invocation` → `name`)."""
     members: dict[str, tuple[str, str]] = field(default_factory=dict)
-    """Member access node type → (member field, receiver field): `a.b`, `a->b`, `a::b`."""
+    """Member access node type → (member field, receiver field): `a.b`, `a->b`, `a::b`. A field
+    `#N` is the N-th named child where the grammar names none; a receiver field `^name` is the
+    field of the access node's parent (a member written in a suffix node)."""
     news: dict[str, str] = field(default_factory=dict)
     """Instantiation node type → the field holding the type made (`new Foo()`)."""
     imports: frozenset[str] = frozenset()
