@@ -108,6 +108,9 @@ class Spec:
     wrappers: frozenset[str] = frozenset()
     """Node types around a declaration that belong to it (C++ `template <...>`): its slice and
     attached comments start at the outermost one."""
+    through: frozenset[str] = frozenset()
+    """Body node types whose leading comments the grammar places before the body, not in it
+    (Ruby's `body_statement`): a comment opening a class body belongs to its first member."""
     member_separator: Callable[[Node, str], str] | None = None
     """(declaration, kind) → the separator between its owner and its name in its qname, where the
     language's own (the registry's `separator`) does not fit: Ruby's `Foo#bar` for an instance
@@ -359,7 +362,7 @@ def symbol_tree(parsed: Parsed) -> SymbolTree:
             declaration.node,
             separator=joint or separator,
             end=declaration.end,
-            first=attached_above(_outermost(declaration.node, spec.wrappers), attached),
+            first=attached_above(_outermost(declaration.node, spec.wrappers), attached, through=spec.through),
             line=min(declaration.name_node.start_point.row + 1, last_line(declaration.node)),
         )
         by_declaration[id(declaration)] = symbol
