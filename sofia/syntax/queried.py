@@ -164,7 +164,7 @@ class Declaration:
         chain[:0] = self.owner_names
         owner = self.owner
         while owner is not None:
-            chain[:0] = [owner.name, *owner.owner_names]
+            chain[:0] = [*owner.owner_names, owner.name]
             owner = owner.owner
         return tuple(chain)
 
