@@ -13,13 +13,14 @@ bodies, as in the other languages.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sofia.syntax import registry
+from sofia.syntax import registry, resync
 from sofia.syntax.grammars import LanguageUnsupported, count_errors, language, parse_bytes
 from sofia.syntax.tree import Node, Symbol, SymbolTree, attached_above, last_line, make_symbol, text_of
 from sofia.syntax.uses.tables import Uses
@@ -119,6 +120,13 @@ class Spec:
     """A type declaration → more (`extends`, `implements` or `uses`, text) relations than its
     `relations` children hold: modules a Ruby class mixes in, traits a Rust `impl Trait for Foo`
     beside it implements."""
+    prepare: Callable[[bytes], bytes] | None = None
+    """The source → the bytes the grammar reads, of the same length so every offset holds: C
+    blanks the attribute macros the grammar cannot know (`__init`, `__user`)."""
+    resync: re.Pattern[bytes] | None = None
+    """Where a file-level declaration starts again after a region the grammar could not parse
+    (C: the line after a `}` in column 0): such a region is parsed again piece by piece
+    (`sofia.syntax.resync`)."""
 
 
 @dataclass(frozen=True)
@@ -232,17 +240,23 @@ def read(source: bytes, lang: str, tree: Any | None = None) -> Parsed:
 
 
 def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
-    from tree_sitter import QueryCursor
-
-    if tree is None:
-        tree = parse_bytes(source, _grammar(lang))
     spec = spec_of(lang)
+    prepared = spec.prepare(source) if spec.prepare is not None else source
+    if tree is None:
+        tree = parse_bytes(prepared, _grammar(lang))
     declarations: list[Declaration] = []
     package = ""
     imports: list[Node] = []
     bindings: list[dict[str, list[Node]]] = []
     seen: set[tuple[int, int, str, int]] = set()
-    for _, captures in QueryCursor(compiled(lang)).matches(tree.root_node):
+    roots: list[Node] = [tree.root_node]
+    spans: list[tuple[int, int]] = []
+    if spec.resync is not None:
+        spans, pieces = resync.pieces(prepared, _grammar(lang), tree.root_node, spec.resync)
+        roots.extend(piece.root_node for piece in pieces)
+    for root, captures in _matches(compiled(lang), roots):
+        if spans and root is roots[0] and any(resync.within(n[0], spans) for n in captures.values()):
+            continue
         for capture, nodes in captures.items():
             if capture == "package":
                 package = package or _package_text((captures.get("name") or nodes)[0])
@@ -268,6 +282,15 @@ def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
     _nest(declarations)
     imports.sort(key=lambda n: n.start_byte)
     return Parsed(lang, source, tree, declarations, package, list(dict.fromkeys(imports)), bindings)
+
+
+def _matches(query: Any, roots: list[Node]) -> Iterator[tuple[Node, dict[str, list[Node]]]]:
+    """The query's matches in each tree, the file's own first, then the pieces parsed again."""
+    from tree_sitter import QueryCursor
+
+    for root in roots:
+        for _, captures in QueryCursor(query).matches(root):
+            yield root, captures
 
 
 def _package_text(node: Node) -> str:
@@ -457,12 +480,12 @@ def header(spec: Spec, node: Node, name_node: Node, source: bytes) -> str:
             parts.append(_without(child, name_node, spec))
             continue
         text = text_of(child)
-        if not child.is_named and (text in spec.keywords or text in (";", ",")):
+        if not child.is_named and (text in spec.keywords or text == ";"):
             continue
         if child.is_named and text in spec.keywords:
             continue
         parts.append(text)
-    joined = " ".join(parts)
+    joined = " ".join(parts).replace(" ,", ",")
     before, _, after = joined.partition("\0")
     before, after = before.strip(), after.strip()
     return " ".join(f"{before} {after}".split()).strip() if before else " ".join(after.split())

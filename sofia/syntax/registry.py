@@ -75,6 +75,7 @@ GRAMMARS: tuple[Grammar, ...] = (
     Grammar("cpp", "tree-sitter-cpp", "tree_sitter_cpp"),
     Grammar("rust", "tree-sitter-rust", "tree_sitter_rust"),
     Grammar("ruby", "tree-sitter-ruby", "tree_sitter_ruby"),
+    Grammar("swift", "tree-sitter-swift", "tree_sitter_swift"),
 )
 """Every grammar sofia loads, in the order `sf doctor` lists them."""
 
@@ -198,7 +199,20 @@ LANGUAGES: tuple[Language, ...] = (
         (".rb", ".rake", ".gemspec"),
         "ruby",
         spec="sofia.syntax.languages.ruby",
-        separator="#",
+        separator="::",
+    ),
+    Language(
+        "swift",
+        "Swift",
+        (".swift",),
+        "swift",
+        spec="sofia.syntax.languages.swift",
+        constructs_by_call=True,
+        gives=(
+            "summary, slices (attributes and `///` docs included), find by name; extensions qualify members",
+            "definitions, uses by kind, imports, argument labels left out, typed receivers",
+        ),
+        limits=("a call `Foo()` of a type is `new`; which initialiser it reaches is not resolved",),
     ),
 )
 """Every language, in the order docs/languages.md lists them."""

@@ -20,6 +20,7 @@ from sofia.syntax.queried import ROW_KINDS, SYMBOL_KINDS, TYPE_KINDS, Declaratio
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
 from sofia.syntax.uses.nodes import ancestors, span
+from sofia.syntax.uses.scan import COMMENTS, STRINGS
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
 DEFINITION_KINDS = {"field": "property", "case": "constant", "var": "variable"}
@@ -44,6 +45,8 @@ class Analyzer:
         self.tables = self.spec.uses or Uses()
         self.parsed = queried.read(tree.source, tree.lang, tree.trees[0])
         self.root = tree.trees[0].root_node
+        self.comments = COMMENTS | self.spec.comments
+        self.strings = STRINGS | self.spec.strings
         self.module: Path = tuple(p for p in self.parsed.package.replace("::", ".").split(".") if p)
         self.by_name_node = {d.name_node.start_byte: d for d in self.parsed.declarations}
         self.imports: dict[str, ImportBinding] = {}
@@ -396,7 +399,8 @@ def is_field(parent: Node | None, name: str, node: Node) -> bool:
     if parent is None:
         return False
     if name.startswith("#"):
-        return field_child(parent, name) == node
+        held: bool = field_child(parent, name) == node
+        return held
     return any(child == node for child in parent.children_by_field_name(name))
 
 

@@ -51,7 +51,8 @@ STRINGS = frozenset(
     }
 )
 """Leaves that are text, not code (PHP's `text` is inline HTML outside `<?php`; C#'s string
-contents)."""
+contents). An analyzer may name its language's own as `comments` and `strings` (the query-driven
+languages take theirs from the Spec)."""
 IDENTIFIERS = frozenset(
     {
         "name",
@@ -71,6 +72,7 @@ IDENTIFIERS = frozenset(
 )
 VALUE_KINDS = frozenset({"call", "new", "reference"})
 """Use kinds a local variable of the same name can shadow (types and members it cannot)."""
+
 
 def syntax_of(source: bytes, lang: str) -> Syntax:
     """Parse `source` the way the symbol layer does, keeping only the trees: with the record's
@@ -169,9 +171,11 @@ def _occurrences(analyzer: Analyzer, source: bytes, spelling: str, word: str) ->
 
 def _classify(analyzer: Analyzer, node: Node, word: str) -> Occurrence:
     kind = node.type
-    if kind in COMMENTS:
+    comments: frozenset[str] = getattr(analyzer, "comments", COMMENTS)
+    strings: frozenset[str] = getattr(analyzer, "strings", STRINGS)
+    if kind in comments:
         return Occurrence(0, 0, 0, COMMENT)
-    if kind in STRINGS:
+    if kind in strings:
         return Occurrence(0, 0, 0, STRING)
     text = node.text.decode("utf-8", "replace") if node.text is not None else ""
     if kind in IDENTIFIERS or text == word:
@@ -180,9 +184,9 @@ def _classify(analyzer: Analyzer, node: Node, word: str) -> Occurrence:
         return analyzer.classify(node, word)
     parent = node
     while parent is not None:  # a token inside a comment or string node the grammar splits further
-        if parent.type in COMMENTS:
+        if parent.type in comments:
             return Occurrence(0, 0, 0, COMMENT)
-        if parent.type in STRINGS:
+        if parent.type in strings:
             return Occurrence(0, 0, 0, STRING)
         parent = parent.parent
     return Occurrence(0, 0, 0, USE, "reference")
