@@ -1,0 +1,214 @@
+"""The definitions oracle: Universal Ctags (Debian `universal-ctags`), run once per language over
+the sampled files, and which of its kinds count.
+
+Counted per language (ctags kind names, `--list-kinds-full=LANG`); never counted: prototypes,
+macros, members/fields, properties, enumerators, variables, constants, typedefs/aliases,
+namespaces/packages/modules (Rust), `impl` blocks, locals, and anything whose scope runs through a
+function or method (local functions, lambdas, classes declared in a body):
+
+| sofia | ctags parser | counted kinds |
+|---|---|---|
+| java | Java | class, interface, enum, annotation (`@interface`), method (constructors included) |
+| kotlin | Kotlin | class, interface, object, method |
+| csharp | C# | class, struct, interface, enum, method |
+| c | C | function, struct, union, enum |
+| cpp | C++ | function, class, struct, union, enum |
+| rust | Rust | function, method, struct, enum, interface (trait) |
+| ruby | Ruby | class, module, method, singletonMethod |
+| swift | none in this ctags | see `swift_tags`: a line regex written here, not an independent oracle |
+
+ctags runs with `--extras=-{anonymous}`, not `--extras=-F`: `-F` drops every file-scope tag, which
+in C is every `static` function and every struct defined in a `.c` file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+PARSER = {
+    "java": "Java",
+    "kotlin": "Kotlin",
+    "csharp": "C#",
+    "c": "C",
+    "cpp": "C++",
+    "rust": "Rust",
+    "ruby": "Ruby",
+}
+KINDS = {
+    "java": {"class", "interface", "enum", "annotation", "method"},
+    "kotlin": {"class", "interface", "object", "method"},
+    "csharp": {"class", "struct", "interface", "enum", "method"},
+    "c": {"function", "struct", "union", "enum"},
+    "cpp": {"function", "class", "struct", "union", "enum"},
+    "rust": {"function", "method", "struct", "enum", "interface"},
+    "ruby": {"class", "module", "method", "singletonMethod"},
+    "swift": {"function", "class", "struct", "enum", "protocol"},
+}
+FUNCTION_KINDS = {"function", "method", "singletonMethod"}
+"""Kinds whose bodies hold code: a grep hit inside one should name it."""
+SCOPE_SEPARATOR = re.compile(r"::|\.")
+OPTIONS = ("--output-format=json", "--fields=+neKS", "--extras=-{anonymous}", "--sort=no")
+
+
+@dataclass(frozen=True)
+class Tag:
+    path: str
+    name: str
+    kind: str
+    line: int
+    end: int | None
+    scope: str
+    scope_kind: str
+    text: str
+    """The declaration line as ctags' pattern holds it."""
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.scope}.{self.name}" if self.scope else self.name
+
+
+def command(lang: str) -> list[str]:
+    return ["ctags", *OPTIONS, f"--language-force={PARSER[lang]}", "-o", "-", "-L", "-"]
+
+
+def run_ctags(root: Path, files: list[str], lang: str) -> dict[str, list[Tag]]:
+    """Every tag ctags gives for `files` (relative to `root`), by file; Swift through `swift_tags`."""
+    out: dict[str, list[Tag]] = {f: [] for f in files}
+    if lang == "swift":
+        for rel in files:
+            out[rel] = swift_tags(rel, (root / rel).read_text(errors="replace"))
+        return out
+    done = subprocess.run(
+        command(lang), cwd=root, input="\n".join(files) + "\n", capture_output=True, text=True, check=True
+    )
+    for line in done.stdout.splitlines():
+        record = json.loads(line)
+        if record.get("_type") != "tag" or record["path"] not in out:
+            continue
+        pattern = record.get("pattern", "")
+        out[record["path"]].append(
+            Tag(
+                path=record["path"],
+                name=record["name"],
+                kind=record.get("kind", ""),
+                line=int(record.get("line", 0)),
+                end=int(record["end"]) if "end" in record else None,
+                scope=record.get("scope", ""),
+                scope_kind=record.get("scopeKind", ""),
+                text=(pattern[2:-2] if pattern.startswith("/^") else pattern).replace("\\/", "/"),
+            )
+        )
+    return {rel: without_ghosts(tags) for rel, tags in out.items()}
+
+
+CONSTANT_KINDS = {"enumConstant", "enumerator"}
+
+
+def without_ghosts(tags: list[Tag]) -> list[Tag]:
+    """ctags tags a Java enum constant with a body (`NON_SEALED(…) {`) twice, as the constant and as
+    a method of that name; the method is a misreading and is dropped."""
+    constants = {(t.name, t.line) for t in tags if t.kind in CONSTANT_KINDS}
+    return [t for t in tags if t.kind in CONSTANT_KINDS or (t.name, t.line) not in constants]
+
+
+def counted(tags: list[Tag], lang: str) -> list[Tag]:
+    """The definitions scored: counted kinds, named, and not local to a function or method."""
+    functions = {t.qualified for t in tags if t.kind in FUNCTION_KINDS}
+    kept = []
+    for tag in tags:
+        if tag.kind not in KINDS[lang] or tag.name.startswith(("__anon", "<")):
+            continue
+        if tag.scope_kind in FUNCTION_KINDS or any(p in functions for p in scope_prefixes(tag.scope)):
+            continue
+        kept.append(tag)
+    return kept
+
+
+def scope_prefixes(scope: str) -> list[str]:
+    """`a.b.c` → `a`, `a.b`, `a.b.c` (ctags writes `.` or `::` between scopes)."""
+    prefixes = [scope[: m.start()] for m in SCOPE_SEPARATOR.finditer(scope)]
+    return [*prefixes, scope] if scope else []
+
+
+SWIFT_DECLARATION = re.compile(
+    r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|open|package|static|class"
+    r"|final|override|mutating|nonmutating|convenience|required|dynamic|indirect|nonisolated|"
+    r"@MainActor|@objc|@available\([^)]*\))\s+)*"
+    r"(?P<keyword>func|class|struct|enum|protocol|actor|extension)\s+(?P<name>[A-Za-z_]\w*|`[^`]+`)"
+)
+SWIFT_KIND = {
+    "func": "function",
+    "class": "class",
+    "struct": "struct",
+    "enum": "enum",
+    "protocol": "protocol",
+    "actor": "class",
+    "extension": "extension",
+}
+
+
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+CONTINUES = ("{", "->", "where", "throws", "rethrows", "async", ")", ":")
+
+
+def swift_tags(rel: str, text: str) -> list[Tag]:
+    """Swift declarations by a line regex and brace counting (this ctags has no Swift parser):
+    `func`, `class`, `struct`, `enum`, `protocol`, `actor` at the start of a line after attributes
+    and modifiers, outside comments; the end is the line of the brace that closes the body, and a
+    declaration inside a function body is marked local (`scope_kind` function)."""
+    tags: list[Tag] = []
+    stack: list[tuple[int, int]] = []
+    """(depth inside the body, index in tags) of each open declaration body."""
+    depth = 0
+    pending: int | None = None
+    in_comment = False
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
+        code = line
+        if in_comment:
+            if "*/" not in code:
+                continue
+            code = code.split("*/", 1)[1]
+            in_comment = False
+        code = STRING.sub('""', code).split("//", 1)[0]
+        if "/*" in code:
+            code, rest = code.split("/*", 1)
+            in_comment = "*/" not in rest
+        found = SWIFT_DECLARATION.match(code)
+        if found:
+            enclosing = [tags[i] for _, i in stack]
+            local = any(t.kind == "function" for t in enclosing)
+            scope = ".".join(t.name for t in enclosing)
+            tags.append(
+                Tag(
+                    rel,
+                    found["name"].strip("`"),
+                    SWIFT_KIND[found["keyword"]],
+                    number,
+                    None,
+                    scope,
+                    "function" if local else (enclosing[-1].kind if enclosing else ""),
+                    line.rstrip(),
+                )
+            )
+            pending = len(tags) - 1
+        for char in code:
+            if char == "{":
+                depth += 1
+                if pending is not None:
+                    stack.append((depth, pending))
+                    pending = None
+            elif char == "}":
+                if stack and stack[-1][0] == depth:
+                    index = stack.pop()[1]
+                    tags[index] = replace(tags[index], end=number)
+                depth -= 1
+        if pending is not None and code.count("(") <= code.count(")"):
+            following = next((n.strip() for n in lines[number:] if n.strip()), "")
+            if not code.rstrip().endswith((",", "(", "->", ":")) and not following.startswith(CONTINUES):
+                pending = None
+    return tags
