@@ -315,3 +315,56 @@ def test_imports_through_path_aliases_are_exact(tmp_path: Path) -> None:
             ("src/api.js", 2, "call", "exact"),
         }, root
         assert item["totals"].get("elsewhere", 0) == 0
+
+
+# --- the ambiguity note's suggestion narrows ----------------------------------------------------
+
+
+def _suggested(note: str) -> str:
+    return note.split("(e.g. ", 1)[1].split(")", 1)[0]
+
+
+def _follow(root: Path, name: str) -> list[dict[str, object]]:
+    """Ask the bare name, then every spelling its note lists; each must denote one place."""
+    note = next(n for n in refs(root, name)["notes"] if " is defined " in n)
+    listed = [part.split(" (", 1)[0] for part in note.split(": ", 1)[1].split("; ", 1)[0].split(", ")]
+    assert _suggested(note) == listed[0] and listed[0] != name
+    answers = []
+    for spelled in listed:
+        item = entry(refs(root, spelled), spelled)
+        assert len({(d["file"], d["qname"]) for d in item["definitions"]}) == 1, spelled
+        answers.append(item)
+    return answers
+
+
+def test_the_ambiguity_note_suggests_a_spelling_that_narrows(tmp_path: Path) -> None:
+    write(tmp_path, "app/records.py", "def copy_from_parent(doc):\n    return doc\n")
+    write(tmp_path, "app/utils.py", "def copy_from_parent(doc):\n    return doc\n")
+    write(tmp_path, "lib/legacy/records.py", "def copy_from_parent(doc):\n    return doc\n")
+    write(tmp_path, "app/models.py", "class Repo:\n    def copy_from_parent(self):\n        return 1\n")
+    write(tmp_path, "use.py", "from app.records import copy_from_parent\n\ncopy_from_parent(1)\n")
+    answers = _follow(tmp_path, "copy_from_parent")
+    assert [a["symbol"] for a in answers] == [
+        "Repo.copy_from_parent",
+        "app.records.copy_from_parent",
+        "utils.copy_from_parent",
+        "legacy.records.copy_from_parent",
+    ]
+    assert answers[1]["totals"]["exact"] == 2
+
+
+def test_the_php_ambiguity_note_suggests_namespaced_spellings(tmp_path: Path) -> None:
+    write(tmp_path, "a.php", "<?php\nnamespace App\\Util;\nfunction render() {}\n")
+    write(
+        tmp_path,
+        "b.php",
+        "<?php\nnamespace App\\View;\nfunction render() {}\nclass Page { function render() {} }\n",
+    )
+    write(tmp_path, "c.php", "<?php\nnamespace Lib\\View;\nclass Page { function render() {} }\n")
+    answers = _follow(tmp_path, "render")
+    assert [a["symbol"] for a in answers] == [
+        "Util\\render",
+        "View\\render",
+        "App\\View\\Page::render",
+        "Lib\\View\\Page::render",
+    ]

@@ -72,6 +72,9 @@ class Matched:
     raw_lines: dict[tuple[str, int], str] = field(default_factory=dict)
     outside: Unparsed | None = None
     """With no definition: the name's occurrences in files of types sofia does not parse."""
+    narrowing: list[tuple[str, list[int]]] = field(default_factory=list)
+    """A bare name defined in several places: per place, the qualified spelling that asks for
+    it alone (or its qname when none does) and the indexes of its definitions."""
 
 
 def suffix(qualifier: tuple[str, ...], path: Path | None) -> bool:
@@ -235,6 +238,44 @@ class Matcher:
             collapse(parsed.texts.get(occurrence.line, "")),
             occurrence.container,
         )
+
+    def narrowing(self) -> list[tuple[str, list[int]]]:
+        """Per place the name is defined (one container), the shortest qualified spelling whose
+        query denotes that place's definitions and no other (`records.copy_from_parent`), found
+        by asking the spelling of each definition; its qname when no spelling does."""
+        from sofia.syntax.lookup import BadName, parse_query
+
+        places: dict[Path | None, list[int]] = {}
+        for index, definition in enumerate(self.definitions):
+            places.setdefault(definition.container, []).append(index)
+        found: list[tuple[str, list[int]]] = []
+        for container, indexes in places.items():
+            first = self.definitions[indexes[0]]
+            spelled = first.qname
+            for depth in range(1, len(container or ()) + 1):
+                text = self._spelling(first, (container or ())[-depth:])
+                try:
+                    query = parse_query(text)
+                except BadName:
+                    continue
+                chosen = [i for i, d in enumerate(self.definitions) if accepts(query, d, self.exports[i])]
+                if chosen == indexes:
+                    spelled = text
+                    break
+            found.append((spelled, indexes))
+        return found
+
+    def _spelling(self, definition: Definition, qualifier: Path) -> str:
+        """A qualified name as a caller writes it in the definition's language (PHP namespaces
+        with `\\`, a member after `::`)."""
+        parsed = self.found.parsed.get(definition.file)
+        lang = parsed.lang if parsed is not None else ""
+        name = self.query.name
+        if lang != "php":
+            return ".".join((*qualifier, name))
+        if self._is_member(definition):
+            return "\\".join((*qualifier[:-1], f"{qualifier[-1]}::{name}"))
+        return "\\".join((*qualifier, name))
 
     # --- uses ---------------------------------------------------------------------------------
 
@@ -437,6 +478,8 @@ def match(query: Query, found: Found) -> Matched:
             else:
                 matched.totals["other"] += 1
     matched.totals["definitions"] = len(matcher.definitions)
+    if not query.qualifier and len({d.qname for d in matcher.definitions}) > 1:
+        matched.narrowing = matcher.narrowing()
     return matched
 
 

@@ -160,17 +160,21 @@ def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str
     notes: list[str] = []
     for m in matched:
         query = m.query
-        qnames = list(dict.fromkeys(d.qname for d in m.definitions))
-        if not query.qualifier and len(qnames) > 1:
+        if m.narrowing:
+            # Each place is listed as the spelling that asks for it alone, so the example narrows.
+            places = m.narrowing
             listed = ", ".join(
-                f"{q} ({sum(d.uses for d in m.definitions if d.qname == q)} uses)"
-                for q in qnames[:AMBIGUOUS_SHOWN]
+                f"{spelled} ({_uses(sum(m.definitions[i].uses for i in indexes))})"
+                for spelled, indexes in places[:AMBIGUOUS_SHOWN]
             )
-            more = f" and {len(qnames) - AMBIGUOUS_SHOWN} more" if len(qnames) > AMBIGUOUS_SHOWN else ""
-            notes.append(
-                f"{query.text} is defined {len(m.definitions)} times: {listed}{more}; qualify it (e.g. {qnames[0]}) "
-                "to tell exact uses from same-named ones"
+            more = f" and {len(places) - AMBIGUOUS_SHOWN} more" if len(places) > AMBIGUOUS_SHOWN else ""
+            narrowed = next((spelled for spelled, _ in places if spelled != query.text), "")
+            advice = (
+                f"qualify it (e.g. {narrowed}) to tell exact uses from same-named ones"
+                if narrowed
+                else f"narrow {param('root')} to tell exact uses from same-named ones"
             )
+            notes.append(f"{query.text} is defined {len(m.definitions)} times: {listed}{more}; {advice}")
         elsewhere = m.outside.note(query.text) if m.outside is not None else ""
         if not m.definitions and not m.totals["uses"] and not m.text and not elsewhere:
             notes.append(f"{query.text}: not found under {found.request.root_display}")
