@@ -162,13 +162,13 @@ def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str
         query = m.query
         if m.narrowing:
             # Each place is listed as the spelling that asks for it alone, so the example narrows.
-            places = m.narrowing
+            defined = m.narrowing
             listed = ", ".join(
                 f"{spelled} ({_uses(sum(m.definitions[i].uses for i in indexes))})"
-                for spelled, indexes in places[:AMBIGUOUS_SHOWN]
+                for spelled, indexes in defined[:AMBIGUOUS_SHOWN]
             )
-            more = f" and {len(places) - AMBIGUOUS_SHOWN} more" if len(places) > AMBIGUOUS_SHOWN else ""
-            narrowed = next((spelled for spelled, _ in places if spelled != query.text), "")
+            more = f" and {len(defined) - AMBIGUOUS_SHOWN} more" if len(defined) > AMBIGUOUS_SHOWN else ""
+            narrowed = next((spelled for spelled, _ in defined if spelled != query.text), "")
             advice = (
                 f"qualify it (e.g. {narrowed}) to tell exact uses from same-named ones"
                 if narrowed
