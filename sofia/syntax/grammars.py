@@ -128,12 +128,16 @@ def parse_bytes(
 
 
 def count_errors(node: Any) -> int:
-    """ERROR and MISSING nodes under `node`, visiting only subtrees that hold errors."""
-    if not node.has_error and not node.is_missing:
-        return 0
-    count = 1 if node.is_error or node.is_missing else 0
-    for child in node.children:
-        count += count_errors(child)
+    """ERROR and MISSING nodes under `node`, visiting only subtrees that hold errors (without
+    recursion: a tree can be deeper than Python's stack, as a long initialiser is in C)."""
+    count = 0
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if not current.has_error and not current.is_missing:
+            continue
+        count += 1 if current.is_error or current.is_missing else 0
+        stack.extend(current.children)
     return count
 
 

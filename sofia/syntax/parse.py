@@ -23,11 +23,13 @@ def language_for(path: str | os.PathLike[str]) -> str | None:
     return registry.language_for(path)
 
 
-def resolve(lang: str, source: bytes) -> str:
+def resolve(lang: str, source: bytes, name: str = "") -> str:
     """The language `source` is read as: an extension two languages share (`.h`) is decided by
-    the record's sniff from the content."""
+    the record's sniff from the content (also when the file's `name` is not known)."""
     record = registry.language(lang)
     if record is None or not record.sniff:
+        return lang
+    if name and os.path.splitext(name)[1].lower() not in record.sniffed:
         return lang
     module_name, _, function = record.sniff.partition(":")
     decided: str = getattr(importlib.import_module(module_name), function)(source)
@@ -45,7 +47,7 @@ def parse(source: bytes, lang: str, name: str = "") -> SymbolTree:
     record = registry.language(lang)
     if record is None:
         raise LanguageUnsupported(f"unsupported language {lang!r}")
-    lang = resolve(lang, source)
+    lang = resolve(lang, source, name)
     record = registry.language(lang) or record
     try:
         module = importlib.import_module(record.symbols)

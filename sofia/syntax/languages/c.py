@@ -1,0 +1,444 @@
+"""C: function definitions and prototypes, functions a macro defines (`SYSCALL_DEFINE3(open, ...)
+{ ... }`, named after the macro's first argument), structs, unions and enums (enumerators as
+cases), typedefs, `#define`s (`macro` symbols, object-like and function-like), file-level
+variables and constants, `#include`s as imports. Doc comments and `__attribute__`s belong to their
+declaration; `static` makes a file-level name private.
+
+A prototype is a `function` symbol like a definition: in a header it is the API, with its doc
+comment. A typedef of an anonymous struct, union or enum names that type (`typedef struct {...}
+foo_t;` is struct `foo_t`); of a named one it is a `type` beside the struct.
+
+`header_language` decides whether a `.h` file is C or C++ (docs/languages.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from sofia.syntax.queried import Named, Spec
+from sofia.syntax.tree import Node, text_of
+
+NAMES = frozenset({"identifier", "field_identifier", "type_identifier"})
+"""Node types a C declarator's name is."""
+FILE_LEVEL = frozenset({"translation_unit", "declaration_list"})
+"""Parents of file-level declarations (`declaration_list`: an `extern "C"` or a C++ namespace)."""
+PREPROC = frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"})
+SKIPPED = frozenset({"attribute_specifier", "attribute_declaration", "ms_declspec_modifier", "comment"})
+"""Children of a declarator that are not the declarator it wraps."""
+TAGGED = {"struct_specifier": "struct", "union_specifier": "union", "enum_specifier": "enum"}
+BODIES = frozenset({"compound_statement", "field_initializer_list", "try_statement"})
+"""Where a function's signature ends (a constructor's initialisers are not part of it)."""
+ATTRIBUTES = frozenset(
+    {"attribute_specifier", "attribute_declaration", "ms_declspec_modifier", "alignas_qualifier"}
+)
+
+
+def declared(declarator: Node | None, names: Iterable[str] = NAMES) -> tuple[Node, bool] | None:
+    """The name a declarator declares, and whether it declares a function: the name's nearest
+    declarator (parentheses aside) is a function declarator (`*copy_process(...)` and
+    `(*getfn(void))(int)` are functions, `(*handler)(int)` is a pointer)."""
+    kinds = frozenset(names)
+    function = False
+    node = declarator
+    while node is not None:
+        kind = node.type
+        if kind in kinds:
+            return node, function
+        if kind != "parenthesized_declarator":
+            function = kind == "function_declarator"
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            inner = next((c for c in node.named_children if c.type not in SKIPPED), None)
+        node = inner
+    return None
+
+
+def at_file_level(node: Node) -> bool:
+    """Whether a declaration stands at file level (conditional blocks looked through)."""
+    parent = node.parent
+    while parent is not None and parent.type in PREPROC:
+        parent = parent.parent
+    return parent is None or parent.type in FILE_LEVEL
+
+
+def has_qualifier(node: Node, word: str) -> bool:
+    return any(c.type == "type_qualifier" and text_of(c) == word for c in node.children)
+
+
+def macro_function(call: Node) -> Named | None:
+    """`SYSCALL_DEFINE3(open, ...) { ... }` at file level: a function named after the macro's
+    first argument when it is a name, else after the macro."""
+    statement = call.parent
+    if statement is None or not at_file_level(statement):
+        return None
+    arguments = call.child_by_field_name("arguments")
+    first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+    if first is not None and first.type == "identifier":
+        return Named("function", first, text_of(first))
+    macro = call.child_by_field_name("function")
+    return Named("function", macro, text_of(macro)) if macro is not None else None
+
+
+def named(kind: str, node: Node, name: Node) -> Named | None:
+    """What a C match declares (the `named` hook, docs/adding-a-language.md)."""
+    if name.type == "call_expression":
+        return macro_function(name)
+    if kind in ("macro", "case", "struct", "union", "enum"):
+        if kind == "macro" and _guard(node):
+            return None
+        text = text_of(name)
+        return Named(kind, name, text) if text else None
+    found = declared(name)
+    if found is None:
+        return None
+    leaf, function = found
+    if kind == "function" and not function:
+        leaf = _split_name(node) or leaf
+    text = text_of(leaf)
+    if not text:
+        return None
+    if kind == "function":
+        return Named("function", leaf, text)
+    if kind == "var":
+        if not at_file_level(node) or _unterminated(node):
+            return None
+        if function:
+            return Named("function", leaf, text)
+        return Named("constant" if has_qualifier(node, "const") else "var", leaf, text)
+    if kind == "type":
+        tagged = node.child_by_field_name("type")
+        if _anonymous_body(tagged):
+            return Named(TAGGED[tagged.type], leaf, text)
+        return Named("type", leaf, text)
+    return Named(kind, leaf, text)
+
+
+def _split_name(node: Node) -> Node | None:
+    """The name of `T __attr name(void) {...}`, which the grammar reads as type `name` and a
+    parenthesised declarator `(void)` once an attribute macro stands before the name."""
+    kind = node.child_by_field_name("type")
+    declarator = node.child_by_field_name("declarator")
+    if kind is None or kind.type != "type_identifier" or declarator is None:
+        return None
+    return kind if declarator.type == "parenthesized_declarator" else None
+
+
+def _anonymous_body(node: Node | None) -> bool:
+    """A struct, union or enum written with a body and no tag."""
+    if node is None or node.type not in TAGGED:
+        return False
+    return node.child_by_field_name("name") is None and node.child_by_field_name("body") is not None
+
+
+def _unterminated(node: Node) -> bool:
+    """A declaration whose `;` the grammar had to invent: the words before a function's name
+    that an attribute macro cut off (`static void __cold` of `static void __cold bar(void)`)."""
+    last = node.children[-1] if node.children else None
+    return last is not None and last.is_missing
+
+
+def prefix(node: Node) -> Node | None:
+    """The cut-off words before a function on its line (`_unterminated`), if any."""
+    before = node.prev_named_sibling
+    if before is None or before.type != "declaration" or not _unterminated(before):
+        return None
+    return before if before.end_point.row >= node.start_point.row - 1 else None
+
+
+def _guard(node: Node) -> bool:
+    """`#define FOO_H` right inside `#ifndef FOO_H`: an include guard, not a macro anyone uses."""
+    parent = node.parent
+    if node.type != "preproc_def" or node.child_by_field_name("value") is not None:
+        return False
+    if parent is None or parent.type != "preproc_ifdef":
+        return False
+    condition = parent.child_by_field_name("name")
+    defined = node.child_by_field_name("name")
+    return condition is not None and defined is not None and text_of(condition) == text_of(defined)
+
+
+def visibility(node: Node, kind: str, owner_kind: str, words: list[str]) -> str:
+    """`static` at file level is private to the file; everything else is public."""
+    if owner_kind:
+        return "public"
+    cut = prefix(node) if kind == "function" else None
+    if cut is not None:
+        words = [*words, *(text_of(c) for c in cut.children if c.type == "storage_class_specifier")]
+    return "private" if "static" in words else "public"
+
+
+def mods(node: Node, words: list[str]) -> list[str]:
+    """Storage words but `static`, which the visibility says."""
+    return [w for w in words if w != "static"]
+
+
+def signature(node: Node, name: Node, source: bytes) -> str:
+    """The header up to the body with the name left out: `struct task_struct *(u64 clone_flags,
+    ...)`, `int __init (void)`; a macro's parameters; a macro-made function's whole call."""
+    if node.type == "preproc_function_def":
+        return _collapse(text_of(node.child_by_field_name("parameters")))
+    if node.type == "preproc_def":
+        return ""
+    if node.type == "expression_statement":
+        return _collapse(text_of(node.named_children[0] if node.named_children else node))
+    text = header_text(node, name, source)
+    cut = prefix(node) if node.type == "function_definition" else None
+    if cut is not None:
+        words = [text_of(c) for c in cut.children if c.type != "storage_class_specifier" and c.is_named]
+        text = _collapse(" ".join([*words, text]))
+    return text
+
+
+def header_text(node: Node, name: Node, source: bytes, cut: Node | None = None) -> str:
+    """A declaration's text from its type to its body, without storage words, attributes and
+    comments, and with `cut` (the name as written, qualifiers included) left out."""
+    cut = cut if cut is not None else name
+    parts: list[str] = []
+    for child in node.children:
+        kind = child.type
+        if kind in BODIES or kind == ";":
+            break
+        if kind in ("storage_class_specifier", "comment", "virtual", "explicit_function_specifier"):
+            continue
+        if kind in ATTRIBUTES:
+            continue
+        if child.start_byte <= cut.start_byte and cut.end_byte <= child.end_byte:
+            start, end = child.start_byte, child.end_byte
+            parts.append(
+                (source[start : cut.start_byte] + b"\0" + source[cut.end_byte : end]).decode(
+                    "utf-8", "replace"
+                )
+            )
+            continue
+        parts.append(text_of(child))
+    before, _, after = " ".join(parts).partition("\0")
+    before, after = _collapse(before), _collapse(after)
+    if before.endswith(("*", "&")) or not before:
+        return f"{before}{after}" if before.endswith(("*", "&")) else after
+    return f"{before} {after}"
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def import_text(node: Node) -> str:
+    """`<linux/sched.h>` for a system header, `local.h` for a quoted one."""
+    path = node.child_by_field_name("path")
+    text = _collapse(text_of(path)) if path is not None else ""
+    return text[1:-1] if text.startswith('"') and text.endswith('"') else text
+
+
+# --- what the grammar reads ------------------------------------------------------------------
+
+ATTRIBUTE_MACROS = frozenset(
+    [
+        "__init",
+        "__exit",
+        "__meminit",
+        "__meminitdata",
+        "__init_memblock",
+        "__initdata_memblock",
+        "__initdata",
+        "__initconst",
+        "__exitdata",
+        "__ref",
+        "__refdata",
+        "__cold",
+        "__hot",
+        "__noreturn",
+        "__weak",
+        "__user",
+        "__kernel",
+        "__iomem",
+        "__percpu",
+        "__rcu",
+        "__force",
+        "__bitwise",
+        "__safe",
+        "__nocast",
+        "__must_check",
+        "__maybe_unused",
+        "__always_unused",
+        "__used",
+        "__visible",
+        "__always_inline",
+        "__noinline",
+        "__inline",
+        "__inline__",
+        "__read_mostly",
+        "__ro_after_init",
+        "__cacheline_aligned",
+        "__cacheline_aligned_in_smp",
+        "____cacheline_aligned",
+        "____cacheline_aligned_in_smp",
+        "__packed",
+        "__pure",
+        "__attribute_const__",
+        "__latent_entropy",
+        "__randomize_layout",
+        "__sched",
+        "__kprobes",
+        "__lockfunc",
+        "__nocfi",
+        "__noclone",
+        "__naked",
+        "__softirq_entry",
+        "__irq_entry",
+        "__cpuidle",
+        "__flatten",
+        "__noinstr",
+        "__deprecated",
+        "__THROW",
+        "__THROWNL",
+        "__wur",
+        "__attribute_pure__",
+        "__attribute_malloc__",
+        "__attribute_warn_unused_result__",
+        "__attribute_noinline__",
+        "__BEGIN_DECLS",
+        "__END_DECLS",
+        "notrace",
+        "asmlinkage",
+        "noinline",
+        "noinstr",
+    ]
+)
+"""Attribute macros the grammar cannot know (the Linux kernel's and glibc's): read as blanks of
+the same length, so `static int __init foo(void)` parses as a function and offsets hold."""
+CALLED_MACROS = frozenset(
+    [
+        "__printf",
+        "__scanf",
+        "__aligned",
+        "__section",
+        "__alloc_size",
+        "__realloc_size",
+        "__acquires",
+        "__releases",
+        "__must_hold",
+        "__nonnull",
+        "__attr_access",
+        "__attr_dealloc",
+        "__attribute_format_arg__",
+        "__attribute_alloc_size__",
+        "__cond_acquires",
+        "__diagnose_as_builtin",
+    ]
+)
+"""Attribute macros written with arguments (`__printf(2, 3)`): blanked with their arguments."""
+_MACRO_WORD = re.compile(rb"\b(_{2,4}[A-Za-z][A-Za-z0-9_]*|notrace|asmlinkage|noinline|noinstr)\b")
+_WORDS = frozenset(word.encode() for word in ATTRIBUTE_MACROS)
+_CALLED = frozenset(word.encode() for word in CALLED_MACROS)
+
+
+def prepare(source: bytes) -> bytes:
+    """The source with attribute macros blanked (`ATTRIBUTE_MACROS`, `CALLED_MACROS`)."""
+    out: bytearray | None = None
+    for match in _MACRO_WORD.finditer(source):
+        word = match.group(1)
+        start, end = match.span(1)
+        if word in _CALLED:
+            close = _closing(source, end)
+            if close < 0:
+                continue
+            end = close
+        elif word not in _WORDS:
+            continue
+        if out is None:
+            out = bytearray(source)
+        out[start:end] = bytes(10 if byte == 10 else 32 for byte in source[start:end])
+    return bytes(out) if out is not None else source
+
+
+def _closing(source: bytes, offset: int) -> int:
+    """Just past the `)` closing the parenthesis that follows `offset` (spaces between), or -1."""
+    at = offset
+    while at < len(source) and source[at] in b" \t":
+        at += 1
+    if at >= len(source) or source[at] != 40:
+        return -1
+    depth = 0
+    limit = min(len(source), at + 400)
+    for index in range(at, limit):
+        byte = source[index]
+        if byte == 40:
+            depth += 1
+        elif byte == 41:
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    return -1
+
+
+RESYNC = re.compile(rb"^\}[^\n]*\n", re.MULTILINE)
+"""A `}` in column 0 ends a file-level definition: where the grammar's recovery starts again."""
+
+
+# --- .h: C or C++ ----------------------------------------------------------------------------
+
+_CPP_MARKERS = re.compile(
+    rb"""
+    (?P<skip> //[^\n]* | /\*.*?\*/ | "(?:\\.|[^"\\\n])*" | '(?:\\.|[^'\\\n])*' )
+    | (?P<cpp>
+        ^[ \t]*(?:template[ \t]*<|namespace\b|(?:public|private|protected)[ \t]*:(?!:)
+                 |using[ \t]+namespace\b|export[ \t]+module\b)
+      | \bclass[ \t]+[A-Za-z_]\w*(?:[ \t]+final)?[ \t]*[:{]
+      | ^[ \t]*\#[ \t]*include[ \t]*(?:<[A-Za-z_]\w*>|[<"][^>"\n]*\.(?:hpp|hh|hxx|h\+\+|tpp|ipp)[>"])
+      | \b(?:nullptr|constexpr|decltype|noexcept)\b
+      | \b(?:static|reinterpret|dynamic|const)_cast[ \t]*<
+      | \bextern[ \t]+"C\+\+"
+      | (?<!\[\[)\b[A-Za-z_]\w*::~?[A-Za-z_]
+    )
+    """,
+    re.VERBOSE | re.MULTILINE | re.DOTALL,
+)
+_CANDIDATES = re.compile(
+    rb"::|\b(?:template|namespace|public|private|protected|class|nullptr|constexpr|decltype"
+    rb"|noexcept|using|export)\b|_cast|\"C\+\+\"|\.(?:hpp|hh|hxx|h\+\+|tpp|ipp)\b|include[ \t]*<\w+>"
+)
+
+
+def header_language(source: bytes) -> str:
+    """`cpp` when a `.h` file shows C++ outside comments and strings, else `c`.
+
+    The C++ markers: `class X {` or `class X :`, `namespace`, `template <`, an access section
+    (`public:`), `using namespace`, `export module`, `::` in a name, `extern "C++"`, `nullptr`,
+    `constexpr`, `decltype`, `noexcept`, the `*_cast<` operators,
+    and an `#include` of a header without an extension (`<vector>`) or with a C++ one (`.hpp`).
+    A C header wrapped for C++ (`#ifdef __cplusplus` / `extern "C" {`) stays C. One scan for
+    candidate words first: most C headers have none and are decided without the full scan.
+    """
+    if _CANDIDATES.search(source) is None:
+        return "c"
+    for match in _CPP_MARKERS.finditer(source):
+        if match.lastgroup == "cpp":
+            return "cpp"
+    return "c"
+
+
+SPEC = Spec(
+    query="c.scm",
+    comments=frozenset({"comment"}),
+    strings=frozenset(
+        {
+            "string_literal",
+            "string_content",
+            "char_literal",
+            "concatenated_string",
+            "escape_sequence",
+            "system_lib_string",
+        }
+    ),
+    bodies=frozenset({"compound_statement", "field_declaration_list", "enumerator_list"}),
+    modifiers=frozenset({"storage_class_specifier"}),
+    annotations=ATTRIBUTES,
+    visibility=visibility,
+    signature=signature,
+    import_text=import_text,
+    mods=mods,
+    named=named,
+    prepare=prepare,
+    resync=RESYNC,
+)

@@ -1,0 +1,70 @@
+"""Reading on past a region the grammar could not parse.
+
+tree-sitter's recovery sometimes gives up for the rest of a file: C's preprocessor puts `#ifdef`
+inside an expression or a loop macro before a block (`} while_each_thread(g, t);`), and one ERROR
+node then swallows every function after it. Where a language names the places a file-level
+declaration starts again (`Spec.resync`: in C, the line after a `}` in column 0), such a region is
+parsed again piece by piece, each piece on its own, with the file's own offsets — so what the
+pieces declare is read as if the region had parsed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+from sofia.syntax.grammars import ParseUnavailable, parse_bytes
+from sofia.syntax.tree import Node
+
+MAX_PIECES = 2000
+"""Pieces parsed per file at most (each is a parse of its own)."""
+
+
+def regions(root: Node) -> list[Node]:
+    """The file-level ERROR nodes: the root itself when the whole file is one."""
+    if root.type == "ERROR":
+        return [root]
+    return [child for child in root.children if child.type == "ERROR"]
+
+
+def pieces(
+    source: bytes, grammar: str, root: Node, boundary: re.Pattern[bytes]
+) -> tuple[list[tuple[int, int]], list[Any]]:
+    """(the byte ranges parsed again, their trees): every file-level ERROR region holding a
+    `boundary` is cut there and each piece parsed alone."""
+    from tree_sitter import Range
+
+    spans: list[tuple[int, int]] = []
+    trees: list[Any] = []
+    for region in regions(root):
+        start, end = region.start_byte, region.end_byte
+        cuts = [m.end() for m in boundary.finditer(source, start, end) if start < m.end() < end]
+        if not cuts:
+            continue
+        spans.append((start, end))
+        edges = [start, *cuts, end]
+        for low, high in itertools.pairwise(edges):
+            if len(trees) >= MAX_PIECES:
+                return spans, trees
+            if not source[low:high].strip():
+                continue
+            piece = Range(_point(source, low), _point(source, high), low, high)
+            try:
+                trees.append(parse_bytes(source, grammar, ranges=[piece]))
+            except ParseUnavailable:
+                continue
+    return spans, trees
+
+
+def within(node: Node, spans: list[tuple[int, int]]) -> bool:
+    """Whether `node` lies inside one of the ranges parsed again."""
+    return any(low <= node.start_byte and node.end_byte <= high for low, high in spans)
+
+
+def _point(source: bytes, offset: int) -> Any:
+    from tree_sitter import Point
+
+    row = source.count(b"\n", 0, offset)
+    column = offset - (source.rfind(b"\n", 0, offset) + 1)
+    return Point(row, column)
