@@ -201,24 +201,28 @@ class ClangdOracle:
                     "textDocument/symbolInfo",
                     {"textDocument": {"uri": uri}, "position": item["selectionRange"]["start"]},
                 )
-                usr = next((str(i["usr"]) for i in info or [] if i.get("usr")), None)
-                if usr is None:
+                own = str(item["name"]).rpartition("::")[2]
+                entry = entity_named(info or [], own, str(item.get("detail") or ""))
+                written = self.corpus.token.match(self.corpus.line(rel, where.line)[where.col - 1 :])
+                if entry is None or written is None or written.group() != own.lstrip("~"):
+                    # An anonymous struct or union (no name of its own is written), or a
+                    # declaration a macro wrote (symbolInfo names the macro).
                     continue
-                name = str(info[0]["name"])
-                kind = kind_of(item, self.corpus.line(rel, where.line))
+                usr, name = str(entry["usr"]), own
+                kind = "constant" if parent == "enum" else kind_of(item)
                 if int(item["kind"]) == CONSTRUCTOR or name.startswith("~"):
-                    constructors[str(info[0].get("containerName") or "")].append(where)
+                    constructors[str(entry.get("containerName") or "")].append(where)
                     continue
                 if kind is None:
                     continue
-                container = str(info[0].get("containerName") or "").rstrip(":").rpartition("::")[2] or None
+                container = str(entry.get("containerName") or "").rstrip(":").rpartition("::")[2] or None
                 if kind == "function" and parent is not None and parent in ("class", "enum"):
                     kind = "method"
                 if kind == "method" and container is None:
                     kind = "function"
                 if kind == "function":
                     container = None
-                declared[usr].append((where, kind, container, self.definition_of(info[0], where)))
+                declared[usr].append((where, kind, container, self.definition_of(entry, where)))
             self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         out = []
         for usr, places in declared.items():
@@ -251,40 +255,74 @@ class ClangdOracle:
         return "definition" if at == where else "declaration"
 
     def references(self, definitions: list[Definition]) -> list[Found]:
-        found = []
+        """clangd's references, less the declarations. For a method, clangd answers for the whole
+        hierarchy (the base's declaration and the calls through the base's type come with an
+        override); each use is then kept only where clangd's `symbolInfo` names the method asked,
+        so a use is the one member it statically binds to, as javac, go/types and jedi see it."""
+        raw: list[list[tuple[str, dict[str, Any]]]] = []
         for definition in definitions:
-            entity = self.entities[definition.oracle_id]
             uri = self.open(definition.file)
+            line = self.corpus.line(definition.file, definition.line)
             position = {
                 "line": definition.line - 1,
-                "character": len(
-                    self.corpus.line(definition.file, definition.line)[: definition.col - 1].encode(
-                        "utf-16-le"
-                    )
-                )
-                // 2,
+                "character": len(line[: definition.col - 1].encode("utf-16-le")) // 2,
             }
-            uses = set()
-            for place in (
-                self.client.request(
-                    "textDocument/references",
-                    {
-                        "textDocument": {"uri": uri},
-                        "position": position,
-                        "context": {"includeDeclaration": False},
-                    },
-                )
-                or []
-            ):
-                rel = self.rel(place["uri"])
-                if rel is not None:
-                    where = self.location(rel, place["range"]["start"])
-                    if where is not None:
-                        uses.add(where)
+            places = self.client.request(
+                "textDocument/references",
+                {
+                    "textDocument": {"uri": uri},
+                    "position": position,
+                    "context": {"includeDeclaration": False},
+                },
+            )
             self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+            raw.append(
+                [
+                    (rel, place["range"]["start"])
+                    for place in places or []
+                    if (rel := self.rel(place["uri"])) is not None
+                ]
+            )
+        bound = self.bound_to(
+            [
+                (rel, at)
+                for d, places in zip(definitions, raw, strict=True)
+                if d.kind == "method"
+                for rel, at in places
+            ]
+        )
+        found = []
+        for definition, places in zip(definitions, raw, strict=True):
+            entity = self.entities[definition.oracle_id]
+            uses = set()
+            for rel, at in places:
+                if definition.kind == "method" and definition.oracle_id not in bound.get(
+                    (rel, at["line"], at["character"]), ()
+                ):
+                    continue
+                where = self.location(rel, at)
+                if where is not None:
+                    uses.add(where)
             sites = entity.sites | {definition.location()}
             found.append(Found(sorted(uses - sites), sorted(entity.sites)))
         return found
+
+    def bound_to(self, places: list[tuple[str, dict[str, Any]]]) -> dict[tuple[str, int, int], set[str]]:
+        """The USRs clangd's symbolInfo names at each place, each file opened once."""
+        by_file: dict[str, set[tuple[int, int]]] = defaultdict(set)
+        for rel, at in places:
+            by_file[rel].add((int(at["line"]), int(at["character"])))
+        out: dict[tuple[str, int, int], set[str]] = {}
+        for rel, positions in sorted(by_file.items()):
+            uri = self.open(rel)
+            for line, character in sorted(positions):
+                info = self.client.request(
+                    "textDocument/symbolInfo",
+                    {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}},
+                )
+                out[(rel, line, character)] = {str(i["usr"]) for i in info or [] if i.get("usr")}
+            self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        return out
 
     def close(self) -> None:
         self.client.close()
@@ -299,8 +337,18 @@ def walk(items: list[dict[str, Any]], parent: str | None) -> Any:
         yield from walk(item.get("children", []) or [], inner)
 
 
-def kind_of(item: dict[str, Any], line: str) -> str | None:
+def kind_of(item: dict[str, Any]) -> str | None:
     kind = KINDS.get(int(item["kind"]))
-    if kind == "class" and ("typedef" in line or "using " in line):
+    if kind == "class" and item.get("detail") == "type alias":
         return "type"
     return kind
+
+
+def entity_named(infos: list[dict[str, Any]], name: str, detail: str) -> dict[str, Any] | None:
+    """The entity a document symbol declares among what symbolInfo names at its position: at
+    `typedef struct S T;` it names both `S` and `T`, and at `typedef enum {…} E` both the enum
+    and the typedef, the typedef last."""
+    named = [i for i in infos if i.get("usr") and i.get("name") == name]
+    if not named:
+        return None
+    return named[-1] if detail == "type alias" else named[0]
