@@ -252,10 +252,10 @@ def test_python_package_re_exports_give_the_definition_and_every_spelling(tmp_pa
 
 
 def test_python_star_re_export_is_followed(tmp_path: Path) -> None:
-    write(tmp_path, "pkg/__init__.py", "from .models import *\n")
-    write(tmp_path, "pkg/models.py", "class Repo:\n    pass\n")
+    write(tmp_path, "src/pkg/__init__.py", "from .models import *\n")
+    write(tmp_path, "src/pkg/models.py", "class Repo:\n    pass\n")
     write(tmp_path, "use.py", "import pkg\nfrom pkg import Repo\n\nRepo()\npkg.Repo()\n")
-    item = entry(refs(tmp_path, "Repo"), "Repo")
+    item = entry(refs(tmp_path, "Repo"), "Repo")  # a src/ layout: `pkg` is src/pkg
     assert uses(item) == {
         ("use.py", 2, "import", "exact"),
         ("use.py", 4, "new", "exact"),

@@ -9,8 +9,12 @@ import os
 import posixpath
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from sofia.syntax.uses.model import Path as Container
+
+if TYPE_CHECKING:
+    from sofia.syntax.aliases import PathAliases
 
 SCRIPTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".d.ts")
 PYTHON = (".py", ".pyi")
@@ -30,12 +34,14 @@ class Modules:
     """Module paths as the analyzers write them (relative to the search root `cwd`), their files,
     and what those files pass on."""
 
-    def __init__(self, cwd: Path, stop: Path, roots: list[Container]) -> None:
+    def __init__(self, cwd: Path, stop: Path, roots: list[tuple[Container, str]]) -> None:
         self.cwd = cwd
         self.stop = stop
         """The highest directory whose alias configuration applies (the workspace)."""
         self.roots = roots
-        """Directory prefixes module paths may be relative to (a `src/` layout)."""
+        """Directory prefixes module paths may be relative to besides the root (a `src/`
+        layout), each with the directory below it a module path must start with."""
+        self._projects: dict[str, PathAliases] = {}
         self._aliased: dict[tuple[str, str], Container | None] = {}
         self._stars: dict[tuple[str, Container], list[Container]] = {}
 
@@ -51,7 +57,9 @@ class Modules:
         key = (directory, specifier)
         if key not in self._aliased:
             found: Container | None = None
-            aliases = aliases_for(self.cwd / directory, self.stop)
+            if directory not in self._projects:
+                self._projects[directory] = aliases_for(self.cwd / directory, self.stop)
+            aliases = self._projects[directory]
             for target in aliases.targets(specifier):
                 if _exists(target, SCRIPTS):
                     relative = os.path.relpath(target, self.cwd).replace(os.sep, "/")
@@ -129,7 +137,7 @@ class Modules:
         `a/b.ts`, `a/b/index.ts` (any script extension)."""
         if not module:
             return None
-        for root in self.roots:
+        for root in [(), *(prefix for prefix, below in self.roots if below == module[0])]:
             base = self.cwd.joinpath(*root, *module)
             if kind == "python":
                 candidates = [base.with_name(base.name + e) for e in PYTHON] + [base / "__init__.py"]
@@ -142,14 +150,14 @@ class Modules:
         return None
 
 
-def source_roots(files: list[str]) -> list[Container]:
-    """Every directory prefix of the given files (the search root first): where a module path
-    written from a package's own name (`httpx`) may start (`src/httpx`)."""
-    roots: dict[Container, None] = {(): None}
+def source_roots(files: list[str]) -> list[tuple[Container, str]]:
+    """(directory prefix, the directory below it) of the given files: where a module path
+    written from a package's own name (`httpx`) may start (`src/` before `src/httpx`)."""
+    roots: dict[tuple[Container, str], None] = {}
     for rel in files:
         parts = PurePosixPath(rel).parent.parts
-        for depth in range(1, len(parts) + 1):
-            roots.setdefault(tuple(parts[:depth]), None)
+        for depth in range(1, len(parts)):
+            roots.setdefault((tuple(parts[:depth]), parts[depth]), None)
     return list(roots)
 
 
