@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
 from typing import Any
 
-from sofia.syntax.grammars import ParseUnavailable, parse_bytes
+from sofia.syntax.grammars import PARSE_TIMEOUT, parser_for
 from sofia.syntax.tree import Node
 
 MAX_PIECES = 2000
@@ -32,28 +33,29 @@ def pieces(
     source: bytes, grammar: str, root: Node, boundary: re.Pattern[bytes]
 ) -> tuple[list[tuple[int, int]], list[Any]]:
     """(the byte ranges parsed again, their trees): every file-level ERROR region holding a
-    `boundary` is cut there and each piece parsed alone."""
+    `boundary` is cut there and each piece parsed alone. The pieces hold no more bytes than the
+    file, whose parse ended in time; past PARSE_TIMEOUT no further piece is parsed."""
     from tree_sitter import Range
 
     spans: list[tuple[int, int]] = []
     trees: list[Any] = []
-    for region in regions(root):
-        start, end = region.start_byte, region.end_byte
-        cuts = [m.end() for m in boundary.finditer(source, start, end) if start < m.end() < end]
-        if not cuts:
-            continue
-        spans.append((start, end))
-        edges = [start, *cuts, end]
-        for low, high in itertools.pairwise(edges):
-            if len(trees) >= MAX_PIECES:
-                return spans, trees
-            if not source[low:high].strip():
+    deadline = time.monotonic() + PARSE_TIMEOUT
+    parser = parser_for(grammar)
+    try:
+        for region in regions(root):
+            start, end = region.start_byte, region.end_byte
+            cuts = [m.end() for m in boundary.finditer(source, start, end) if start < m.end() < end]
+            if not cuts:
                 continue
-            piece = Range(_point(source, low), _point(source, high), low, high)
-            try:
-                trees.append(parse_bytes(source, grammar, ranges=[piece]))
-            except ParseUnavailable:
-                continue
+            spans.append((start, end))
+            for low, high in itertools.pairwise([start, *cuts, end]):
+                if len(trees) >= MAX_PIECES or time.monotonic() > deadline:
+                    return spans, trees
+                if source[low:high].strip():
+                    parser.included_ranges = [Range(_point(source, low), _point(source, high), low, high)]
+                    trees.append(parser.parse(source))
+    finally:
+        parser.included_ranges = []
     return spans, trees
 
 

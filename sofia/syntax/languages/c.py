@@ -13,6 +13,7 @@ foo_t;` is struct `foo_t`); of a named one it is a `type` beside the struct.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable
 
@@ -378,44 +379,82 @@ RESYNC = re.compile(rb"^\}[^\n]*\n", re.MULTILINE)
 
 # --- .h: C or C++ ----------------------------------------------------------------------------
 
-_CPP_MARKERS = re.compile(
-    rb"""
-    (?P<skip> //[^\n]* | /\*.*?\*/ | "(?:\\.|[^"\\\n])*" | '(?:\\.|[^'\\\n])*' )
-    | (?P<cpp>
-        ^[ \t]*(?:template[ \t]*<|namespace\b|(?:public|private|protected)[ \t]*:(?!:)
-                 |using[ \t]+namespace\b|export[ \t]+module\b)
-      | \bclass[ \t]+[A-Za-z_]\w*(?:[ \t]+final)?[ \t]*[:{]
-      | ^[ \t]*\#[ \t]*include[ \t]*(?:<[A-Za-z_]\w*>|[<"][^>"\n]*\.(?:hpp|hh|hxx|h\+\+|tpp|ipp)[>"])
-      | \b(?:nullptr|constexpr|decltype|noexcept)\b
-      | \b(?:static|reinterpret|dynamic|const)_cast[ \t]*<
-      | \bextern[ \t]+"C\+\+"
-      | (?<!\[\[)\b[A-Za-z_]\w*::~?[A-Za-z_]
+_LINE_START, _WORD_START, _AFTER_NAME = 1, 2, 3
+"""Where a marker must stand: first on its line, at the start of a word, right after a name."""
+_MARKERS: tuple[tuple[bytes, re.Pattern[bytes], int], ...] = tuple(
+    (literal, re.compile(pattern), where)
+    for literal, pattern, where in (
+        (b"template", rb"template[ \t]*<", _LINE_START),
+        (b"namespace", rb"namespace(?:[ \t]+[A-Za-z_][\w:]*)?[ \t]*\{", _WORD_START),
+        (b"namespace", rb"using[ \t]+namespace\b", _WORD_START),
+        (b"public", rb"public[ \t]*:(?!:)", _LINE_START),
+        (b"private", rb"private[ \t]*:(?!:)", _LINE_START),
+        (b"protected", rb"protected[ \t]*:(?!:)", _LINE_START),
+        (b"class", rb"class[ \t]+[A-Za-z_]\w*(?:[ \t]+final)?[ \t]*[:{]", _WORD_START),
+        (b"::", rb"::~?[A-Za-z_]", _AFTER_NAME),
+        (b"nullptr", rb"nullptr\b", _WORD_START),
+        (b"constexpr", rb"constexpr\b", _WORD_START),
+        (b"decltype", rb"decltype\b", _WORD_START),
+        (b"noexcept", rb"noexcept\b", _WORD_START),
+        (b"_cast", rb"(?:static|reinterpret|dynamic|const)_cast[ \t]*<", _WORD_START),
+        (b'"C++"', rb'extern[ \t]+"C\+\+"', _WORD_START),
+        (b"export", rb"export[ \t]+module\b", _LINE_START),
     )
-    """,
-    re.VERBOSE | re.MULTILINE | re.DOTALL,
 )
-_CANDIDATES = re.compile(
-    rb"::|\b(?:template|namespace|public|private|protected|class|nullptr|constexpr|decltype"
-    rb"|noexcept|using|export)\b|_cast|\"C\+\+\"|\.(?:hpp|hh|hxx|h\+\+|tpp|ipp)\b|include[ \t]*<\w+>"
-)
+_INCLUDE = re.compile(rb"#[ \t]*include[ \t]*[<\"]([^>\"\n]*)[>\"]")
+_CPP_HEADER = re.compile(rb"[A-Za-z_]\w*|.*\.(?:hpp|hh|hxx|h\+\+|tpp|ipp)")
+_COMMENT_OR_STRING = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
 
 
 def header_language(source: bytes) -> str:
     """`cpp` when a `.h` file shows C++ outside comments and strings, else `c`.
 
-    The C++ markers: `class X {` or `class X :`, `namespace`, `template <`, an access section
-    (`public:`), `using namespace`, `export module`, `::` in a name, `extern "C++"`, `nullptr`,
-    `constexpr`, `decltype`, `noexcept`, the `*_cast<` operators,
-    and an `#include` of a header without an extension (`<vector>`) or with a C++ one (`.hpp`).
-    A C header wrapped for C++ (`#ifdef __cplusplus` / `extern "C" {`) stays C. One scan for
-    candidate words first: most C headers have none and are decided without the full scan.
+    The C++ markers: `class X {` or `class X :`, `namespace X {`, `using namespace`, `template <`
+    and an access section (`public:`) first on a line, `::` after a name (not in a C23 `[[gnu::x]]`
+    attribute), `extern "C++"`, `nullptr`, `constexpr`, `decltype`, `noexcept`, the `*_cast<`
+    operators, `export module`, and an `#include` of a header without an extension (`<vector>`)
+    or with a C++ one (`.hpp`). A C header wrapped for C++ (`#ifdef __cplusplus` / `extern "C"
+    {`) stays C. Each marker is looked for by its literal first, so a header without any is
+    decided without a scan of its comments and strings.
     """
-    if _CANDIDATES.search(source) is None:
-        return "c"
-    for match in _CPP_MARKERS.finditer(source):
-        if match.lastgroup == "cpp":
-            return "cpp"
+    hidden: list[tuple[int, int]] | None = None
+    for match in _INCLUDE.finditer(source):
+        if _CPP_HEADER.fullmatch(match.group(1)):
+            hidden = hidden if hidden is not None else _hidden(source)
+            if not _inside(hidden, match.start()):
+                return "cpp"
+    for literal, pattern, where in _MARKERS:
+        if literal not in source:
+            continue
+        for match in pattern.finditer(source):
+            if not _stands(source, match.start(), where):
+                continue
+            hidden = hidden if hidden is not None else _hidden(source)
+            if not _inside(hidden, match.start()):
+                return "cpp"
     return "c"
+
+
+def _stands(source: bytes, at: int, where: int) -> bool:
+    before = source[at - 1 : at]
+    if where == _AFTER_NAME:
+        return (before.isalnum() or before == b"_") and source.rfind(b"[[", max(0, at - 64), at) < 0
+    if before.isalnum() or before == b"_":
+        return False
+    if where == _LINE_START:
+        line = source.rfind(b"\n", 0, at) + 1
+        return not source[line:at].strip()
+    return True
+
+
+def _hidden(source: bytes) -> list[tuple[int, int]]:
+    """The spans of comments and string literals, in order."""
+    return [match.span() for match in _COMMENT_OR_STRING.finditer(source)]
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    index = bisect.bisect_right(spans, (at, 1 << 62)) - 1
+    return index >= 0 and spans[index][0] <= at < spans[index][1]
 
 
 SPEC = Spec(
