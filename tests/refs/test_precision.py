@@ -368,3 +368,19 @@ def test_the_php_ambiguity_note_suggests_namespaced_spellings(tmp_path: Path) ->
         "App\\View\\Page::render",
         "Lib\\View\\Page::render",
     ]
+
+
+def test_python_a_function_defined_in_a_function_is_its_own(tmp_path: Path) -> None:
+    write(tmp_path, "markup.py", "def escape(text):\n    return text\n")
+    write(
+        tmp_path,
+        "jupyter.py",
+        "def render(t):\n    def escape(x):\n        return x\n\n    return escape(t)\n\n\n"
+        "def other(t):\n    from markup import escape\n\n    return escape(t)\n",
+    )
+    result = refs(tmp_path, "markup.escape", "render.escape")
+    assert uses(entry(result, "markup.escape")) == {
+        ("jupyter.py", 9, "import", "exact"),
+        ("jupyter.py", 11, "call", "exact"),
+    }
+    assert uses(entry(result, "render.escape")) == {("jupyter.py", 5, "call", "exact")}

@@ -110,6 +110,7 @@ class Analyzer:
         self.scopes: list[Scope] = []
         """Imports inside function and class bodies, innermost scope first."""
         self.classes_here: dict[str, Node] = {}
+        self._local_definitions: dict[tuple[int, str], Path | None] = {}
         for statement in self._imports():
             body = nearest(statement, BODIES)
             if body is None:
@@ -172,12 +173,39 @@ class Analyzer:
     # --- resolution ---------------------------------------------------------------------------
 
     def resolve_name(self, name: str, node: Node) -> Path | None:
-        """Where a bare name comes from: an import in force where it is written, or this module."""
+        """Where a bare name comes from: a function or class defined in an enclosing function,
+        an import in force where it is written, or this module."""
+        nested = self._nested(name, node)
+        if nested is not None:
+            return nested
         bound = self.imported(name, node.start_byte)
         if bound is not None and bound.from_import:
             return bound.path[:-1]
         if name in self.classes_here or self._defined_here(name):
             return self.module
+        return None
+
+    def _nested(self, name: str, node: Node) -> Path | None:
+        """The container of a `def name`/`class name` in a function enclosing `node` (a local
+        binding there), as its definition gives it."""
+        function = nearest(node, ("function_definition",))
+        while function is not None:
+            key = (function.start_byte, name)
+            if key not in self._local_definitions:
+                self._local_definitions[key] = next(
+                    (
+                        self.container_of(inner)
+                        for inner in holding(self.tree.source, function, name, BODIES)
+                        if inner != function
+                        and text_of(inner.child_by_field_name("name")) == name
+                        and nearest(inner, BODIES) == function
+                    ),
+                    None,
+                )
+            found = self._local_definitions[key]
+            if found is not None:
+                return found
+            function = nearest(function, ("function_definition",))
         return None
 
     def _defined_here(self, name: str) -> bool:
