@@ -17,6 +17,7 @@ for a reference.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -62,6 +63,32 @@ def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
     if head.rfind(OPEN) > head.rfind(CLOSE):  # never half a parameter reference
         head = head[: head.rfind(OPEN)]
     return f"{head}… (message cut: {len(text):,} characters)"
+
+
+def did_you_mean(value: str, choices: Iterable[str]) -> str:
+    """`did you mean cursor?` naming the choices closest to a mistyped `value`, or ""."""
+    import difflib
+
+    known = list(dict.fromkeys(str(choice) for choice in choices))
+    lowered = {choice.lower(): choice for choice in known}
+    close = difflib.get_close_matches(value.lower(), list(lowered), n=3, cutoff=0.6)
+    prefixed = [c for c in lowered if value and c.startswith(value.lower()) and c not in close]
+    named = [lowered[c] for c in [*close, *prefixed][:3]]
+    return f"did you mean {' or '.join(named)}?" if named else ""
+
+
+def not_a_choice(value: str, choices: Iterable[str]) -> str:
+    """The one wording for a value outside a fixed set: `unknown 'cursr'; did you mean cursor?
+    (one of: claude-code, cursor, vscode)`."""
+    known = list(dict.fromkeys(str(choice) for choice in choices))
+    guess = did_you_mean(value, known)
+    listed = f"one of: {', '.join(known)}"
+    return f"unknown {quote(value, 60)!r}; " + (f"{guess} ({listed})" if guess else listed)
+
+
+def unknown_choice(what: str, value: str, choices: Iterable[str]) -> str:
+    """`not_a_choice` about the option `what`: `--client: unknown 'cursr'; did you mean cursor? …`."""
+    return f"{what}: {not_a_choice(value, choices)}"
 
 
 # -- parameter references ---------------------------------------------------------------------------

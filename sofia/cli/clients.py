@@ -2,6 +2,11 @@
 
 One record per client, in one list; `sf init`, `sf init --check`, `sf doctor` and the docs read
 it. Paths follow what each client documents for the current platform.
+
+Claude Code, Codex and Gemini start servers in the project they run in; Cursor, VS Code, Windsurf
+and Claude Desktop start them elsewhere (often `/` or the home directory), so an entry written for
+one project names it: as the entry's `cwd` where the client has that key (VS Code), else as
+`sf mcp --root DIR` (Cursor, Windsurf and Claude Desktop take `command`, `args` and `env` only).
 """
 
 from __future__ import annotations
@@ -15,6 +20,10 @@ from pathlib import Path
 from typing import Literal
 
 Scope = Literal["project", "user"]
+Workdir = Literal["", "cwd", "root"]
+"""How an entry names the project for a client that does not start servers in it: `cwd` (the
+entry's own working-directory key), `root` (`sf mcp --root DIR`), or "" (the client starts
+servers in the project, or the entry is for every project)."""
 Shape = Literal["mcpServers", "servers", "toml", "claude-local"]
 """`mcpServers`: `{"mcpServers": {NAME: {...}}}`; `servers`: VS Code's `{"servers": {NAME: {...}}}`;
 `toml`: Codex's `[mcp_servers.NAME]`; `claude-local`: Claude Code's per-project entry in its user
@@ -31,6 +40,41 @@ class Place:
     """Entries carry `"type": "stdio"`."""
     note: str = ""
     """What the user should know about entries written here."""
+    workdir: Workdir = ""
+    """How the entry names the project (see `Workdir`)."""
+
+
+NAMES_PROJECT = {
+    "cwd": "the entry names this project as its cwd: {title} does not start servers in it",
+    "root": "the entry names this project (--root): {title} does not start servers in it",
+}
+IN_PROJECT = "{title} starts servers in the project it runs in"
+EVERY_PROJECT = (
+    "names no project: the server serves the client's MCP roots, else the directory {title} starts "
+    "it in; --scope project names this one"
+)
+
+
+def _place(
+    file: Path,
+    shape: Shape,
+    title: str,
+    *,
+    workdir: Workdir = "",
+    typed: bool = False,
+    note: str = "",
+    every_project: bool = False,
+    in_project: bool = False,
+) -> Place:
+    """A place, its note saying how the entry finds the project."""
+    said = [note] if note else []
+    if workdir:
+        said.append(NAMES_PROJECT[workdir].format(title=title))
+    elif every_project:
+        said.append(EVERY_PROJECT.format(title=title))
+    elif in_project:
+        said.append(IN_PROJECT.format(title=title))
+    return Place(file, shape, typed, "; ".join(said), workdir)
 
 
 @dataclass(frozen=True)
@@ -76,13 +120,15 @@ CLIENTS: tuple[Client, ...] = (
         "claude-code",
         "Claude Code",
         lambda project, home: {
-            "project": Place(
+            "project": _place(
                 project / ".mcp.json",
                 "mcpServers",
+                "Claude Code",
                 typed=True,
                 note="Claude Code asks once to approve servers from .mcp.json (claude mcp list shows them)",
+                in_project=True,
             ),
-            "user": Place(claude_user_file(home), "mcpServers", typed=True),
+            "user": _place(claude_user_file(home), "mcpServers", "Claude Code", typed=True, in_project=True),
         },
         lambda home: _on_path("claude") or (home / ".claude").is_dir() or claude_user_file(home).is_file(),
         program="claude",
@@ -100,8 +146,8 @@ CLIENTS: tuple[Client, ...] = (
         "cursor",
         "Cursor",
         lambda project, home: {
-            "project": Place(project / ".cursor" / "mcp.json", "mcpServers"),
-            "user": Place(home / ".cursor" / "mcp.json", "mcpServers"),
+            "project": _place(project / ".cursor" / "mcp.json", "mcpServers", "Cursor", workdir="root"),
+            "user": _place(home / ".cursor" / "mcp.json", "mcpServers", "Cursor", every_project=True),
         },
         lambda home: (home / ".cursor").is_dir() or _on_path("cursor"),
     ),
@@ -109,8 +155,16 @@ CLIENTS: tuple[Client, ...] = (
         "vscode",
         "VS Code",
         lambda project, home: {
-            "project": Place(project / ".vscode" / "mcp.json", "servers", typed=True),
-            "user": Place(_platform_config(home, "Code", "User", "mcp.json"), "servers", typed=True),
+            "project": _place(
+                project / ".vscode" / "mcp.json", "servers", "VS Code", workdir="cwd", typed=True
+            ),
+            "user": _place(
+                _platform_config(home, "Code", "User", "mcp.json"),
+                "servers",
+                "VS Code",
+                typed=True,
+                every_project=True,
+            ),
         },
         lambda home: _platform_config(home, "Code").is_dir() or _on_path("code"),
     ),
@@ -118,9 +172,11 @@ CLIENTS: tuple[Client, ...] = (
         "claude-desktop",
         "Claude Desktop",
         lambda project, home: {
-            "user": Place(
+            "user": _place(
                 _platform_config(home, "Claude", "claude_desktop_config.json"),
                 "mcpServers",
+                "Claude Desktop",
+                workdir="root",
                 note="restart Claude Desktop to load it",
             ),
         },
@@ -130,7 +186,12 @@ CLIENTS: tuple[Client, ...] = (
         "codex",
         "Codex CLI",
         lambda project, home: {
-            "user": Place(Path(os.environ.get("CODEX_HOME") or home / ".codex") / "config.toml", "toml")
+            "user": _place(
+                Path(os.environ.get("CODEX_HOME") or home / ".codex") / "config.toml",
+                "toml",
+                "Codex CLI",
+                in_project=True,
+            )
         },
         lambda home: Path(os.environ.get("CODEX_HOME") or home / ".codex").is_dir() or _on_path("codex"),
     ),
@@ -138,8 +199,10 @@ CLIENTS: tuple[Client, ...] = (
         "gemini",
         "Gemini CLI",
         lambda project, home: {
-            "project": Place(project / ".gemini" / "settings.json", "mcpServers"),
-            "user": Place(home / ".gemini" / "settings.json", "mcpServers"),
+            "project": _place(
+                project / ".gemini" / "settings.json", "mcpServers", "Gemini CLI", in_project=True
+            ),
+            "user": _place(home / ".gemini" / "settings.json", "mcpServers", "Gemini CLI", in_project=True),
         },
         lambda home: (home / ".gemini").is_dir() or _on_path("gemini"),
     ),
@@ -147,7 +210,9 @@ CLIENTS: tuple[Client, ...] = (
         "windsurf",
         "Windsurf",
         lambda project, home: {
-            "user": Place(home / ".codeium" / "windsurf" / "mcp_config.json", "mcpServers")
+            "user": _place(
+                home / ".codeium" / "windsurf" / "mcp_config.json", "mcpServers", "Windsurf", workdir="root"
+            )
         },
         lambda home: (home / ".codeium" / "windsurf").is_dir(),
     ),

@@ -1,7 +1,8 @@
 """Putting one MCP server entry into a client's configuration file without disturbing the rest.
 
-Every other server, every key, the indentation and (where the format has them) the comments stay
-byte for byte as they were: the edit replaces or inserts exactly one span of text. JSON files are
+Every other server, every key, the indentation, the line ends (a CRLF file stays CRLF) and (where
+the format has them) the comments stay byte for byte as they were: the edit replaces or inserts
+exactly one span of text. JSON files are
 read as JSON with comments and trailing commas (VS Code's dialect, a superset of what the other
 clients write); Codex's TOML is edited at its `[mcp_servers.NAME]` table.
 """
@@ -12,11 +13,29 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 
 class ConfigError(ValueError):
     """The existing file cannot be read as its format: it is left untouched."""
+
+
+def read_text(path: Path) -> tuple[str, str]:
+    """The file's text with `\n` line ends ("" when it does not exist), and the line end it uses:
+    `\r\n` when its first line ends so (Windows editors), else `\n`; `encode` writes it back so."""
+    if not path.exists():
+        return "", "\n"
+    raw = path.read_bytes().decode("utf-8")
+    first = raw.find("\n")
+    if first > 0 and raw[first - 1] == "\r":
+        return raw.replace("\r\n", "\n"), "\r\n"
+    return raw, "\n"
+
+
+def encode(text: str, newline: str) -> bytes:
+    """`text` (with `\n` line ends) as the file's bytes, in its own line ends."""
+    return (text.replace("\n", newline) if newline != "\n" else text).encode("utf-8")
 
 
 # -- JSON with comments -----------------------------------------------------------------------

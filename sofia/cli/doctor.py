@@ -148,15 +148,15 @@ def check_mcp() -> Check:
 
 
 def check_clients() -> list[Check]:
-    """Every sofia entry configured in an MCP client found here, started and greeted as the client would."""
+    """Every sofia entry in any place an MCP client keeps one (whether or not the client seems
+    installed), started and greeted as the client would. An entry that exists is meant to work:
+    a failing one is a required check, so `ok` is never true beside it."""
     from sofia.cli import init
     from sofia.cli.clients import CLIENTS
 
     rows = []
     home, project = Path.home(), Path.cwd()
     for client in CLIENTS:
-        if not client.detect(home):
-            continue
         for row in init.check(client, None, project, home, explicit=False):
             ok = row["action"] == "ok"
             rows.append(
@@ -165,9 +165,18 @@ def check_clients() -> list[Check]:
                     "ok" if ok else "fail",
                     f"{row['file']}: {row['detail']}",
                     "" if ok else "run sf init to write a working entry, then sf init --check",
-                    required=False,
                 )
             )
+    if not rows:
+        rows.append(
+            _row(
+                "mcp clients",
+                "missing",
+                "no sofia entry in any place an MCP client keeps one",
+                "run sf init in your project",
+                required=False,
+            )
+        )
     return rows
 
 

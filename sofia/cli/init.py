@@ -1,9 +1,11 @@
 """`sf init`: register sofia with the user's MCP clients, and `sf init --check` that they can start it.
 
-The entry written runs this very installation (the absolute path of the running `sf`, or the
-absolute interpreter with `-m sofia`), so it works whatever PATH the client has. Files are merged
-(other servers and comments untouched), written atomically after a backup, and a second run
-changes nothing; `--dry-run` shows the exact change; a malformed file is reported and left alone.
+The entry written runs this very installation (`sofia.cli.installation`), and names the project
+for a client that does not start servers in it (`sofia.cli.clients`). Files are merged (other
+servers, comments and line endings untouched), replaced atomically after a numbered backup kept in
+sofia's state directory (`sofia.cli.backups`), and a second run changes nothing; `--dry-run` shows
+the exact change; a malformed file is reported and left alone. `--check` starts every sofia entry
+found in any client's places, whether or not the client seems installed.
 """
 
 from __future__ import annotations
@@ -11,22 +13,18 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import os
 import shutil
 import subprocess
-import sys
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sofia import settings
 from sofia.cli import configedit
+from sofia.cli.backups import replace_file
 from sofia.cli.clients import CLIENTS, NAMES, Client, Place, Scope, client_named
-from sofia.errors import UsageError
+from sofia.cli.installation import Entry, own_entry
+from sofia.errors import UsageError, unknown_choice
 
 SERVER_NAME = "sofia"
-BACKUP_SUFFIX = ".sofia-backup"
 
 Row = dict[str, Any]
 
@@ -36,7 +34,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--client",
         action="append",
         default=[],
-        choices=NAMES,
         metavar="NAME",
         help=f"client to set up, repeatable: {', '.join(NAMES)} (default: every client found on this machine)",
     )
@@ -56,63 +53,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class Entry:
-    """The server entry: the command and its arguments."""
-
-    command: str
-    args: tuple[str, ...]
-
-    def value(self, typed: bool) -> dict[str, Any]:
-        value: dict[str, Any] = {"type": "stdio"} if typed else {}
-        value.update(command=self.command, args=list(self.args))
-        return value
-
-    def spelled(self) -> str:
-        return " ".join([self.command, *self.args])
+def entry_value(entry: Entry, place: Place, project: Path) -> dict[str, Any]:
+    """The entry as `place` holds it: typed where the client wants it, naming the project where
+    the client does not start servers in it (`cwd`, or `--root` right after `mcp`)."""
+    value: dict[str, Any] = {"type": "stdio"} if place.typed else {}
+    args = list(entry.args)
+    if place.workdir == "root":
+        at = args.index("mcp") + 1
+        args[at:at] = ["--root", str(project)]
+    value.update(command=entry.command, args=args)
+    if place.workdir == "cwd":
+        value["cwd"] = str(project)
+    return value
 
 
-def own_entry(workers: str | None, tools: str | None) -> Entry:
-    """How to start this installation's server, from any directory and any PATH."""
-    args = ["mcp"]
-    if workers is not None:
-        try:
-            count = int(workers)
-        except ValueError:
-            raise UsageError(f"--workers must be a whole number, not {workers!r}") from None
-        if not 1 <= count <= settings.MAX_WORKERS:
-            raise UsageError(f"--workers must be from 1 to {settings.MAX_WORKERS}, not {count}")
-        args += ["--workers", str(count)]
-    if tools is not None:
-        from sofia.providers.registry import served
-
-        served(wanted=settings.names(tools))  # UsageError naming an unknown tool or group
-        args += ["--tools", ",".join(settings.names(tools))]
-    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
-    if script is not None and script.name in ("sf", "sofia") and script.is_file():
-        return Entry(str(script.resolve()), tuple(args))
-    return Entry(str(Path(sys.executable).absolute()), ("-m", "sofia", *args))
+def client_names(given: list[str]) -> list[str]:
+    """The `--client` values, each a client `sf init` knows; a mistyped one is a usage error
+    naming the closest."""
+    for name in given:
+        if client_named(name) is None:
+            raise UsageError(unknown_choice("--client", name, NAMES))
+    return list(dict.fromkeys(given))
 
 
 def run_init(namespace: argparse.Namespace, project: Path, home: Path) -> tuple[dict[str, Any], int]:
     """The report document and the exit status of `sf init` / `sf init --check`."""
-    clients = [client_named(name) for name in dict.fromkeys(namespace.client)]
-    chosen = [c for c in clients if c is not None] or [c for c in CLIENTS if c.detect(home)]
-    if not chosen:
-        raise UsageError(f"no MCP client found on this machine; pass --client NAME ({', '.join(NAMES)})")
+    clients = [client_named(name) for name in client_names(namespace.client)]
+    named = [c for c in clients if c is not None]
     rows: list[Row] = []
     if namespace.check:
-        for client in chosen:
-            rows.extend(check(client, namespace.scope, project, home, explicit=bool(namespace.client)))
-        entry = None
-    else:
-        entry = own_entry(namespace.workers, namespace.tools)
-        for client in chosen:
-            rows.append(register(client, namespace.scope, entry, project, home, namespace.dry_run))
+        for client in named or CLIENTS:
+            rows.extend(check(client, namespace.scope, project, home, explicit=bool(named)))
+        document: dict[str, Any] = {"entries": rows, "ok": bool(rows)}
+        if not rows:
+            document["summary"] = (
+                "no sofia entry in any place an MCP client keeps one (docs/reference/clients.md); run sf init"
+            )
+            return document, 1
+        failed = [row for row in rows if row["action"] == "fail"]
+        document["ok"] = not failed
+        return document, 1 if failed else 0
+    chosen = named or [c for c in CLIENTS if c.detect(home)]
+    if not chosen:
+        raise UsageError(f"no MCP client found on this machine; pass --client NAME ({', '.join(NAMES)})")
+    entry = own_entry(namespace.workers, namespace.tools)
+    for client in chosen:
+        rows.append(register(client, namespace.scope, entry, project, home, namespace.dry_run))
     failed = [row for row in rows if row["action"] in ("error", "fail")]
-    document: dict[str, Any] = {"entries": rows, "ok": not failed}
-    if entry is not None:
-        document["command"] = entry.spelled()
+    document = {"entries": rows, "ok": not failed, "command": entry.spelled()}
     return document, 1 if failed else 0
 
 
@@ -158,10 +146,12 @@ def register(
             client, wanted or "", None, "error", f"{client.title} has no {wanted} scope; use --scope user"
         )
     place = places[scope]
-    note = place.note if wanted is not None or scope == "project" else f"{client.title} has user scope only"
-    value = entry.value(place.typed)
+    note = place.note
+    if wanted is None and scope == "user" and "project" not in places:
+        note = "; ".join(filter(None, [f"{client.title} has user scope only", place.note]))
+    value = entry_value(entry, place, project)
     try:
-        text = place.file.read_text(encoding="utf-8") if place.file.exists() else ""
+        text, newline = configedit.read_text(place.file)
         current = _read_entry(place, text, project)
     except (OSError, UnicodeDecodeError, configedit.ConfigError) as error:
         return _row(client, scope, place, "error", f"cannot read it, left untouched: {error}")
@@ -185,10 +175,10 @@ def register(
         )
         return _row(client, scope, place, f"would be {action}", note, change=diff)
     try:
-        write_atomically(place.file, updated)
+        backup = replace_file(place.file, configedit.encode(updated, newline))
     except OSError as error:
         return _row(client, scope, place, "error", f"cannot write it: {error.strerror or error}")
-    return _row(client, scope, place, action, note)
+    return _row(client, scope, place, action, note, **({"backup": str(backup)} if backup else {}))
 
 
 def _same(current: Any, value: dict[str, Any]) -> bool:
@@ -199,6 +189,7 @@ def _same(current: Any, value: dict[str, Any]) -> bool:
         and current.get("command") == value["command"]
         and current.get("args") == value["args"]
         and current.get("type", value.get("type")) == value.get("type")
+        and current.get("cwd") == value.get("cwd")
     )
 
 
@@ -263,58 +254,59 @@ def _shell_word(word: str) -> str:
     return shlex.quote(word)
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace `path` with `text` in one rename, keeping the previous version beside it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = None
-    if path.exists():
-        mode = path.stat().st_mode & 0o7777
-        shutil.copy2(path, path.with_name(path.name + BACKUP_SUFFIX))
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+def every_place(client: Client, project: Path, home: Path) -> list[tuple[str, Scope, Place]]:
+    """Every place `client` may hold a sofia entry in, whatever `sf init` would write today: the
+    files it edits and the ones its own program writes (Claude Code's local scope), each once,
+    labelled by scope (`local` for Claude's per-project entry in its user file)."""
+    found: list[tuple[str, Scope, Place]] = []
+    seen: set[tuple[Path, str]] = set()
+    sources = [client.places(project, home)]
+    if client.program_places is not None:
+        sources.append(client.program_places(project, home))
+    for places in sources:
+        for scope, place in places.items():
+            if (place.file, place.shape) in seen:
+                continue
+            seen.add((place.file, place.shape))
+            found.append(("local" if place.shape == "claude-local" else scope, scope, place))
+    return found
 
 
 def check(client: Client, wanted: Scope | None, project: Path, home: Path, explicit: bool) -> list[Row]:
-    """Each configured entry of `client`, started and greeted as the client would."""
+    """Each sofia entry `client` holds in any of its places, started and greeted as the client would
+    (in the entry's `cwd`, else in the project)."""
     from sofia.cli.handshake import shake
 
-    places = _places(client, project, home)
-    scopes: list[Scope] = [wanted] if wanted is not None else list(places)
     rows: list[Row] = []
-    for scope in scopes:
-        place = places.get(scope)
-        if place is None:
+    for label, scope, place in every_place(client, project, home):
+        if wanted is not None and scope != wanted:
             continue
         try:
-            text = place.file.read_text(encoding="utf-8") if place.file.exists() else ""
+            text, _ = configedit.read_text(place.file)
             current = _read_entry(place, text, project)
         except (OSError, UnicodeDecodeError, configedit.ConfigError) as error:
-            rows.append(_row(client, scope, place, "fail", f"cannot read it: {error}"))
+            rows.append(_row(client, label, place, "fail", f"cannot read it: {error}"))
             continue
         if current is None:
             continue
         if not isinstance(current, dict) or not isinstance(current.get("command"), str):
-            rows.append(_row(client, scope, place, "fail", "the sofia entry has no command"))
+            rows.append(_row(client, label, place, "fail", "the sofia entry has no command"))
             continue
         args = current.get("args", [])
         env = current.get("env") if isinstance(current.get("env"), dict) else None
         if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
             rows.append(
-                _row(client, scope, place, "fail", "the sofia entry's args are not a list of strings")
+                _row(client, label, place, "fail", "the sofia entry's args are not a list of strings")
             )
             continue
-        outcome = shake(current["command"], args, project, {str(k): str(v) for k, v in (env or {}).items()})
-        rows.append(_row(client, scope, place, "ok" if outcome.ok else "fail", outcome.detail))
+        cwd = Path(current["cwd"]) if isinstance(current.get("cwd"), str) else project
+        if not cwd.is_dir():
+            rows.append(
+                _row(client, label, place, "fail", f"the sofia entry's cwd is not a directory: {cwd}")
+            )
+            continue
+        outcome = shake(current["command"], args, cwd, {str(k): str(v) for k, v in (env or {}).items()})
+        rows.append(_row(client, label, place, "ok" if outcome.ok else "fail", outcome.detail))
     if not rows and explicit:
         rows.append(_row(client, wanted or "", None, "fail", "no sofia entry configured; run sf init"))
     return rows

@@ -76,11 +76,22 @@ def _first_sentence(text: str) -> str:
     return head[:1].lower() + head[1:]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose refusal of a value outside an option's choices names the closest ones."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is None or value in choices or not isinstance(value, str):
+            super()._check_value(action, value)
+            return
+        from sofia.errors import not_a_choice
+
+        raise argparse.ArgumentError(action, not_a_choice(value, [str(choice) for choice in choices]))
+
+
 def _build_parser() -> tuple[argparse.ArgumentParser, dict[tuple[str, ...], argparse.ArgumentParser]]:
     """The whole command tree; only leaves get their arguments (filled in later for the selected one)."""
-    parser = argparse.ArgumentParser(
-        prog="sf", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = _Parser(prog="sf", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"sf {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     leaves: dict[tuple[str, ...], argparse.ArgumentParser] = {}

@@ -522,8 +522,12 @@ def served(providers: Sequence[Provider] | None = None, wanted: Sequence[str] = 
     groups = {p.group for p in candidates}
     unknown = [w for w in wanted if w not in names and w not in groups]
     if unknown:
+        from sofia.errors import did_you_mean
+
+        guesses = [guess for guess in (did_you_mean(w, [*names, *groups]) for w in unknown) if guess]
+        said = f" ({'; '.join(guesses)})" if guesses else ""
         raise UsageError(
-            f"--tools: unknown {', '.join(unknown)}; tools: {', '.join(sorted(names))}; "
+            f"--tools: unknown {', '.join(unknown)}{said}; tools: {', '.join(sorted(names))}; "
             f"groups: {', '.join(sorted(groups))}"
         )
     return [p for p in candidates if p.name in wanted or p.group in wanted]

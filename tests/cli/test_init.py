@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -15,7 +16,7 @@ import pytest
 
 from sofia.cli.configedit import parse_jsonc
 from sofia.providers.registry import served
-from tests.helpers import run_sf
+from tests.helpers import git, run_sf
 
 
 @pytest.fixture
@@ -34,8 +35,16 @@ def init(home: Path, project: Path, *args: str) -> subprocess.CompletedProcess[s
         "PATH": os.path.dirname(sys.executable),
         "CODEX_HOME": "",
         "CLAUDE_CONFIG_DIR": "",
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
     }
     return run_sf("init", *args, cwd=project, env=env)
+
+
+def backups_of(home: Path, path: Path) -> list[Path]:
+    """The numbered backups sf init kept of `path`, in order (in sofia's state directory)."""
+    folder = home / ".local" / "state" / "sofia" / "init-backups" / path.parent.relative_to("/")
+    found = folder.glob(f"{path.name}.*") if folder.is_dir() else []
+    return sorted(found, key=lambda backup: int(backup.suffix[1:]))
 
 
 def report(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
@@ -57,6 +66,15 @@ SHAPES = [
     ("gemini", "user", "home/.gemini/settings.json", ("mcpServers",)),
     ("windsurf", "user", "home/.codeium/windsurf/mcp_config.json", ("mcpServers",)),
 ]
+NAMES_THE_PROJECT = {
+    ("cursor", "project"): "root",
+    ("vscode", "project"): "cwd",
+    ("claude-desktop", "user"): "root",
+    ("windsurf", "user"): "root",
+}
+"""The entries that carry the project, and how: the clients that do not start servers in it. Claude
+Code, Codex and Gemini start servers in the project; a user-scope entry of Cursor or VS Code is for
+every project (the client's MCP roots name it)."""
 
 EXISTING_JSON = """{
   // a comment the user wrote
@@ -103,8 +121,14 @@ def test_a_fresh_file_gets_an_entry_that_starts_this_installation(
     assert row["file"] == str(path)
     entry = _entries(path, keys)["sofia"]
     assert Path(entry["command"]).is_absolute()
-    assert entry["command"] == sys.executable and entry["args"] == ["-m", "sofia", "mcp", "--workers", "2"]
+    workdir = NAMES_THE_PROJECT.get((client, scope), "")
+    root = ["--root", str(project)] if workdir == "root" else []
+    assert entry["command"] == sys.executable
+    assert entry["args"] == ["-m", "sofia", "mcp", *root, "--workers", "2"]
+    assert entry.get("cwd") == (str(project) if workdir == "cwd" else None)
     assert ("type" in entry) == (client in ("claude-code", "vscode"))
+    if workdir:
+        assert "names this project" in row["detail"]
 
 
 @pytest.mark.parametrize(
@@ -135,7 +159,9 @@ def test_an_existing_file_is_merged_backed_up_and_a_second_run_changes_nothing(
         assert "// a comment the user wrote" in merged
     if path.suffix == ".toml":
         assert merged.startswith(EXISTING_TOML)
-    assert path.with_name(path.name + ".sofia-backup").read_text() == original
+    assert [backup.read_text() for backup in backups_of(home, path)] == [original]
+    assert report(first)["entries"][0]["backup"] == str(backups_of(home, path)[0])
+    assert not path.with_name(path.name + ".sofia-backup").exists()
     second = init(home, project, "--client", client, "--scope", scope, "--json")
     assert report(second)["entries"][0]["action"] == "unchanged"
     assert path.read_text() == merged
@@ -151,7 +177,7 @@ def test_dry_run_prints_the_exact_change_and_writes_nothing(places: tuple[Path, 
     assert path.read_text() == '{\n  "mcpServers": {}\n}\n'
     assert f"--- {path}" in done.stdout and '+    "sofia": {' in done.stdout
     assert "would be updated" in done.stdout
-    assert not path.with_name("mcp.json.sofia-backup").exists()
+    assert not path.with_name("mcp.json.sofia-backup").exists() and not backups_of(home, path)
 
 
 @pytest.mark.parametrize(
@@ -175,7 +201,7 @@ def test_a_malformed_file_is_reported_and_left_untouched(
     row = report(done)["entries"][0]
     assert row["action"] == "error" and "left untouched" in row["detail"]
     assert path.read_text() == content
-    assert not path.with_name(path.name + ".sofia-backup").exists()
+    assert not backups_of(home, path)
 
 
 def test_a_scope_a_client_lacks_is_an_error_naming_the_one_it_has(places: tuple[Path, Path]) -> None:
@@ -258,3 +284,241 @@ def test_check_without_any_entry_says_to_run_init(places: tuple[Path, Path]) -> 
     done = init(home, project, "--client", "windsurf", "--check", "--json")
     assert done.returncode == 1
     assert report(done)["entries"][0]["detail"] == "no sofia entry configured; run sf init"
+
+
+# -- every backup kept, none in the project -------------------------------------------------------
+
+
+def test_every_previous_version_is_kept_numbered_and_the_first_is_the_original(
+    places: tuple[Path, Path],
+) -> None:
+    home, project = places
+    path = project / ".cursor" / "mcp.json"
+    path.parent.mkdir()
+    original = '{\n  "mcpServers": {}\n}\n'
+    path.write_text(original)
+    assert init(home, project, "--client", "cursor").returncode == 0
+    first = path.read_text()
+    assert init(home, project, "--client", "cursor", "--workers", "2").returncode == 0
+    assert init(home, project, "--client", "cursor", "--workers", "3").returncode == 0
+    kept = backups_of(home, path)
+    assert [backup.name for backup in kept] == ["mcp.json.1", "mcp.json.2", "mcp.json.3"]
+    assert kept[0].read_text() == original and kept[1].read_text() == first
+
+
+def test_a_change_leaves_nothing_in_the_project_s_git_status(places: tuple[Path, Path]) -> None:
+    home, project = places
+    git(project, "init", "-q")
+    path = project / ".vscode" / "mcp.json"
+    path.parent.mkdir()
+    path.write_text('{\n  "servers": {}\n}\n')
+    git(project, "add", ".")
+    git(project, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "vscode")
+    assert init(home, project, "--client", "vscode").returncode == 0
+    assert git(project, "status", "--porcelain", "--untracked-files=all") == " M .vscode/mcp.json\n"
+
+
+# -- line endings ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("client", "scope", "relative", "keys"), SHAPES, ids=[f"{c}-{s}" for c, s, _, _ in SHAPES]
+)
+def test_a_crlf_file_stays_crlf(
+    places: tuple[Path, Path], client: str, scope: str, relative: str, keys: tuple[str, ...]
+) -> None:
+    home, project = places
+    path = _file(home, project, relative)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    original = EXISTING_TOML if path.suffix == ".toml" else EXISTING_JSON % {"key": keys[0]}
+    if path.suffix != ".toml" and client != "vscode":
+        original = original.replace("  // a comment the user wrote\n", "")
+    path.write_bytes(original.replace("\n", "\r\n").encode())
+    done = init(home, project, "--client", client, "--scope", scope, "--json")
+    assert done.returncode == 0, done.stderr
+    written = path.read_bytes()
+    assert written.count(b"\n") == written.count(b"\r\n") > original.count("\n")
+    assert written.startswith(original.splitlines()[0].encode() + b"\r\n")
+    assert "sofia" in _entries(path, keys) and "other" in _entries(path, keys)
+    assert backups_of(home, path)[0].read_bytes() == original.replace("\n", "\r\n").encode()
+    assert (
+        report(init(home, project, "--client", client, "--scope", scope, "--json"))["entries"][0]["action"]
+        == "unchanged"
+    )
+
+
+# -- the project, for the clients that start servers elsewhere --------------------------------------
+
+
+def test_a_moved_project_updates_the_entry_that_names_it(places: tuple[Path, Path], tmp_path: Path) -> None:
+    home, project = places
+    assert init(home, project, "--client", "windsurf").returncode == 0
+    other = tmp_path / "other"
+    other.mkdir()
+    done = init(home, other, "--client", "windsurf", "--json")
+    assert report(done)["entries"][0]["action"] == "updated"
+    entry = _entries(home / ".codeium" / "windsurf" / "mcp_config.json", ("mcpServers",))["sofia"]
+    assert entry["args"][3:5] == ["--root", str(other)]
+
+
+def test_check_starts_an_entry_in_its_cwd(places: tuple[Path, Path], tmp_path: Path) -> None:
+    """A command relative to the entry's cwd starts only there."""
+    home, project = places
+    served_from = tmp_path / "served"
+    served_from.mkdir()
+    starter = served_from / "start-sofia"
+    starter.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m sofia "$@"\n')
+    starter.chmod(0o755)
+    config = home / ".config" / "Code" / "User" / "mcp.json"
+    config.parent.mkdir(parents=True)
+    entry = {"type": "stdio", "command": "./start-sofia", "args": ["mcp"], "cwd": str(served_from)}
+    config.write_text(json.dumps({"servers": {"sofia": entry}}))
+    rows = report(init(home, project, "--check", "--json"))["entries"]
+    assert [(row["client"], row["scope"], row["action"]) for row in rows] == [("vscode", "user", "ok")]
+    entry["cwd"] = str(tmp_path / "gone")
+    config.write_text(json.dumps({"servers": {"sofia": entry}}))
+    row = report(init(home, project, "--check", "--json"))["entries"][0]
+    assert (
+        row["action"] == "fail"
+        and row["detail"] == f"the sofia entry's cwd is not a directory: {tmp_path / 'gone'}"
+    )
+
+
+# -- --check and doctor see every entry ----------------------------------------------------------
+
+
+def test_check_finds_the_entry_of_a_client_not_installed_here(places: tuple[Path, Path]) -> None:
+    """`sf init --client cursor` in a fresh HOME: Cursor is not detected, its entry is still checked."""
+    home, project = places
+    assert init(home, project, "--client", "cursor").returncode == 0
+    done = init(home, project, "--check", "--json")
+    assert done.returncode == 0, done.stderr + done.stdout
+    rows = report(done)["entries"]
+    assert [(row["client"], row["scope"], row["action"]) for row in rows] == [("cursor", "project", "ok")]
+    assert rows[0]["file"] == str(project / ".cursor" / "mcp.json")
+
+
+def test_check_with_no_entry_anywhere_says_so(places: tuple[Path, Path]) -> None:
+    home, project = places
+    done = init(home, project, "--check", "--json")
+    assert done.returncode == 1
+    document = report(done)
+    assert document["entries"] == [] and document["ok"] is False
+    assert "no sofia entry in any place" in document["summary"]
+
+
+def test_check_finds_claude_code_s_local_entry_without_claude_on_path(places: tuple[Path, Path]) -> None:
+    home, project = places
+    local = {"command": sys.executable, "args": ["-m", "sofia", "mcp", "--bogus"]}
+    (home / ".claude.json").write_text(
+        json.dumps({"projects": {str(project): {"mcpServers": {"sofia": local}}}})
+    )
+    rows = report(init(home, project, "--check", "--json"))["entries"]
+    assert [(row["client"], row["scope"], row["action"]) for row in rows] == [
+        ("claude-code", "local", "fail")
+    ]
+
+
+def doctor(home: Path, project: Path) -> tuple[int, dict[str, Any]]:
+    tools = os.pathsep.join(
+        dict.fromkeys(os.path.dirname(shutil.which(p) or sys.executable) for p in ("git", "rg"))
+    )
+    env = {
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "PATH": os.pathsep.join([os.path.dirname(sys.executable), tools]),
+        "CODEX_HOME": "",
+        "CLAUDE_CONFIG_DIR": "",
+        "CC_PROJECTS_DIR": "",
+    }
+    done = run_sf("doctor", "--json", cwd=project, env=env)
+    return done.returncode, json.loads(done.stdout)
+
+
+def test_doctor_checks_the_entry_init_just_wrote_and_is_not_ok_beside_a_failing_one(
+    places: tuple[Path, Path],
+) -> None:
+    home, project = places
+    assert init(home, project, "--client", "cursor").returncode == 0
+    _, document = doctor(home, project)
+    rows = {row["check"]: row for row in document["checks"]}
+    assert rows["cursor (project)"]["status"] == "ok"
+    assert rows["cursor (project)"]["detail"].startswith(str(project / ".cursor" / "mcp.json"))
+    gemini = project / ".gemini" / "settings.json"
+    gemini.parent.mkdir()
+    gemini.write_text(json.dumps({"mcpServers": {"sofia": {"command": "/no/such/sf", "args": ["mcp"]}}}))
+    status, document = doctor(home, project)
+    rows = {row["check"]: row for row in document["checks"]}
+    assert rows["gemini (project)"]["status"] == "fail" and rows["gemini (project)"]["required"]
+    assert document["ok"] is False and status == 1
+    assert "gemini (project)" in document["summary"]
+
+
+# -- an installation that will not be there tomorrow ----------------------------------------------
+
+
+def _interpreter_at(place: Path) -> Path:
+    """`sys.executable` reachable under another name, as a uv or pipx environment would hold it."""
+    place.parent.mkdir(parents=True)
+    place.symlink_to(sys.executable)
+    return place
+
+
+@pytest.mark.parametrize(
+    ("relative", "said"),
+    [
+        (".cache/uv/archive-v0/Hk2xq/bin/python", "uv's cache"),
+        ("AppData/Local/uv/cache/archive-v0/Hk2xq/bin/python", "uv's cache"),
+        ("elsewhere/environments-v2/sofia-1a2b/bin/python", "uv's cache"),  # UV_CACHE_DIR, tagged below
+        (".local/share/pipx/.cache/4f1e2d3c4b5a697/bin/python", "pipx's run cache"),
+        (".cache/pipx/4f1e2d3c4b5a697/bin/python", "pipx's run cache"),
+    ],
+)
+def test_an_interpreter_in_a_cache_that_is_cleared_is_refused_with_the_fix(
+    places: tuple[Path, Path], tmp_path: Path, relative: str, said: str
+) -> None:
+    home, project = places
+    python = _interpreter_at(tmp_path / "caches" / relative)
+    if "elsewhere" in relative:
+        (tmp_path / "caches" / "elsewhere" / "CACHEDIR.TAG").write_text(
+            "Signature: 8a477f597d28d172789f06886806bc55\n"
+        )
+    done = subprocess.run(
+        [str(python), "-m", "sofia", "init", "--client", "cursor"],
+        cwd=project,
+        env={**os.environ, "HOME": str(home), "XDG_STATE_HOME": str(home / ".local" / "state")},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2, done.stderr
+    assert said in done.stderr and str(python) in done.stderr
+    assert "uv tool install sofia-ctx" in done.stderr and "pipx install sofia-ctx" in done.stderr
+    assert not (project / ".cursor").exists()
+
+
+def test_a_virtual_environment_in_a_temporary_directory_is_not_refused(
+    places: tuple[Path, Path], tmp_path: Path
+) -> None:
+    home, project = places
+    python = _interpreter_at(tmp_path / "venvs" / "archive" / "bin" / "python")
+    done = subprocess.run(
+        [str(python), "-m", "sofia", "init", "--client", "cursor", "--json"],
+        cwd=project,
+        env={**os.environ, "HOME": str(home), "XDG_STATE_HOME": str(home / ".local" / "state")},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    assert _entries(project / ".cursor" / "mcp.json", ("mcpServers",))["sofia"]["command"] == str(python)
+
+
+# -- a mistyped client -------------------------------------------------------------------------
+
+
+def test_a_mistyped_client_names_the_closest(places: tuple[Path, Path]) -> None:
+    home, project = places
+    done = init(home, project, "--client", "cursr")
+    assert done.returncode == 2
+    assert "--client: unknown 'cursr'; did you mean cursor?" in done.stderr
