@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import TextIO
@@ -18,6 +19,16 @@ from sofia.providers.registry import PROVIDERS
 
 
 def roundtrip(timeout: float = 20) -> tuple[bool, str]:
+    """`_roundtrip` on a thread of its own: its event loop must not meet one the caller runs (a
+    test's, an embedding program's), where `anyio.run` refuses to start."""
+    answer: list[tuple[bool, str]] = []
+    probe = threading.Thread(target=lambda: answer.append(_roundtrip(timeout)), name="selfcheck", daemon=True)
+    probe.start()
+    probe.join()
+    return answer[0] if answer else (False, "the self-check ended without an answer (see stderr)")
+
+
+def _roundtrip(timeout: float) -> tuple[bool, str]:
     """Spawn `python -m sofia mcp` in a temporary git repository (a plain temporary directory if git
     is missing: never the cwd, which may be a home directory the server refuses to walk), run
     initialize, tools/list and the self-check call of every tool that declares one (registry
