@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -123,6 +123,12 @@ class Spec:
     prepare: Callable[[bytes], bytes] | None = None
     """The source → the bytes the grammar reads, of the same length so every offset holds: C
     blanks the attribute macros the grammar cannot know (`__init`, `__user`)."""
+    value_type: Callable[[Node, Node], str] | None = None
+    """(declaration, name node) → the `type` cell of a field, constant or variable row, where the
+    `@type` capture is only part of it (C's `char *names[4]` is a `char *[4]`)."""
+    regions: Callable[[bytes, Sequence[int]], list[tuple[int, int]]] | None = None
+    """(source, offsets of a name) → the byte ranges of the file-level declarations holding them:
+    refs parses only those where they are a small part of the file (`sofia.syntax.regions`)."""
     resync: re.Pattern[bytes] | None = None
     """Where a file-level declaration starts again after a region the grammar could not parse
     (C: the line after a `}` in column 0): such a region is parsed again piece by piece
@@ -217,6 +223,21 @@ def compiled(lang: str) -> Any:
     module = importlib.import_module(record.spec)
     text = (Path(module.__file__ or "").parent / spec.query).read_text(encoding="utf-8")
     return Query(language(record.grammar), text)
+
+
+def trees(source: bytes, lang: str, words: Sequence[str] = ()) -> list[Any]:
+    """The tree refs classifies on: the language's prepared source, parsed whole, or where the
+    language can tell its file-level declarations apart, only those holding `words`."""
+    from sofia.syntax import regions
+    from sofia.syntax.uses.nodes import word_positions
+
+    spec = spec_of(lang)
+    prepared = spec.prepare(source) if spec.prepare is not None else source
+    included = None
+    if words and spec.regions is not None:
+        positions = [p for word in words for p in word_positions(source, word)]
+        included = regions.ranges(prepared, spec.regions(prepared, positions))
+    return [parse_bytes(prepared, _grammar(lang), ranges=included)]
 
 
 def _grammar(lang: str) -> str:

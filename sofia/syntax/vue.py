@@ -6,8 +6,7 @@ become `Component.member`."""
 from __future__ import annotations
 
 import os
-
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -44,7 +43,7 @@ class Block:
         return "setup" in self.attrs
 
 
-def trees(source: bytes) -> list[Any]:
+def trees(source: bytes, lang: str = "vue", words: Sequence[str] = ()) -> list[Any]:
     """The parse trees of the file's script blocks (what the use classifier reads)."""
     return [block.tree for block in sfc_blocks(source) if block.tree is not None]
 

@@ -519,7 +519,7 @@ def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed |
     if len(source) > MAX_PARSE_BYTES:
         return rel, "too large to parse"
     try:
-        syntax = syntax_of(source, lang)
+        syntax = syntax_of(source, lang, names)
     except ParseUnavailable as error:
         return rel, f"not parsed: {error}"
     parsed = summarize(rel, syntax, analyze(syntax, rel, names))

@@ -74,10 +74,12 @@ VALUE_KINDS = frozenset({"call", "new", "reference"})
 """Use kinds a local variable of the same name can shadow (types and members it cannot)."""
 
 
-def syntax_of(source: bytes, lang: str) -> Syntax:
+def syntax_of(source: bytes, lang: str, words: Sequence[str] = ()) -> Syntax:
     """Parse `source` the way the symbol layer does, keeping only the trees: with the record's
-    grammar, or the symbol module's own `trees(source)` where a file holds several (a Vue file's
-    scripts). Raises ParseUnavailable as `sofia.syntax.parse` does."""
+    grammar, or the symbol module's own `trees(source, lang, words)` where it reads a file its own
+    way (a Vue file's scripts; a query-driven language's prepared source, and where the language
+    says so only the regions holding `words`). Raises ParseUnavailable as `sofia.syntax.parse`
+    does."""
     from sofia.syntax import registry
     from sofia.syntax.grammars import LanguageUnsupported, parse_bytes
     from sofia.syntax.parse import resolve
@@ -90,7 +92,7 @@ def syntax_of(source: bytes, lang: str) -> Syntax:
     symbols = importlib.import_module(record.symbols)
     trees = getattr(symbols, "trees", None)
     if trees is not None:
-        return Syntax(lang, source, trees(source))
+        return Syntax(lang, source, trees(source, lang, words))
     return Syntax(lang, source, [parse_bytes(source, record.grammar)])
 
 

@@ -1,0 +1,61 @@
+"""Parsing only the parts of a file that hold a name: refs classifies a name's occurrences, and in
+a language whose file-level declarations can be told apart by their text the rest of a large file
+need not be parsed (`Spec.regions`; docs/adding-a-language.md).
+
+C is such a language: a function, struct or initialiser at file level ends with a `}` in column 0,
+so the lines between two such braces are whole declarations. An occurrence is classified on a
+tree of the declarations around it (with the file's own offsets), which tells a call, a type, a
+local and a comment apart exactly as the whole file's tree does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+WORTH = 0.6
+"""Regions are parsed instead of the file only when they hold less than this share of it."""
+
+
+def column_zero_braces(source: bytes, positions: Sequence[int]) -> list[tuple[int, int]]:
+    """For each position, the lines from just after the previous column-0 `}` line to the end of
+    the next one (the file's start or end where there is none); overlapping regions merged."""
+    found: list[tuple[int, int]] = []
+    for position in sorted(positions):
+        if found and found[-1][0] <= position < found[-1][1]:
+            continue
+        before = source.rfind(b"\n}", 0, position)
+        start = 0 if before < 0 else _line_end(source, before + 1)
+        after = source.find(b"\n}", position)
+        end = len(source) if after < 0 else _line_end(source, after + 1)
+        if found and start <= found[-1][1]:
+            found[-1] = (found[-1][0], max(end, found[-1][1]))
+        else:
+            found.append((start, end))
+    return found
+
+
+def _line_end(source: bytes, index: int) -> int:
+    newline = source.find(b"\n", index)
+    return len(source) if newline < 0 else newline + 1
+
+
+def ranges(source: bytes, spans: Sequence[tuple[int, int]]) -> list[Any] | None:
+    """tree-sitter included ranges for `spans`, or None when they are not worth it (the whole
+    file would be parsed about as fast)."""
+    from tree_sitter import Range
+
+    if not spans or sum(end - start for start, end in spans) > WORTH * len(source):
+        return None
+    found = []
+    for start, end in spans:
+        found.append(Range(_point(source, start), _point(source, end), start, end))
+    return found
+
+
+def _point(source: bytes, offset: int) -> Any:
+    from tree_sitter import Point
+
+    row = source.count(b"\n", 0, offset)
+    column = offset - (source.rfind(b"\n", 0, offset) + 1)
+    return Point(row, column)
