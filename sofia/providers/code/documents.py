@@ -26,6 +26,7 @@ from sofia.syntax import (
     language_for,
     parse,
 )
+from sofia.syntax.parse import resolve
 
 DEFAULT_RAW_BELOW = 8192
 BINARY_PROBE = 8000
@@ -89,6 +90,7 @@ def read(path: Path) -> Read:
         return Read(lang=lang, error="not a regular file")
     except OSError as error:
         return Read(lang=lang, error=error.strerror or str(error))
+    lang = resolve(lang, source, os.fspath(path)) if lang else lang  # a C++ `.h` is cpp
     return Read(source=source, text=decode(source), lang=lang, invalid_utf8=not is_utf8(source))
 
 
@@ -157,7 +159,8 @@ def decide(item: Input, root: Path, options: SummaryOptions, below: int) -> File
         return FileResult(skipped(item.rel, file.lang, 0, f"binary ({size_text(len(file.source))})"), raw_tok)
     if not file.lang:
         return FileResult(raw(item.rel, file, "unsupported_type"), raw_tok, notes)
-    if below > 0 and len(file.source) < below and not (options.api and file.lang == "php"):
+    always = options.brief or (options.api and file.lang == "php")  # asked for structure, not text
+    if below > 0 and len(file.source) < below and not always:
         return FileResult(raw(item.rel, file, "below_threshold"), raw_tok, notes)
     if len(file.source) > MAX_PARSE_BYTES:
         return FileResult(raw(item.rel, file, "too_large"), raw_tok, notes)
@@ -174,7 +177,7 @@ def decide(item: Input, root: Path, options: SummaryOptions, below: int) -> File
     baseline = raw_tok + summary.extra_raw_tok
     if not declares_anything(tree, document) and tree.parse_errors > 0:
         return FileResult(raw(item.rel, file, "parse_failed", tree.parse_errors), raw_tok, notes)
-    if cost(document) < baseline:
+    if cost(document) < baseline or options.brief:  # brief asks for the structure, whatever it costs
         found = unfollowed.of_summary(tree, item.rel, summary.skipped)
         return FileResult(document, baseline, [*notes, *summary.notes], found)
     return FileResult(raw(item.rel, file, "summary_not_smaller"), baseline, notes)

@@ -13,16 +13,18 @@ from sofia.output.tokens import estimate
 from sofia.providers.code.documents import briefed, count_lines
 
 FILES_HINT = f"request them separately, narrow the path or use {param('brief', True)}"
+BRIEF_FILES_HINT = "request them separately or narrow the path"
+"""FILES_HINT for a call that is brief already: a note never suggests what the call did."""
 ROWS_HINT = f"use {param('symbols', [...])} or a narrower call"
 CONTENT_HINT = f"use {param('symbols', [...])} or grep for the part you need"
 
 
 def fit_files(
-    documents: list[dict[str, Any]], notes: list[str], raw_tok: int, budget: int | None
+    documents: list[dict[str, Any]], notes: list[str], raw_tok: int, budget: int | None, brief: bool = False
 ) -> dict[str, Any]:
     """Every document that fits, in order; when not even the first does, the first shortened:
     a summary goes brief, then loses rows from the end of its largest tables; raw content is
-    cut at a line boundary."""
+    cut at a line boundary. `brief`: the call already asked for it, so no note suggests it."""
     whole = {"files": documents, "notes": notes, "stats": {"raw_tok": raw_tok}}
     if budgets.fits(whole, budget):
         return whole  # the common case, without preparing the ladder
@@ -41,7 +43,7 @@ def fit_files(
             counts.update(first_counts)
         if counts["files"]:
             rest = ", ".join(d["path"] for d in documents[len(kept) :])
-            hint = f"not shown: {rest}; {FILES_HINT}"
+            hint = f"not shown: {rest}; {BRIEF_FILES_HINT if brief else FILES_HINT}"
             extra.append(budgets.note("files", len(kept), len(documents), "files", budget, hint))
         result = {"files": kept, "notes": [*notes, *extra], "stats": {"raw_tok": raw_tok}}
         return budgets.with_omitted(result, counts)

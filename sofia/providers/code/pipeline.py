@@ -61,4 +61,4 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
             f"{param('api')} applies to PHP classes; other files are summarised as with {param('exported', True)}"
         )
     raw_tok = sum(r.raw_tok for r in results)
-    return fit.fit_files([r.document for r in results], notes, raw_tok, ctx.budget)
+    return fit.fit_files([r.document for r in results], notes, raw_tok, ctx.budget, brief=params.brief)

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 MORE_IN_ROWS = 10
 SKIPPED_ROWS = 20
 NARROW = f"narrow with {param('exts')}, {param('root')} or {param('word', True)}"
+NARROW_WORDS = f"narrow with {param('exts')} or {param('root')}"
+"""NARROW for a call that already matches whole words: a note never suggests what the call did."""
 NARROW_BUDGET = f"narrow with {param('exts')}, {param('root')}, {param('ignore_dirs')} or fewer patterns"
 WHERE = "more_in names the files holding the most of the rest"
 
@@ -143,7 +145,9 @@ class Shaper:
         if shown_hits < total_hits:
             limit = param("max_per_pattern", cap) if by_cap else ""
             hint = f"{WHERE}; " + (
-                NARROW_BUDGET if by_budget else f"{NARROW}, or raise {param('max_per_pattern')}"
+                NARROW_BUDGET
+                if by_budget
+                else f"{NARROW_WORDS if self.request.word else NARROW}, or raise {param('max_per_pattern')}"
             )
             if not by_cap and not by_budget:
                 limit = "files changed while searching"
