@@ -12,7 +12,7 @@ from sofia.syntax.tree import Symbol, SymbolTree
 
 MAX_NAME_CHARS = 128
 """Longer names are refused: no identifier anyone writes is that long."""
-SEPARATORS = re.compile(r"::|->|\.|\\")
+SEPARATORS = re.compile(r"::|->|\.|\\|#")
 _GO_RECEIVER = re.compile(r"^\(?\*?\s*([A-Za-z_][\w]*)(?:\[[^\]]*\])?\)?\.(\w+)$")
 
 
@@ -36,7 +36,7 @@ class Query:
 
 
 def parse_query(text: str) -> Query:
-    """Read a name as an agent writes it; `::`, `.`, `->` (and PHP's `\\`) all separate segments,
+    """Read a name as an agent writes it; `::`, `.`, `->`, Ruby's `#` (and PHP's `\\`) all separate segments,
     and a Go receiver spelling `(*Server).Routes` is `Server.Routes`. Raises BadName."""
     from sofia.errors import quote
 
@@ -60,7 +60,7 @@ def parse_query(text: str) -> Query:
             "separate segments with ::, . or -> (App\\Http\\UserController::destroy, Repo.fetch)",
         )
     qualifier = tuple(parts[:-1])
-    member = bool(re.search(r"::|->", wanted)) or bool(
+    member = bool(re.search(r"::|->|#", wanted)) or bool(
         qualifier and "\\" not in wanted and qualifier[-1][:1].isupper()
     )
     return Query(text=text.strip(), qualifier=qualifier, name=parts[-1], member=member)
@@ -86,7 +86,7 @@ def spellings(symbol: str, lang: str) -> list[str]:
 
 
 def last_segment(qname: str) -> str:
-    return re.split(r"::|\.", qname)[-1] if not qname.startswith("<") else qname
+    return re.split(r"::|\.|#", qname)[-1] if not qname.startswith("<") else qname
 
 
 def find(tree: SymbolTree, symbol: str) -> list[Symbol]:
@@ -97,9 +97,16 @@ def find(tree: SymbolTree, symbol: str) -> list[Symbol]:
         if exact:
             return exact
     bare = symbol.strip()
-    if re.search(r"::|->|\.|\\", bare):
-        return []
+    if SEPARATORS.search(bare):
+        return _same_segments(tree, bare)
     return [s for s in tree.walk() if last_segment(s.qname) == bare]
+
+
+def _same_segments(tree: SymbolTree, symbol: str) -> list[Symbol]:
+    """Symbols whose qname has the requested segments whatever separates them (Ruby's `Foo#bar`
+    asked for as `Foo::bar` or `Foo.bar`)."""
+    wanted = SEPARATORS.split(symbol.lstrip("\\"))
+    return [s for s in tree.walk() if SEPARATORS.split(s.qname) == wanted]
 
 
 def close_matches(tree: SymbolTree, symbol: str) -> list[str]:

@@ -25,6 +25,7 @@ NAME = "name"
 ELSEWHERE = "elsewhere"
 MEMBER_KINDS = frozenset({"method", "property", "constant"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type", "component"})
+NESTING_KINDS = CLASS_KINDS | {"module", "namespace", "union"}
 
 
 @dataclass
@@ -151,9 +152,12 @@ class Matcher:
                     self.defining.add(occurrence.container, 0)
         self.wanted = list(dict.fromkeys(d.container for d in self.definitions if d.container is not None))
         self.related: dict[Path, bool] = {}
-        self.member_query = query.member or bool(
+        nested_types = bool(self.definitions) and all(d.kind in NESTING_KINDS for d in self.definitions)
+        self.member_query = (query.member and not nested_types) or bool(
             self.definitions and all(d.kind in MEMBER_KINDS for d in self.definitions)
         )
+        """A type asked for inside its namespace or module (`Geometry::Square`, `shapes::Circle`)
+        is no member: its uses are types and instantiations, not calls on a receiver."""
         self.free = bool(self.definitions) and not any(self._is_member(d) for d in self.definitions)
         """Every definition is a top-level function, class or constant: `x.name` reaches one only
         when `x` is the module or namespace holding it."""

@@ -123,15 +123,23 @@ class Analyzer:
         """The bare name a type expression stands for (`List<Foo>` → `List`, `Foo*` → `Foo`,
         `a.b.Foo` → `Foo`), "" where it is not a named type."""
         while node is not None and node.type in self.tables.wrappers and node.named_child_count:
-            named = [c for c in node.named_children if c.type not in self.spec.comments]
-            name_field = node.child_by_field_name("name") or node.child_by_field_name("type")
-            node = name_field if name_field is not None else (named[-1] if _is_scoped(node) else named[0])
+            node = self._wrapped(node)
         if node is None:
             return ""
         text = queried._base(text_of(node))
         for separator in ("::", "."):
             text = text.rsplit(separator, 1)[-1]
         return text if text.replace("_", "a").isalnum() else ""
+
+    def _wrapped(self, node: Node) -> Node:
+        """The part of a wrapper type node that names the type (`Foo` of `a.b.Foo`, `List` of
+        `List<Foo>`)."""
+        named = [c for c in node.named_children if c.type not in self.spec.comments]
+        name_field = node.child_by_field_name("name") or node.child_by_field_name("type")
+        wrapped: Node = (
+            name_field if name_field is not None else (named[-1] if _is_scoped(node) else named[0])
+        )
+        return wrapped
 
     def type_path(self, node: Node | None) -> Path | None:
         """The path of the type a type expression names, as far as this file tells."""
@@ -143,7 +151,7 @@ class Analyzer:
         compares by suffix)."""
         imported = self.imports.get(name)
         if imported is not None:
-            return (*imported.container, imported.name)
+            return (*(imported.container or ()), imported.name)
         declared = self.types_by_name.get(name)
         if declared is not None and not declared.scope:
             return self.path_of(declared)
@@ -200,6 +208,9 @@ class Analyzer:
         value = binding.value
         if value is None:
             return None
+        made = self._construction(value)
+        if made is not None:
+            return self.type_path(made)
         field_name = self.tables.news.get(value.type)
         if field_name is not None:
             return self.type_path(field_child(value, field_name))
@@ -228,6 +239,9 @@ class Analyzer:
             if name in self.imports or name in self.types_by_name:
                 return self.name_path(name), False, True
             return None, False, False
+        made = self._construction(node)
+        if made is not None:
+            return self.type_path(made), False, False
         if node.type in self.tables.news:
             return self.type_path(field_child(node, self.tables.news[node.type])), False, False
         return None, False, False
@@ -371,14 +385,28 @@ class Analyzer:
                 return ""
         return ""
 
+    def _construction(self, node: Node) -> Node | None:
+        """The type a call of the constructor method on it makes (`Foo` of Ruby's `Foo.new`)."""
+        access = self.tables.members.get(node.type) if self.tables.constructor else None
+        if access is None:
+            return None
+        member = field_child(node, access[0])
+        if member is None or text_of(member) != self.tables.constructor:
+            return None
+        return field_child(node, access[1])
+
     def _made(self, node: Node) -> bool:
         child = node
         for above in ancestors(node):
+            if self.tables.constructor and self._construction(above) == child:
+                return True
             field_name = self.tables.news.get(above.type)
             if field_name is not None:
                 return is_field(above, field_name, child)
             if above.type not in self.tables.wrappers and above.type not in self.tables.types:
                 return False
+            if above.type in self.tables.wrappers and self._wrapped(above) != child:
+                return False  # `a` of `new a.b.Foo()`, `Geometry` of `Geometry::Circle.new`
             child = above
         return False
 

@@ -19,8 +19,9 @@ class ImportBinding:
     """The name the file uses (an alias, or the imported name itself)."""
     name: str
     """The name as declared where it comes from."""
-    container: Path
-    """The package, namespace or type holding it."""
+    container: Path | None
+    """The package, namespace or type holding it; None where the import does not tell (a Rust
+    path, which re-exports make one of several)."""
 
 
 @dataclass(frozen=True)
@@ -59,3 +60,6 @@ class Uses:
     Kotlin, Swift, Ruby, C++ members)."""
     untyped: frozenset[str] = frozenset({"var", "val", "let", "auto", "dynamic"})
     """Type texts that declare no type: the binding's value decides (`var x = new Foo()`)."""
+    constructor: str = ""
+    """A method whose call on a type makes an instance, where no node type tells (Ruby's
+    `Foo.new`): the type there is a `new` use, and what it initialises has that type."""
