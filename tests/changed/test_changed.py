@@ -117,7 +117,7 @@ def busy(tmp_path: Path) -> Repo:
     repo.write("internal/server/server.go", SERVER_GO)
     repo.write("app/widget.py", WIDGET_PY)
     repo.write("web/Page.vue", VUE)
-    repo.write("lib/greeter.rb", RUBY)
+    repo.write("lib/greeter.lua", RUBY)
     repo.write(
         "tests/UsersTest.php",
         "<?php\nclass UsersTest\n{\n    public function testDelete() {}\n}\n" + "// pad\n" * 20,
@@ -136,7 +136,7 @@ def busy(tmp_path: Path) -> Repo:
     )
     repo.write("app/widget.py", WIDGET_PY.replace("return 1", "return 11"))
     repo.write("web/Page.vue", VUE.replace("return 2", "return 22"))
-    repo.write("lib/greeter.rb", RUBY.replace('"bye"', '"goodbye"'))
+    repo.write("lib/greeter.lua", RUBY.replace('"bye"', '"goodbye"'))
     repo.git("mv", "tests/UsersTest.php", "tests/UserTest.php")
     repo.write(
         "tests/UserTest.php",
@@ -169,7 +169,7 @@ def test_every_kind_of_change_is_reported(busy: Repo) -> None:
         "internal/server/server.go": "M",
         "app/widget.py": "M",
         "web/Page.vue": "M",
-        "lib/greeter.rb": "M",
+        "lib/greeter.lua": "M",
         "tests/UserTest.php": "R",
         "docs/old guide.md": "D",
         "assets/logo.png": "M",
@@ -226,7 +226,7 @@ def test_touched_symbols_come_from_the_syntax_tree(busy: Repo) -> None:
 def test_unsupported_language_falls_back_to_git_funcname(busy: Repo) -> None:
     rows = rows_by_path(changed_json(busy.path))
     # git's default funcname: the nearest line above the hunk starting with a letter
-    assert rows["lib/greeter.rb"]["symbols"] == "class Greeter"
+    assert rows["lib/greeter.lua"]["symbols"] == "class Greeter"
 
 
 @pytest.mark.parametrize(

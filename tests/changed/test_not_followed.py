@@ -57,11 +57,11 @@ def test_binary_content_in_a_source_file_is_named_but_an_image_is_not(repo: Repo
 def test_a_language_without_a_grammar_is_named(repo: Repo) -> None:
     repo.write("style.css", "a {\n  color: red;\n}\n")
     repo.write("run.sh", "echo one\n")
-    repo.write("tool.rb", "def x\n  1\nend\n")
+    repo.write("tool.lua", "def x\n  1\nend\n")
     repo.commit("one")
     repo.write("style.css", "a {\n  color: blue;\n}\n")
     repo.write("run.sh", "echo two\n")
-    repo.write("tool.rb", "def x\n  2\nend\n")  # no language sofia names: git's context, no note
+    repo.write("tool.lua", "def x\n  2\nend\n")  # no language sofia names: git's context, no note
     document = changed_json(repo.path)
     note = note_with(document, "no grammar")
     assert note == (

@@ -50,16 +50,16 @@ def test_bom_raw_content_has_no_bom(tmp_path: Path) -> None:
 
 
 def test_unknown_types_named_explicitly_come_back_raw(tmp_path: Path) -> None:
-    (tmp_path / "deploy.rb").write_text("puts 'deploy'\n")
+    (tmp_path / "deploy.lua").write_text("puts 'deploy'\n")
     (tmp_path / "NOTES.md").write_text("# Notes\n")
     (tmp_path / "Makefile").write_text("all:\n\ttrue\n")
-    result = code(tmp_path, "deploy.rb", "NOTES.md", "Makefile")
+    result = code(tmp_path, "deploy.lua", "NOTES.md", "Makefile")
     assert [(d["lang"], d["mode"], d["reason"]) for d in result["files"]] == [
         ("", "raw", "unsupported_type")
     ] * 3
     text = render(result, "toon")
     assert text is not None
-    assert "# raw: deploy.rb (no summariser for .rb)\nputs 'deploy'\n" in text
+    assert "# raw: deploy.lua (no summariser for .lua)\nputs 'deploy'\n" in text
     assert "# raw: Makefile (no summariser for Makefile)\n" in text
 
 

@@ -89,12 +89,12 @@ def test_a_vue_script_in_another_language_is_named(tmp_path: Path, no_passthroug
 
 
 def test_files_that_could_not_be_summarised_are_counted(tmp_path: Path) -> None:
-    write(tmp_path, "lib/greeter.rb", "class Greeter\n  def hello; end\nend\n")
+    write(tmp_path, "lib/greeter.lua", "class Greeter\n  def hello; end\nend\n")
     write(tmp_path, "broken.go", "}}}} ((( " * 2000)
     write(tmp_path, "fine.go", "package fine\n\nfunc A() {}\n")
-    result = code(tmp_path, "lib/greeter.rb", "broken.go", "fine.go")
+    result = code(tmp_path, "lib/greeter.lua", "broken.go", "fine.go")
     assert followed_notes(result) == [
-        "2 files not followed (not summarised): lib/greeter.rb shown whole: no summariser for this type; "
+        "2 files not followed (not summarised): lib/greeter.lua shown whole: no summariser for this type; "
         "broken.go shown whole: no declaration recovered from a broken parse"
     ]
 
