@@ -46,7 +46,8 @@ def slices(root: Path, rel: str, names: list[str]) -> tuple[list[dict[str, Any]]
     `cat`), else ''."""
     if not names:
         return [], ""
-    result = sf_json(["code", rel, *names], root, WHOLE_SUMMARIES)
+    # --symbol=NAME: a Ruby operator (`-@`, `-`) is a name, not a flag
+    result = sf_json(["code", rel, *(f"--symbol={n}" for n in names)], root, WHOLE_SUMMARIES)
     documents = result.get("files", [])
     raw = next((d.get("reason", "raw") for d in documents if d.get("mode") == "raw"), "")
     return [s for doc in documents for s in doc.get("slices", [])], raw

@@ -102,17 +102,32 @@ def run_ctags(root: Path, files: list[str], lang: str) -> dict[str, list[Tag]]:
                 text=(pattern[2:-2] if pattern.startswith("/^") else pattern).replace("\\/", "/"),
             )
         )
-    return {rel: without_ghosts(tags) for rel, tags in out.items()}
+    if lang in BRACE_ENDS:
+        for rel, tags in out.items():
+            lines = (root / rel).read_text(errors="replace").splitlines()
+            out[rel] = [
+                t if t.end is not None else replace(t, end=brace_end(lines, t.line, lang)) for t in tags
+            ]
+    return {rel: without_misreadings(tags) for rel, tags in out.items()}
 
 
 CONSTANT_KINDS = {"enumConstant", "enumerator"}
+TYPE_KINDS = {"struct", "union", "enum"}
 
 
-def without_ghosts(tags: list[Tag]) -> list[Tag]:
-    """ctags tags a Java enum constant with a body (`NON_SEALED(…) {`) twice, as the constant and as
-    a method of that name; the method is a misreading and is dropped."""
+def without_misreadings(tags: list[Tag]) -> list[Tag]:
+    """Two ctags misreadings are dropped: a Java enum constant with a body (`NON_SEALED(…) {`)
+    tagged a second time as a method of that name, and a C/C++ variable of a struct, union or enum
+    type tagged as that type (`static enum sof_tokens comp_tokens[] = {` as enum `comp_tokens`)."""
     constants = {(t.name, t.line) for t in tags if t.kind in CONSTANT_KINDS}
-    return [t for t in tags if t.kind in CONSTANT_KINDS or (t.name, t.line) not in constants]
+    kept = []
+    for tag in tags:
+        if tag.kind not in CONSTANT_KINDS and (tag.name, tag.line) in constants:
+            continue
+        if tag.kind in TYPE_KINDS and re.search(rf"\b{re.escape(tag.name)}\s*(\[|=|;|,|\))", tag.text):
+            continue
+        kept.append(tag)
+    return kept
 
 
 def counted(tags: list[Tag], lang: str) -> list[Tag]:
@@ -151,8 +166,69 @@ SWIFT_KIND = {
 }
 
 
-STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-CONTINUES = ("{", "->", "where", "throws", "rethrows", "async", ")", ":")
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"' + r"|'(?:[^'\\]|\\.)'")
+"""A string or a one-character literal (a Rust lifetime `'a` has no closing quote and stays)."""
+CONTINUES = ("{", "->", "where", "throws", "rethrows", "async", ")", ":", ".", ",")
+BRACE_ENDS = {"rust", "kotlin"}
+"""Languages whose ctags parser gives no end line: `brace_ends` finds it."""
+BRACE_SCAN = 400
+"""Lines scanned from a declaration for its opening brace."""
+
+
+def code_of(line: str, in_comment: bool) -> tuple[str, bool]:
+    """The code of one line of a C-family language (strings blanked, comments cut), and whether a
+    block comment is still open after it."""
+    if in_comment:
+        if "*/" not in line:
+            return "", True
+        line = line.split("*/", 1)[1]
+    code = STRING.sub('""', line).split("//", 1)[0]
+    if "/*" in code:
+        code, rest = code.split("/*", 1)
+        return code, "*/" not in rest
+    return code, False
+
+
+def continues(code: str, following: str) -> bool:
+    """Whether a declaration that opened no body yet goes on past this line."""
+    return (
+        code.count("(") > code.count(")")
+        or code.rstrip().endswith((",", "(", "->", ":", "="))
+        or following.startswith(CONTINUES)
+    )
+
+
+def brace_end(lines: list[str], start: int, lang: str) -> int | None:
+    """The line of the brace closing the body that follows the declaration on line `start`, or None
+    when it has none: a `;` first (Rust), an expression body `=` (Kotlin), or a Kotlin declaration
+    whose line ends with nothing more to come (`data class P(val x: Int)`)."""
+    depth = 0
+    parens = 0
+    opened = False
+    in_comment = False
+    for index in range(start - 1, min(len(lines), start - 1 + BRACE_SCAN)):
+        code, in_comment = code_of(lines[index], in_comment)
+        for char in code:
+            if not opened:
+                if char in "([":
+                    parens += 1
+                elif char in ")]":
+                    parens -= 1
+                elif parens == 0 and (char == ";" or (char == "=" and lang == "kotlin")):
+                    return None
+                elif char == "{":
+                    opened, depth = True, 1
+            elif char == "{":
+                depth += 1
+            elif char == "}":
+                depth -= 1
+                if depth == 0:
+                    return index + 1
+        if not opened and lang == "kotlin" and parens <= 0:
+            following = next((n.strip() for n in lines[index + 1 :] if n.strip()), "")
+            if not continues(code, following):
+                return None
+    return None
 
 
 def swift_tags(rel: str, text: str) -> list[Tag]:
@@ -168,16 +244,7 @@ def swift_tags(rel: str, text: str) -> list[Tag]:
     in_comment = False
     lines = text.splitlines()
     for number, line in enumerate(lines, 1):
-        code = line
-        if in_comment:
-            if "*/" not in code:
-                continue
-            code = code.split("*/", 1)[1]
-            in_comment = False
-        code = STRING.sub('""', code).split("//", 1)[0]
-        if "/*" in code:
-            code, rest = code.split("/*", 1)
-            in_comment = "*/" not in rest
+        code, in_comment = code_of(line, in_comment)
         found = SWIFT_DECLARATION.match(code)
         if found:
             enclosing = [tags[i] for _, i in stack]
@@ -207,8 +274,8 @@ def swift_tags(rel: str, text: str) -> list[Tag]:
                     index = stack.pop()[1]
                     tags[index] = replace(tags[index], end=number)
                 depth -= 1
-        if pending is not None and code.count("(") <= code.count(")"):
+        if pending is not None:
             following = next((n.strip() for n in lines[number:] if n.strip()), "")
-            if not code.rstrip().endswith((",", "(", "->", ":")) and not following.startswith(CONTINUES):
+            if not continues(code, following):
                 pending = None
     return tags

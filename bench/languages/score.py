@@ -21,7 +21,7 @@ SEPARATOR = {
     "c": ".",
     "cpp": "::",
     "rust": "::",
-    "ruby": "::",
+    "ruby": "#",
     "swift": ".",
 }
 """How sofia writes an owner and a member in one slice key (`owner` + this + `name`), as its language
@@ -39,9 +39,17 @@ class Row:
     owner: str
     line: int
     end_line: int
+    mods: str
 
     def key(self, lang: str) -> str:
-        return f"{self.owner}{SEPARATOR[lang]}{self.name}" if self.owner else self.name
+        """The slice key sofia prints for this row: `owner` + separator + `name`; Ruby writes an
+        instance method `Owner#name` and a singleton method (`def self.name`) `Owner.name`."""
+        if not self.owner:
+            return self.name
+        separator = SEPARATOR[lang]
+        if lang == "ruby":
+            separator = "." if "self" in self.mods.split() else "#"
+        return f"{self.owner}{separator}{self.name}"
 
 
 def last_segment(name: str) -> str:
@@ -52,11 +60,27 @@ def last_segment(name: str) -> str:
 
 def rows(document: dict[str, Any]) -> list[Row]:
     out = [
-        Row("types", t.get("kind", ""), t["name"], "", t["line"], t.get("end_line", t["line"]))
+        Row(
+            "types",
+            t.get("kind", ""),
+            t["name"],
+            "",
+            t["line"],
+            t.get("end_line", t["line"]),
+            t.get("mods", ""),
+        )
         for t in document.get("types", [])
     ]
     out += [
-        Row("functions", "function", f["name"], f.get("owner", ""), f["line"], f.get("end_line", f["line"]))
+        Row(
+            "functions",
+            "function",
+            f["name"],
+            f.get("owner", ""),
+            f["line"],
+            f.get("end_line", f["line"]),
+            f.get("mods", ""),
+        )
         for f in document.get("functions", [])
     ]
     return out
@@ -68,6 +92,9 @@ class Scored:
     misses: list[dict[str, Any]] = field(default_factory=list)
     files: int = 0
     unsummarised: Counter[str] = field(default_factory=Counter)
+    whole: int = 0
+    """Definitions in files given whole (`summary_not_smaller`): every one is in the text, none is
+    scored."""
 
 
 def match(tag: Tag, candidates: list[Row]) -> Row | None:
@@ -84,6 +111,9 @@ def definitions(lang: str, tags: dict[str, list[Tag]], documents: dict[str, dict
         scored.files += 1
         if document.get("mode") != "summary":
             scored.unsummarised[f"{document.get('mode')}: {document.get('reason', '')}"] += 1
+            if document.get("reason") == "summary_not_smaller":
+                scored.whole += len(wanted)
+                continue
         found_rows = rows(document)
         for tag in wanted:
             row = match(tag, found_rows)
@@ -124,7 +154,8 @@ def covers(slice_: dict[str, Any], tag: Tag, lines: list[str]) -> bool:
 
 def inner_lines(tags: list[Tag], lines: list[str], per_file: int) -> list[tuple[int, str, Tag]]:
     """Up to `per_file` (line, word, function) strictly inside a counted function's body whose
-    innermost ctags range is that function, each with an identifier of that line to grep for."""
+    innermost counted definition is that function (lambdas and local functions are no symbols: a
+    line inside one belongs to the function around it), each with an identifier of that line."""
     ranged = [t for t in tags if t.end is not None and t.end > t.line]
     functions = [t for t in ranged if t.kind in FUNCTION_KINDS]
     picked: list[tuple[int, str, Tag]] = []
