@@ -384,3 +384,29 @@ def test_python_a_function_defined_in_a_function_is_its_own(tmp_path: Path) -> N
         ("jupyter.py", 11, "call", "exact"),
     }
     assert uses(entry(result, "render.escape")) == {("jupyter.py", 5, "call", "exact")}
+
+
+def test_framework_base_classes_end_a_chain_and_do_not_hide_the_tree_s_own(tmp_path: Path) -> None:
+    write(tmp_path, "app/__init__.py", "")
+    write(tmp_path, "app/base.py", "class Base:\n    pass\n")
+    write(
+        tmp_path,
+        "app/mixins.py",
+        "class CRUDMixin:\n    @classmethod\n    def get_all(cls):\n        return []\n",
+    )
+    write(
+        tmp_path,
+        "app/views.py",
+        "from flask.views import MethodView\nfrom sqlalchemy.orm import DeclarativeBase\n\n"
+        "from app.base import Base\nfrom app.mixins import CRUDMixin\n\n\n"
+        "class Group(DeclarativeBase, CRUDMixin):\n    pass\n\n\n"
+        "class EditPost(MethodView):\n    def form(self):\n        return Group.get_all()\n\n\n"
+        "class Login(MethodView):\n    def form(self):\n        return 1\n\n    def post(self):\n        return self.form()\n\n\n"
+        "class Register(Base):\n    def form(self):\n        return 2\n\n    def post(self):\n        return self.form()\n",
+    )
+    result = refs(tmp_path, "CRUDMixin.get_all", "EditPost.form")
+    # Group's first base is a framework's: the mixin still gives it get_all.
+    assert uses(entry(result, "CRUDMixin.get_all")) == {("app/views.py", 14, "call", "exact")}
+    # Login's chain ends in flask (not in the tree): another hierarchy. Register's parent is in
+    # a file of the tree that does not mention `form`: it might descend from EditPost.
+    assert uses(entry(result, "EditPost.form")) == {("app/views.py", 30, "call", "name")}

@@ -97,7 +97,7 @@ class Modules:
         from sofia.syntax.grammars import LanguageUnsupported, ParseUnavailable, parse_bytes
         from sofia.syntax.uses import js, python
 
-        file = self._file(kind, module)
+        file = self.file(kind, module)
         if file is None:
             return []
         try:
@@ -132,7 +132,7 @@ class Modules:
                     found.append(aliased)
         return found
 
-    def _file(self, kind: str, module: Container) -> Path | None:
+    def file(self, kind: str, module: Container) -> Path | None:
         """The file of a module path under one of the roots: `a/b.py`, `a/b/__init__.py`;
         `a/b.ts`, `a/b/index.ts` (any script extension)."""
         if not module:

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sofia.providers.refs.exports import Modules, source_roots
+from sofia.providers.refs.exports import Modules, family, source_roots
 from sofia.runtime.unparsed import Unparsed
 from sofia.syntax.registry import constructs_by_call, separator
 from sofia.syntax.uses.model import COMMENT, DEFINITION, LOCAL, STRING, USE, Occurrence, Path
@@ -126,9 +126,14 @@ class Matcher:
         self.query = query
         self.found = found
         self.parents: dict[Path, tuple[Path, ...]] = {}
+        self.class_langs: dict[Path, str] = {}
+        """A parent no file declares -> the language of a class naming it."""
+        self.outside_memo: dict[Path, bool] = {}
         for parsed in found.parsed.values():
             for binding in parsed.uses.classes:
                 self.parents.setdefault(binding.path, binding.parents)
+                for parent in binding.parents:
+                    self.class_langs.setdefault(parent, parsed.lang)
         self.modules = Modules(found.request.cwd, _workspace(found), [])
         self.edges = self._edges()
         candidates = self._candidates()
@@ -344,6 +349,7 @@ class Matcher:
             return NAME, -1
         seen: set[Path] = set()
         chain = [target]
+        broken = False
         while chain:
             current = chain.pop(0)
             if current in seen:
@@ -358,8 +364,13 @@ class Matcher:
                 return (NAME, -1) if self._possible(occurrence, current) else (ELSEWHERE, -1)
             parents = self.parents.get(current)
             if parents is None:
-                return NAME, -1
+                # A parent no searched file declares: another parent may still lead to the
+                # requested class (`class Group(db.Model, CRUDMixin)` for `CRUDMixin.get_all`).
+                broken = broken or not self._outside(current)
+                continue
             chain.extend(parents)
+        if broken:
+            return NAME, -1
         return (NAME, -1) if self._possible(occurrence, target) else (ELSEWHERE, -1)
 
     def _possible(self, occurrence: Occurrence, current: Path) -> bool:
@@ -398,10 +409,24 @@ class Matcher:
             seen.add(path)
             parents = self.parents.get(path)
             if parents is None:
-                known = False
+                known = known and self._outside(path)
                 continue
             todo.extend(parents)
         return seen, known
+
+    def _outside(self, path: Path) -> bool:
+        """Whether a class no searched file declares is outside the tree (a framework's: it
+        descends from no class of the tree): in Python and JS/TS, no file of the tree is the
+        module it is imported from (`flask.views.MethodView`, `vue`'s `Component`). Elsewhere,
+        or when such a file exists, it may be a class of the tree in a file that does not
+        mention the name."""
+        if path not in self.outside_memo:
+            lang = self.class_langs.get(path, "")
+            kind = family(lang)
+            self.outside_memo[path] = bool(kind) and not any(
+                self.modules.file(kind, path[:depth]) is not None for depth in range(len(path) - 1, 0, -1)
+            )
+        return self.outside_memo[path]
 
     def _defines(self, container: Path) -> bool:
         """Whether a parsed file defines the name as a member of `container` (an override)."""
