@@ -1,0 +1,205 @@
+"""Kotlin: classes (data, sealed, inner, abstract, annotation classes), interfaces (`fun
+interface` too), enum classes (entries as cases), objects (kind `class`, `object` among the
+mods), type aliases, functions at every level and secondary constructors (named `constructor`),
+properties of files, classes and objects (rows that are also symbols: getters and setters have
+bodies), a primary constructor's `val`/`var` parameters (property rows), and `const val`
+constants. KDoc above a declaration and the annotations in its modifiers belong to it.
+
+A companion object is not a symbol of its own: its members are the class's (`Widget.create`,
+as Kotlin calls them), marked `companion`. An extension is owned by the type it extends:
+`fun String.slug()` is `String.slug`, `val Int.kb` is `Int.kb`. A delegation specifier calling a
+constructor (`Base()`) is the superclass, `extends`; one without a call is an interface,
+`implements` (a class whose superclass is only called from secondary constructors reads as
+implementing it). Visibility is public unless written; `open` is a modifier, not a visibility.
+The package header is the file's `namespace`, not part of the qnames."""
+
+from __future__ import annotations
+
+from sofia.syntax.languages.headers import written
+from sofia.syntax.queried import Spec
+from sofia.syntax.tree import Node, text_of
+from sofia.syntax.uses.tables import ImportBinding, Uses
+
+VISIBILITY = ("public", "protected", "internal", "private")
+MARKS = {
+    "class_declaration": frozenset({"fun"}),
+    "object_declaration": frozenset({"object"}),
+    "property_declaration": frozenset({"val", "var"}),
+    "class_parameter": frozenset({"val", "var"}),
+}
+"""Declaring keywords shown among the mods, by declaration: what the kind does not say."""
+HIDDEN = frozenset({"enum"})
+"""Modifier words the kind already says."""
+HEADER_SKIP = frozenset({"modifiers", "fun", "val", "var", "typealias"})
+RECEIVER_SKIP = frozenset({"modifiers", "type_parameters"})
+
+
+def visibility(node: Node, kind: str, owner_kind: str, words: list[str]) -> str:
+    return next((w for w in words if w in VISIBILITY), "public")
+
+
+def mods(node: Node, words: list[str]) -> list[str]:
+    """Modifiers, `companion` for a companion object's members, then the declaring keyword
+    where the kind does not tell it (`object`, `val`, `var`, `fun interface`)."""
+    kept = [w for w in words if w not in VISIBILITY and w not in HIDDEN]
+    if node.type == "annotated_expression":  # a class the grammar misread, recovered by the query
+        return [w for w in _recovered_modifier(node) if w not in HIDDEN]
+    body = node.parent
+    if body is not None and body.parent is not None and body.parent.type == "companion_object":
+        kept.append("companion")
+    marks = MARKS.get(node.type, frozenset())
+    return kept + [c.type for c in node.children if not c.is_named and c.type in marks]
+
+
+def _recovered_modifier(node: Node) -> list[str]:
+    while node.type == "annotated_expression" and node.named_child_count:
+        node = node.named_children[-1]
+    first = node.named_children[0] if node.type == "infix_expression" and node.named_child_count else None
+    return [text_of(first)] if first is not None else []
+
+
+def receiver(node: Node) -> str:
+    """The type an extension function or property is declared on (`fun List<T>.second()` →
+    `List`), "" for any other declaration."""
+    if node.type not in ("function_declaration", "property_declaration"):
+        return ""
+    for child in node.named_children:
+        if child.type in RECEIVER_SKIP or child.is_extra:
+            continue
+        if child.type in ("identifier", "variable_declaration", "multi_variable_declaration"):
+            return ""
+        return _type_name(child)
+    return ""
+
+
+def _type_name(node: Node) -> str:
+    """The simple name of a type (`List<T>` → `List`, `a.b.Foo?` → `Foo`)."""
+    while (
+        node.type in ("nullable_type", "parenthesized_type", "non_nullable_type") and node.named_child_count
+    ):
+        node = node.named_children[0]
+    names = [c for c in node.named_children if c.type == "identifier"]
+    return text_of(names[-1]) if names else text_of(node)
+
+
+def signature(node: Node, name_node: Node, source: bytes) -> str:
+    """`<T>(items: List<T>): T`, `(x: Int)` for a secondary constructor; an extension's receiver
+    is its owner, not part of the signature."""
+    if node.type == "secondary_constructor":
+        return written(
+            node, name_node, skip=HEADER_SKIP | {":"}, stop={"constructor_delegation_call", "block"}
+        )
+    before_name = True
+
+    def dropped(child: Node) -> bool:
+        nonlocal before_name
+        if child == name_node:
+            before_name = False
+        return before_name and child.type not in ("type_parameters",)
+
+    return written(node, name_node, skip=HEADER_SKIP, stop={"function_body"}, dropped=dropped)
+
+
+def relation(item: Node) -> tuple[str, str]:
+    """A delegation specifier: a constructor call is the superclass, anything else an interface
+    (an interface's are all `extends`)."""
+    holder = item.parent
+    declaration = holder.parent if holder is not None else None
+    inner = next((c for c in item.named_children if not c.is_extra), item)
+    named = inner
+    if inner.type in ("constructor_invocation", "explicit_delegation"):
+        named = next((c for c in inner.named_children if c.type in ("user_type", "nullable_type")), inner)
+    text = text_of(named)
+    if declaration is not None and any(c.type == "interface" for c in declaration.children):
+        return "extends", text
+    return ("extends" if inner.type == "constructor_invocation" else "implements"), text
+
+
+def detail(node: Node) -> str:
+    """A type alias's target (`= (Int) -> Unit`), else the type parameters."""
+    params = next((c for c in node.named_children if c.type == "type_parameters"), None)
+    if node.type == "type_alias":
+        target = node.named_children[-1] if node.named_child_count else None
+        aliased = f"= {text_of(target)}" if target is not None and target.type != "identifier" else ""
+        return f"{text_of(params)} {aliased}".strip()
+    return text_of(params)
+
+
+def import_text(node: Node) -> str:
+    """`kotlin.math.max`, `com.acme.Widget as W`, `com.acme.*`."""
+    return " ".join(text_of(node).split()).removeprefix("import ").strip()
+
+
+def import_bindings(node: Node) -> list[ImportBinding]:
+    """`import a.b.Foo` binds Foo from a.b, `import a.b.Foo as Bar` binds Bar to it; a
+    wildcard binds nothing by name."""
+    path = next((c for c in node.named_children if c.type == "qualified_identifier"), None)
+    if path is None or any(c.type == "*" for c in node.children):
+        return []
+    parts = tuple(text_of(path).replace(" ", "").split("."))
+    alias = next((c for c in node.named_children if c.type == "identifier"), None)
+    local = text_of(alias) if alias is not None else parts[-1]
+    return [ImportBinding(local, parts[-1], parts[:-1])]
+
+
+def is_label(node: Node) -> bool:
+    """A named argument's name (`Widget(id = 1)`) is not a use."""
+    parent = node.parent
+    if parent is None or parent.type != "value_argument":
+        return False
+    first = next((c for c in parent.named_children if not c.is_extra), None)
+    return first == node and any(c.type == "=" for c in parent.children)
+
+
+USES = Uses(
+    calls={"call_expression": "#0"},
+    members={"navigation_expression": ("#-1", "#0")},
+    imports=frozenset({"import", "package_header"}),
+    import_bindings=import_bindings,
+    type_parents=frozenset({"user_type", "type_arguments", "type_projection"}),
+    wrappers=frozenset(
+        {
+            "user_type",
+            "nullable_type",
+            "non_nullable_type",
+            "parenthesized_type",
+            "type_projection",
+            "constructor_invocation",
+            "delegation_specifier",
+            "explicit_delegation",
+        }
+    ),
+    selves=frozenset({"this_expression", "this"}),
+    scopes=frozenset(
+        {
+            "function_declaration",
+            "secondary_constructor",
+            "anonymous_initializer",
+            "lambda_literal",
+            "anonymous_function",
+            "getter",
+            "setter",
+        }
+    ),
+    labels=is_label,
+)
+
+SPEC = Spec(
+    query="kotlin.scm",
+    comments=frozenset({"line_comment", "block_comment"}),
+    strings=frozenset({"string_content", "character_literal"}),
+    bodies=frozenset({"function_body", "class_body", "enum_class_body"}),
+    modifiers=frozenset({"modifiers"}),
+    annotations=frozenset({"annotation"}),
+    keywords=frozenset({"fun", "class", "interface", "object", "typealias", "constructor"}),
+    relations={"delegation_specifiers": "extends"},
+    visibility=visibility,
+    signature=signature,
+    import_text=import_text,
+    uses=USES,
+    symbol_rows=frozenset({"property"}),
+    receiver=receiver,
+    mods=mods,
+    relation=relation,
+    detail=detail,
+)

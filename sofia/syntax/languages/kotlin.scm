@@ -1,0 +1,104 @@
+; Kotlin declarations for sofia (docs/adding-a-language.md): @definition.<kind> on the declaration,
+; @name on its name; @package and @import for the summary header; @binding for refs' receivers.
+; Annotations sit in the declaration's `modifiers`, so its node already starts at them.
+
+(package_header (qualified_identifier) @name) @package
+(import) @import
+
+(class_declaration "interface" name: (identifier) @name) @definition.interface
+(class_declaration (modifiers (class_modifier "enum")) name: (identifier) @name) @definition.enum
+((class_declaration (modifiers (class_modifier "enum" @_enum)?)? "interface"? @_interface
+  name: (identifier) @name) @definition.class
+  (#not-eq? @_interface "interface") (#not-eq? @_enum "enum"))
+(object_declaration name: (identifier) @name) @definition.class
+(type_alias type: (identifier) @name) @definition.type
+
+; The grammar reads an annotated top-level class with a soft-keyword modifier and no constructor
+; parameters (`@Target(CLASS)` then `annotation class Marker`, `@Keep` then `enum class Mode { A }`)
+; as an annotated expression: the declaration is recovered here, from its outermost annotation
+; (up to six annotations).
+(source_file (annotated_expression 
+  (infix_expression . (identifier) @_modifier . (identifier) @_class .
+    [(identifier) @name (call_expression . (identifier) @name)])) @definition.enum
+  (#eq? @_class "class") (#eq? @_modifier "enum"))
+(source_file (annotated_expression (annotated_expression 
+  (infix_expression . (identifier) @_modifier . (identifier) @_class .
+    [(identifier) @name (call_expression . (identifier) @name)]))) @definition.enum
+  (#eq? @_class "class") (#eq? @_modifier "enum"))
+(source_file (annotated_expression (annotated_expression (annotated_expression 
+  (infix_expression . (identifier) @_modifier . (identifier) @_class .
+    [(identifier) @name (call_expression . (identifier) @name)])))) @definition.enum
+  (#eq? @_class "class") (#eq? @_modifier "enum"))
+(source_file (annotated_expression (annotated_expression (annotated_expression (annotated_expression 
+  (infix_expression . (identifier) @_modifier . (identifier) @_class .
+    [(identifier) @name (call_expression . (identifier) @name)]))))) @definition.enum
+  (#eq? @_class "class") (#eq? @_modifier "enum"))
+(source_file (annotated_expression (annotated_expression (annotated_expression (annotated_expression (annotated_expression 
+  (infix_expression . (identifier) @_modifier . (identifier) @_class .
+    [(identifier) @name (call_expression . (identifier) @name)])))))) @definition.enum
+  (#eq? @_class "class") (#eq? @_modifier "enum"))
+(source_file (annotated_expression (annotated_expression (annotated_expression (annotated_expression (annotated_expression (annotated_expression 
+  (infix_expression . (identifier) @_modifier . (identifier) @_class .
+    [(identifier) @name (call_expression . (identifier) @name)]))))))) @definition.enum
+  (#eq? @_class "class") (#eq? @_modifier "enum"))
+(source_file (annotated_expression 
+  (infix_expression . (identifier) @_modifier . (identifier) @_class .
+    [(identifier) @name (call_expression . (identifier) @name)])) @definition.class
+  (#eq? @_class "class") (#not-eq? @_modifier "enum"))
+(source_file (annotated_expression (annotated_expression 
+  (infix_expression . (identifier) @_modifier . (identifier) @_class .
+    [(identifier) @name (call_expression . (identifier) @name)]))) @definition.class
+  (#eq? @_class "class") (#not-eq? @_modifier "enum"))
+(source_file (annotated_expression (annotated_expression (annotated_expression 
+  (infix_expression . (identifier) @_modifier . (identifier) @_class .
+    [(identifier) @name (call_expression . (identifier) @name)])))) @definition.class
+  (#eq? @_class "class") (#not-eq? @_modifier "enum"))
+(source_file (annotated_expression (annotated_expression (annotated_expression (annotated_expression 
+  (infix_expression . (identifier) @_modifier . (identifier) @_class .
+    [(identifier) @name (call_expression . (identifier) @name)]))))) @definition.class
+  (#eq? @_class "class") (#not-eq? @_modifier "enum"))
+(source_file (annotated_expression (annotated_expression (annotated_expression (annotated_expression (annotated_expression 
+  (infix_expression . (identifier) @_modifier . (identifier) @_class .
+    [(identifier) @name (call_expression . (identifier) @name)])))))) @definition.class
+  (#eq? @_class "class") (#not-eq? @_modifier "enum"))
+(source_file (annotated_expression (annotated_expression (annotated_expression (annotated_expression (annotated_expression (annotated_expression 
+  (infix_expression . (identifier) @_modifier . (identifier) @_class .
+    [(identifier) @name (call_expression . (identifier) @name)]))))))) @definition.class
+  (#eq? @_class "class") (#not-eq? @_modifier "enum"))
+
+; A function in a class, object or interface body is a method; elsewhere (a file, a block, a
+; lambda) a function.
+(class_body (function_declaration name: (identifier) @name) @definition.method)
+(enum_class_body (function_declaration name: (identifier) @name) @definition.method)
+(source_file (function_declaration name: (identifier) @name) @definition.function)
+(block (function_declaration name: (identifier) @name) @definition.function)
+(lambda_literal (function_declaration name: (identifier) @name) @definition.function)
+(secondary_constructor "constructor" @name) @definition.method
+
+; Properties of a file, a class or an object (a local `val` is not one); `const val` is a constant.
+(source_file (property_declaration (modifiers (property_modifier "const"))
+  (variable_declaration (identifier) @name . (_)? @type) ("=" . (_) @value)?) @definition.constant)
+(class_body (property_declaration (modifiers (property_modifier "const"))
+  (variable_declaration (identifier) @name . (_)? @type) ("=" . (_) @value)?) @definition.constant)
+(source_file ((property_declaration (modifiers (property_modifier "const" @_const)?)?
+  [(variable_declaration (identifier) @name . (_)? @type)
+   (multi_variable_declaration (variable_declaration (identifier) @name))] ("=" . (_) @value)?)
+  @definition.property (#not-eq? @_const "const")))
+(class_body ((property_declaration (modifiers (property_modifier "const" @_const)?)?
+  [(variable_declaration (identifier) @name . (_)? @type)
+   (multi_variable_declaration (variable_declaration (identifier) @name))] ("=" . (_) @value)?)
+  @definition.property (#not-eq? @_const "const")))
+(enum_class_body (property_declaration
+  (variable_declaration (identifier) @name . (_)? @type) ("=" . (_) @value)?) @definition.property)
+(class_parameter ["val" "var"] (identifier) @name . (_) @type) @definition.field
+(enum_entry (identifier) @name) @definition.case
+
+; Typed bindings for refs' receivers: properties and locals, parameters, loop and catch variables
+; (`val x = Foo()` is typed by its value).
+(property_declaration (variable_declaration (identifier) @binding.name . (_)? @binding.type)
+  ("=" . (_) @binding.value)?) @binding
+(parameter (identifier) @binding.name . (_) @binding.type) @binding
+(class_parameter (identifier) @binding.name . (_) @binding.type) @binding
+(for_statement (variable_declaration (identifier) @binding.name . (_)? @binding.type)) @binding
+(catch_block (identifier) @binding.name . (_) @binding.type) @binding
+(lambda_parameters (variable_declaration (identifier) @binding.name . (_)? @binding.type)) @binding
