@@ -54,6 +54,8 @@ class Language:
     language (a `.c` file is C)."""
     constructs_by_call: bool = False
     """A call of a class's name makes an instance (`Foo()` in Python, Kotlin, Swift)."""
+    comment: str = "//"
+    """What starts a line comment: the marker of `code`'s slice headers (`# --- Foo#bar ...`)."""
     gives: tuple[str, ...] = ()
     """What each tool gives in this language, for docs/languages.md."""
     limits: tuple[str, ...] = ()
@@ -112,6 +114,7 @@ LANGUAGES: tuple[Language, ...] = (
         summary="python",
         uses="python",
         constructs_by_call=True,
+        comment="#",
         gives=(_SUMMARY, "definitions, uses by kind, imports and aliases"),
     ),
     Language(
@@ -200,6 +203,7 @@ LANGUAGES: tuple[Language, ...] = (
         "ruby",
         spec="sofia.syntax.languages.ruby",
         separator="::",
+        comment="#",
     ),
     Language(
         "swift",

@@ -10,6 +10,7 @@ from sofia.providers.code.documents import raw_below, size_text
 from sofia.providers.code.model import SLICE_MODE
 from sofia.providers.code.slices import WHOLE_FILE_NOTE
 from sofia.syntax import MAX_PARSE_BYTES
+from sofia.syntax.registry import language
 
 
 def is_slice_result(result: dict[str, Any]) -> bool:
@@ -78,16 +79,22 @@ def render(result: Any, fmt: str) -> str | None:
     return "\n".join(parts)
 
 
+def _comment(document: dict[str, Any]) -> str:
+    record = language(str(document.get("lang") or ""))
+    return record.comment if record is not None else "//"
+
+
 def slice_text(result: dict[str, Any]) -> str:
     """Slice mode as plain source: `// --- <qname> (<path>:<line>-<end_line>) ---` before each slice
-    (`#` for Python), misses as marker lines, the whole-file case under one header, notes last."""
+    (the language's line comment: `#` for Python and Ruby), misses as marker lines, the
+    whole-file case under one header, notes last."""
     documents = result["files"]
     document = documents[0]
-    mark = "#" if document.get("lang") == "python" else "//"
+    mark = _comment(document)
     blocks: list[str] = []
     if document.get("mode") == "slice":
         for each in documents:
-            sign = "#" if each.get("lang") == "python" else "//"
+            sign = _comment(each)
             for piece in each["slices"]:
                 head = (
                     f"{sign} --- {piece['symbol']} ({each['path']}:{piece['line']}-{piece['end_line']}) ---\n"
