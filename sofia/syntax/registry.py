@@ -195,7 +195,25 @@ LANGUAGES: tuple[Language, ...] = (
         spec="sofia.syntax.languages.cpp",
         separator="::",
     ),
-    Language("rust", "Rust", (".rs",), "rust", spec="sofia.syntax.languages.rust", separator="::"),
+    Language(
+        "rust",
+        "Rust",
+        (".rs",),
+        "rust",
+        spec="sofia.syntax.languages.rust",
+        separator="::",
+        constructs_by_call=True,
+        gives=(
+            _SUMMARY + "; `impl` blocks qualify members by their type (`Foo::new`), traits an `impl` "
+            "beside a type implements",
+            "definitions, uses by kind (`Foo { .. }` is new, `impl Trait for Foo` implements), `use` "
+            "aliases, receivers typed by `self`/`Self`, typed `let`s and parameters",
+        ),
+        limits=(
+            "names inside macro calls (`println!`, `assert!`) are token trees: a reference, receiver unknown",
+            "an imported free name is a name match: `pub use` may make any path name it",
+        ),
+    ),
     Language(
         "ruby",
         "Ruby",
@@ -204,6 +222,16 @@ LANGUAGES: tuple[Language, ...] = (
         spec="sofia.syntax.languages.ruby",
         separator="::",
         comment="#",
+        gives=(
+            _SUMMARY + "; `Foo::Bar#baz` instance and `Foo::Bar.baz` singleton methods, `attr_*` "
+            "properties, mixins, visibility sections",
+            "definitions, uses by kind (`Foo.new` is new, `< Base` extends, `include M` implements), "
+            "receivers typed by `self` and by locals made with `Foo.new`",
+        ),
+        limits=(
+            "methods made at run time (`define_method`, `class_eval` strings) are not seen",
+            "a constant is resolved within its file only; `require` binds no names",
+        ),
     ),
     Language(
         "swift",
