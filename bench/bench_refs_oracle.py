@@ -35,9 +35,10 @@ from refs_oracle.refs_client import refs_available, run_refs, run_rg
 from refs_oracle.score import HEADER, Scored, rows, score, worst
 
 HERE = Path(__file__).resolve().parent
-LANGS = ("python", "ts", "go", "php", "java", "c", "cpp")
+LANGS = ("python", "ts", "go", "php", "java", "c", "cpp", "python-app")
 SETUP = {
     "python": corpora.python_corpus,
+    "python-app": corpora.python_app_corpus,
     "ts": corpora.ts_corpus,
     "go": corpora.go_corpus,
     "php": corpora.php_corpus,
@@ -70,7 +71,7 @@ def build_truth(corpus: corpora.Corpus, fresh: bool) -> Truth:
     if not fresh and path.exists() and stamp_path.exists() and stamp_path.read_text() == stamp(corpus):
         corpora.say(f"{corpus.lang}: ground truth from {path}")
         return Truth.load(path)
-    text = Corpus(corpus.root, corpus.lang)
+    text = Corpus(corpus.root, corpus.oracle_lang)
     started = time.perf_counter()
     oracle = start(text)
     try:
@@ -103,6 +104,7 @@ def build_truth(corpus: corpora.Corpus, fresh: bool) -> Truth:
 
 SUFFIXES = {
     "python": (".py",),
+    "python-app": (".py",),
     "ts": (".ts", ".tsx"),
     "go": (".go",),
     "php": (".php",),
@@ -124,7 +126,7 @@ def score_language(
     truth: Truth, corpus: corpora.Corpus, source: Path | None
 ) -> tuple[list[Scored], list[Scored]]:
     """`sf refs` (unless `source` is None) and `rg -w` on every query, scored against the truth."""
-    text = Corpus(corpus.root, corpus.lang)
+    text = Corpus(corpus.root, corpus.oracle_lang)
     sites = set(truth.definition_sites)
     scored, baseline = [], []
     started = time.perf_counter()
@@ -196,7 +198,7 @@ def main(argv: list[str]) -> int:
             continue
         scored, baseline = score_language(truths[lang], corpus, None if args.baseline_only else source)
         all_rows += rows(lang, scored or baseline, baseline)
-        misses += [f"**{lang}**", "", *worst(Corpus(corpus.root, lang), scored or baseline), ""]
+        misses += [f"**{lang}**", "", *worst(Corpus(corpus.root, corpus.oracle_lang), scored or baseline), ""]
     intro = "\n".join(describe(t) for t in truths.values())
     command = "python bench/bench_refs_oracle.py" + (" " + " ".join(args.langs) if args.langs else "")
     if args.oracle_only:

@@ -142,8 +142,10 @@ def npm_package(spec: str) -> Path:
     return target / "package"
 
 
-def pypi_sdist(spec: str) -> Path:
-    """The extracted source distribution of a PyPI package (`name==version`)."""
+def pypi_sdist(spec: str, *pip_options: str) -> Path:
+    """The extracted source distribution of a PyPI package (`name==version`); `pip_options` are
+    passed to `pip download` (`--ignore-requires-python` for an application's sdist that only
+    states the Python it runs on)."""
     safe = spec.replace("==", "-")
     target = CACHE / "pypi" / safe
     if (target / ".done").exists():
@@ -162,6 +164,7 @@ def pypi_sdist(spec: str) -> Path:
             "-q",
             "-d",
             str(target),
+            *pip_options,
             spec,
         ],
         check=True,

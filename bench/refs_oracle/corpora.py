@@ -28,6 +28,13 @@ CORPUS_VERSION = "2"
 
 PYTHON_SDIST = "rich==13.9.4"
 PYTHON_DIRS = ("rich",)
+APP_SDIST = "flaskbb==2.2.0"
+"""A framework application: FlaskBB, a forum on Flask and SQLAlchemy, neither of which is in the
+corpus (models extend `db.Model`, views `MethodView`: base classes outside the tree), with many
+same-named methods (`get`, `post`, `save`, `delete`), imports inside functions and
+`TYPE_CHECKING` blocks, and packages that re-export (`flaskbb/auth/services/__init__.py`). Its
+sdist states Python >= 3.12, which only the download checks: jedi reads it on any Python."""
+APP_DIRS = ("flaskbb", "tests")
 TS_PACKAGE = "rxjs@7.8.2"
 TS_DIRS = ("src",)
 GO_PACKAGES = (
@@ -75,8 +82,15 @@ PHP_PACKAGES = (
 @dataclass(frozen=True)
 class Corpus:
     lang: str
+    """The bench's name for the corpus (its cache folder, its rows)."""
     root: Path
     packages: tuple[str, ...]
+    language: str = ""
+    """The language its oracle reads, when `lang` names a second corpus of one (`python-app`)."""
+
+    @property
+    def oracle_lang(self) -> str:
+        return self.language or self.lang
 
 
 def say(message: str) -> None:
@@ -130,6 +144,17 @@ def python_corpus() -> Corpus:
             copy_files(sdist / name, root / name, (".py",))
         done("python", (PYTHON_SDIST,))
     return Corpus("python", root, (PYTHON_SDIST,))
+
+
+def python_app_corpus() -> Corpus:
+    root, ready = fresh("python-app", (APP_SDIST,))
+    if not ready:
+        say(f"downloading the sdist {APP_SDIST} from PyPI")
+        sdist = harness.pypi_sdist(APP_SDIST, "--ignore-requires-python")
+        for name in APP_DIRS:
+            copy_files(sdist / name, root / name, (".py",))
+        done("python-app", (APP_SDIST,))
+    return Corpus("python-app", root, (APP_SDIST,), language="python")
 
 
 def ts_corpus() -> Corpus:
