@@ -99,7 +99,7 @@ class _Rows:
                 {
                     "owner": owner,
                     "name": declaration.name,
-                    "type": _capture(declaration, "type"),
+                    "type": self.type_cell(declaration),
                     "vis": vis,
                     "mods": mods,
                     "value": _literal(declaration),
@@ -113,13 +113,18 @@ class _Rows:
                     "owner": owner,
                     "kind": "const" if kind == "constant" else "var",
                     "name": declaration.name,
-                    "type": _capture(declaration, "type"),
+                    "type": self.type_cell(declaration),
                     "value": _literal(declaration),
                     "via": "",
                 }
             )
         elif kind == "case":
             self.cases.append({"owner": owner, "name": declaration.name, "value": _literal(declaration)})
+
+    def type_cell(self, declaration: Declaration) -> str:
+        if self.spec.value_type is not None:
+            return cells.collapse(self.spec.value_type(declaration.node, declaration.name_node))
+        return _capture(declaration, "type")
 
     def type_row(self, declaration: Declaration, vis: str, mods: str, attrs: str) -> dict[str, Any]:
         relations: dict[str, list[str]] = {"extends": [], "implements": [], "uses": []}

@@ -17,6 +17,8 @@ import bisect
 import re
 from collections.abc import Iterable
 
+from sofia.syntax import regions
+from sofia.syntax.languages import cmacros
 from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
 
@@ -28,6 +30,8 @@ PREPROC = frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_eli
 SKIPPED = frozenset({"attribute_specifier", "attribute_declaration", "ms_declspec_modifier", "comment"})
 """Children of a declarator that are not the declarator it wraps."""
 TAGGED = {"struct_specifier": "struct", "union_specifier": "union", "enum_specifier": "enum"}
+MODIFIER_QUALIFIERS = frozenset({"constexpr", "consteval", "constinit", "mutable"})
+"""Type qualifiers that modify the declaration rather than its type: mods, not signature."""
 BODIES = frozenset({"compound_statement", "field_initializer_list", "try_statement"})
 """Where a function's signature ends (a constructor's initialisers are not part of it)."""
 ATTRIBUTES = frozenset(
@@ -63,6 +67,32 @@ def at_file_level(node: Node) -> bool:
     return parent is None or parent.type in FILE_LEVEL
 
 
+def constant(node: Node, name: Node) -> bool:
+    """Whether the name itself is const: `const int n`, `char *const p`, not `const char *p`
+    (a pointer to constant characters)."""
+    declared_type = value_type(node, name)
+    if declared_type.endswith(("const", "constexpr")):
+        return True
+    written = has_qualifier(node, "const") or has_qualifier(node, "constexpr")
+    return written and "*" not in declared_type
+
+
+def in_body(node: Node) -> bool:
+    """Whether a declaration stands inside a function body."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "compound_statement":
+            return True
+        if parent.type in CONTAINERS:
+            return False
+        parent = parent.parent
+    return False
+
+
+CONTAINERS = frozenset({"translation_unit", "declaration_list", "field_declaration_list"})
+"""Where a walk up from a declaration stops: it is not in a function body."""
+
+
 def has_qualifier(node: Node, word: str) -> bool:
     return any(c.type == "type_qualifier" and text_of(c) == word for c in node.children)
 
@@ -85,6 +115,8 @@ def named(kind: str, node: Node, name: Node) -> Named | None:
     """What a C match declares (the `named` hook, docs/adding-a-language.md)."""
     if name.type == "call_expression":
         return macro_function(name)
+    if kind == "type" and in_body(node):
+        return None
     if kind in ("macro", "case", "struct", "union", "enum"):
         if kind == "macro" and _guard(node):
             return None
@@ -95,27 +127,27 @@ def named(kind: str, node: Node, name: Node) -> Named | None:
         return None
     leaf, function = found
     if kind == "function" and not function:
-        leaf = _split_name(node) or leaf
+        leaf = split_name(node) or leaf
     text = text_of(leaf)
     if not text:
         return None
     if kind == "function":
         return Named("function", leaf, text)
     if kind == "var":
-        if not at_file_level(node) or _unterminated(node):
+        if not at_file_level(node) or unterminated(node):
             return None
         if function:
             return Named("function", leaf, text)
-        return Named("constant" if has_qualifier(node, "const") else "var", leaf, text)
+        return Named("constant" if constant(node, leaf) else "var", leaf, text)
     if kind == "type":
         tagged = node.child_by_field_name("type")
-        if _anonymous_body(tagged):
+        if anonymous_body(tagged):
             return Named(TAGGED[tagged.type], leaf, text)
         return Named("type", leaf, text)
     return Named(kind, leaf, text)
 
 
-def _split_name(node: Node) -> Node | None:
+def split_name(node: Node) -> Node | None:
     """The name of `T __attr name(void) {...}`, which the grammar reads as type `name` and a
     parenthesised declarator `(void)` once an attribute macro stands before the name."""
     kind = node.child_by_field_name("type")
@@ -125,14 +157,14 @@ def _split_name(node: Node) -> Node | None:
     return kind if declarator.type == "parenthesized_declarator" else None
 
 
-def _anonymous_body(node: Node | None) -> bool:
+def anonymous_body(node: Node | None) -> bool:
     """A struct, union or enum written with a body and no tag."""
     if node is None or node.type not in TAGGED:
         return False
     return node.child_by_field_name("name") is None and node.child_by_field_name("body") is not None
 
 
-def _unterminated(node: Node) -> bool:
+def unterminated(node: Node) -> bool:
     """A declaration whose `;` the grammar had to invent: the words before a function's name
     that an attribute macro cut off (`static void __cold` of `static void __cold bar(void)`)."""
     last = node.children[-1] if node.children else None
@@ -140,9 +172,9 @@ def _unterminated(node: Node) -> bool:
 
 
 def prefix(node: Node) -> Node | None:
-    """The cut-off words before a function on its line (`_unterminated`), if any."""
+    """The cut-off words before a function on its line (`unterminated`), if any."""
     before = node.prev_named_sibling
-    if before is None or before.type != "declaration" or not _unterminated(before):
+    if before is None or before.type != "declaration" or not unterminated(before):
         return None
     return before if before.end_point.row >= node.start_point.row - 1 else None
 
@@ -178,31 +210,34 @@ def signature(node: Node, name: Node, source: bytes) -> str:
     """The header up to the body with the name left out: `struct task_struct *(u64 clone_flags,
     ...)`, `int __init (void)`; a macro's parameters; a macro-made function's whole call."""
     if node.type == "preproc_function_def":
-        return _collapse(text_of(node.child_by_field_name("parameters")))
+        return collapse(text_of(node.child_by_field_name("parameters")))
     if node.type == "preproc_def":
         return ""
     if node.type == "expression_statement":
-        return _collapse(text_of(node.named_children[0] if node.named_children else node))
+        return collapse(text_of(node.named_children[0] if node.named_children else node))
     text = header_text(node, name, source)
     cut = prefix(node) if node.type == "function_definition" else None
     if cut is not None:
         words = [text_of(c) for c in cut.children if c.type != "storage_class_specifier" and c.is_named]
-        text = _collapse(" ".join([*words, text]))
+        text = collapse(" ".join([*words, text]))
     return text
 
 
-def header_text(node: Node, name: Node, source: bytes, cut: Node | None = None) -> str:
-    """A declaration's text from its type to its body, without storage words, attributes and
-    comments, and with `cut` (the name as written, qualifiers included) left out."""
+def header_text(
+    node: Node, name: Node, source: bytes, cut: Node | None = None, skip: frozenset[str] = frozenset()
+) -> str:
+    """A declaration's text from its type to its body (or a child of a `skip` type), without
+    storage words, attributes, comments and modifier qualifiers (`constexpr`), and with `cut` (the
+    name as written, qualifiers included) left out."""
     cut = cut if cut is not None else name
     parts: list[str] = []
     for child in node.children:
         kind = child.type
-        if kind in BODIES or kind == ";":
+        if kind in BODIES or kind == ";" or kind in skip:
             break
         if kind in ("storage_class_specifier", "comment", "virtual", "explicit_function_specifier"):
             continue
-        if kind in ATTRIBUTES:
+        if kind in ATTRIBUTES or (kind == "type_qualifier" and text_of(child) in MODIFIER_QUALIFIERS):
             continue
         if child.start_byte <= cut.start_byte and cut.end_byte <= child.end_byte:
             start, end = child.start_byte, child.end_byte
@@ -214,164 +249,50 @@ def header_text(node: Node, name: Node, source: bytes, cut: Node | None = None) 
             continue
         parts.append(text_of(child))
     before, _, after = " ".join(parts).partition("\0")
-    before, after = _collapse(before), _collapse(after)
+    before, after = collapse(before), collapse(after)
     if before.endswith(("*", "&")) or not before:
         return f"{before}{after}" if before.endswith(("*", "&")) else after
     return f"{before} {after}"
 
 
-def _collapse(text: str) -> str:
+def value_type(node: Node, name: Node) -> str:
+    """The type a field, constant or variable is declared with: its type words and what its
+    declarator adds around the name (`char *[4]` for `char *names[4]`, `int (*)(int)` for
+    `int (*cb)(int)`), without an initialiser or a bit width."""
+    kind = node.child_by_field_name("type")
+    if kind is None:
+        return ""
+    words: list[str] = []
+    holder: Node | None = None
+    for child in node.children:
+        if child.start_byte <= name.start_byte and name.end_byte <= child.end_byte and child != kind:
+            holder = child
+            break
+        if child == kind or (child.type == "type_qualifier" and text_of(child) not in MODIFIER_QUALIFIERS):
+            words.append(text_of(child))
+    if holder is not None and holder.type == "init_declarator":
+        holder = holder.child_by_field_name("declarator")
+    base = collapse(" ".join(words))
+    if holder is None or holder == name:
+        return base
+    text = holder.text or b""
+    before = text[: name.start_byte - holder.start_byte].decode("utf-8", "replace")
+    after = text[name.end_byte - holder.start_byte :].decode("utf-8", "replace")
+    return collapse(f"{base} {before.strip()}{after.strip()}")
+
+
+def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
 def import_text(node: Node) -> str:
     """`<linux/sched.h>` for a system header, `local.h` for a quoted one."""
     path = node.child_by_field_name("path")
-    text = _collapse(text_of(path)) if path is not None else ""
+    text = collapse(text_of(path)) if path is not None else ""
     return text[1:-1] if text.startswith('"') and text.endswith('"') else text
 
 
 # --- what the grammar reads ------------------------------------------------------------------
-
-ATTRIBUTE_MACROS = frozenset(
-    [
-        "__init",
-        "__exit",
-        "__meminit",
-        "__meminitdata",
-        "__init_memblock",
-        "__initdata_memblock",
-        "__initdata",
-        "__initconst",
-        "__exitdata",
-        "__ref",
-        "__refdata",
-        "__cold",
-        "__hot",
-        "__noreturn",
-        "__weak",
-        "__user",
-        "__kernel",
-        "__iomem",
-        "__percpu",
-        "__rcu",
-        "__force",
-        "__bitwise",
-        "__safe",
-        "__nocast",
-        "__must_check",
-        "__maybe_unused",
-        "__always_unused",
-        "__used",
-        "__visible",
-        "__always_inline",
-        "__noinline",
-        "__inline",
-        "__inline__",
-        "__read_mostly",
-        "__ro_after_init",
-        "__cacheline_aligned",
-        "__cacheline_aligned_in_smp",
-        "____cacheline_aligned",
-        "____cacheline_aligned_in_smp",
-        "__packed",
-        "__pure",
-        "__attribute_const__",
-        "__latent_entropy",
-        "__randomize_layout",
-        "__sched",
-        "__kprobes",
-        "__lockfunc",
-        "__nocfi",
-        "__noclone",
-        "__naked",
-        "__softirq_entry",
-        "__irq_entry",
-        "__cpuidle",
-        "__flatten",
-        "__noinstr",
-        "__deprecated",
-        "__THROW",
-        "__THROWNL",
-        "__wur",
-        "__attribute_pure__",
-        "__attribute_malloc__",
-        "__attribute_warn_unused_result__",
-        "__attribute_noinline__",
-        "__BEGIN_DECLS",
-        "__END_DECLS",
-        "notrace",
-        "asmlinkage",
-        "noinline",
-        "noinstr",
-    ]
-)
-"""Attribute macros the grammar cannot know (the Linux kernel's and glibc's): read as blanks of
-the same length, so `static int __init foo(void)` parses as a function and offsets hold."""
-CALLED_MACROS = frozenset(
-    [
-        "__printf",
-        "__scanf",
-        "__aligned",
-        "__section",
-        "__alloc_size",
-        "__realloc_size",
-        "__acquires",
-        "__releases",
-        "__must_hold",
-        "__nonnull",
-        "__attr_access",
-        "__attr_dealloc",
-        "__attribute_format_arg__",
-        "__attribute_alloc_size__",
-        "__cond_acquires",
-        "__diagnose_as_builtin",
-    ]
-)
-"""Attribute macros written with arguments (`__printf(2, 3)`): blanked with their arguments."""
-_MACRO_WORD = re.compile(rb"\b(_{2,4}[A-Za-z][A-Za-z0-9_]*|notrace|asmlinkage|noinline|noinstr)\b")
-_WORDS = frozenset(word.encode() for word in ATTRIBUTE_MACROS)
-_CALLED = frozenset(word.encode() for word in CALLED_MACROS)
-
-
-def prepare(source: bytes) -> bytes:
-    """The source with attribute macros blanked (`ATTRIBUTE_MACROS`, `CALLED_MACROS`)."""
-    out: bytearray | None = None
-    for match in _MACRO_WORD.finditer(source):
-        word = match.group(1)
-        start, end = match.span(1)
-        if word in _CALLED:
-            close = _closing(source, end)
-            if close < 0:
-                continue
-            end = close
-        elif word not in _WORDS:
-            continue
-        if out is None:
-            out = bytearray(source)
-        out[start:end] = bytes(10 if byte == 10 else 32 for byte in source[start:end])
-    return bytes(out) if out is not None else source
-
-
-def _closing(source: bytes, offset: int) -> int:
-    """Just past the `)` closing the parenthesis that follows `offset` (spaces between), or -1."""
-    at = offset
-    while at < len(source) and source[at] in b" \t":
-        at += 1
-    if at >= len(source) or source[at] != 40:
-        return -1
-    depth = 0
-    limit = min(len(source), at + 400)
-    for index in range(at, limit):
-        byte = source[index]
-        if byte == 40:
-            depth += 1
-        elif byte == 41:
-            depth -= 1
-            if depth == 0:
-                return index + 1
-    return -1
-
 
 RESYNC = re.compile(rb"^\}[^\n]*\n", re.MULTILINE)
 """A `}` in column 0 ends a file-level definition: where the grammar's recovery starts again."""
@@ -478,6 +399,8 @@ SPEC = Spec(
     import_text=import_text,
     mods=mods,
     named=named,
-    prepare=prepare,
+    prepare=cmacros.prepare_c,
     resync=RESYNC,
+    regions=regions.column_zero_braces,
+    value_type=value_type,
 )

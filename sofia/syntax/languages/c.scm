@@ -13,12 +13,12 @@
   (compound_statement) @end)
 
 ; File-level declarations: prototypes, globals and constants (locals are not matched).
-(translation_unit (declaration declarator: (_) @name) @definition.var)
-(preproc_if (declaration declarator: (_) @name) @definition.var)
-(preproc_ifdef (declaration declarator: (_) @name) @definition.var)
-(preproc_else (declaration declarator: (_) @name) @definition.var)
-(preproc_elif (declaration declarator: (_) @name) @definition.var)
-(preproc_elifdef (declaration declarator: (_) @name) @definition.var)
+(translation_unit (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
+(preproc_if (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
+(preproc_ifdef (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
+(preproc_else (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
+(preproc_elif (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
+(preproc_elifdef (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
 
 (type_definition declarator: (_) @name) @definition.type
 (struct_specifier name: (_) @name body: (_)) @definition.struct

@@ -1,0 +1,274 @@
+"""Macros the C and C++ grammars cannot know, blanked before parsing at the same length (spaces,
+newlines kept), so every byte offset of the tree is the file's own and slices stay exact.
+
+Two kinds. Attribute macros of the Linux kernel and glibc, by name (`static int __init foo(void)`,
+`const char __user *p`, `__printf(2, 3)`). And a project's own macros, by where they stand: upper
+case names with an underscore (`FMT_API`, `EIGEN_DEVICE_FUNC`) on a line of their own between
+declarations (`FMT_BEGIN_NAMESPACE`), before a declaration keyword (`FMT_CONSTEXPR auto f()`),
+after `class` or `explicit` (`class FMT_API format_error`), after a function's parameters
+(`int rows() const EIGEN_NOEXCEPT {`), or called alone on a line between declarations
+(`ATOMIC64_OPS(add, +=)`, `EIGEN_INHERIT_ASSIGNMENT_OPERATORS(Transpose)`); in C++ also before a
+constructor's name (`FMT_CONSTEXPR20 basic_memory_buffer(...)`). A macro call followed by a body
+(`SYSCALL_DEFINE1(...) {`) is left alone: it defines a function.
+"""
+
+from __future__ import annotations
+
+import re
+
+ATTRIBUTE_MACROS = frozenset(
+    [
+        "__init",
+        "__exit",
+        "__meminit",
+        "__meminitdata",
+        "__init_memblock",
+        "__initdata_memblock",
+        "__initdata",
+        "__initconst",
+        "__exitdata",
+        "__ref",
+        "__refdata",
+        "__cold",
+        "__hot",
+        "__noreturn",
+        "__weak",
+        "__user",
+        "__kernel",
+        "__iomem",
+        "__percpu",
+        "__rcu",
+        "__force",
+        "__bitwise",
+        "__safe",
+        "__nocast",
+        "__must_check",
+        "__maybe_unused",
+        "__always_unused",
+        "__used",
+        "__visible",
+        "__always_inline",
+        "__noinline",
+        "__inline",
+        "__inline__",
+        "__read_mostly",
+        "__ro_after_init",
+        "__cacheline_aligned",
+        "__cacheline_aligned_in_smp",
+        "____cacheline_aligned",
+        "____cacheline_aligned_in_smp",
+        "__packed",
+        "__pure",
+        "__attribute_const__",
+        "__latent_entropy",
+        "__randomize_layout",
+        "__sched",
+        "__kprobes",
+        "__lockfunc",
+        "__nocfi",
+        "__noclone",
+        "__naked",
+        "__softirq_entry",
+        "__irq_entry",
+        "__cpuidle",
+        "__flatten",
+        "__noinstr",
+        "__deprecated",
+        "__THROW",
+        "__THROWNL",
+        "__wur",
+        "__attribute_pure__",
+        "__attribute_malloc__",
+        "__attribute_warn_unused_result__",
+        "__attribute_noinline__",
+        "__BEGIN_DECLS",
+        "__END_DECLS",
+        "notrace",
+        "asmlinkage",
+        "noinline",
+        "noinstr",
+    ]
+)
+"""Attribute macros the grammar cannot know (the Linux kernel's and glibc's): read as blanks of
+the same length, so `static int __init foo(void)` parses as a function and offsets hold."""
+CALLED_MACROS = frozenset(
+    [
+        "__printf",
+        "__scanf",
+        "__aligned",
+        "__section",
+        "__alloc_size",
+        "__realloc_size",
+        "__acquires",
+        "__releases",
+        "__must_hold",
+        "__nonnull",
+        "__attr_access",
+        "__attr_dealloc",
+        "__attribute_format_arg__",
+        "__attribute_alloc_size__",
+        "__cond_acquires",
+        "__diagnose_as_builtin",
+    ]
+)
+"""Attribute macros written with arguments (`__printf(2, 3)`): blanked with their arguments."""
+
+_MACRO_WORD = re.compile(rb"_{2,4}[A-Za-z][A-Za-z0-9_]*")
+"""Found by its leading underscores (a literal the scan skips to); checked against the table."""
+_PLAIN_WORD = re.compile(rb"(?:notrace|asmlinkage|noinline|noinstr)\b")
+_WORDS = frozenset(word.encode() for word in ATTRIBUTE_MACROS)
+_CALLED = frozenset(word.encode() for word in CALLED_MACROS)
+
+_CANDIDATE = re.compile(rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*(?=[ \t\n/]|$)")
+"""A project macro's name (upper case with an underscore: `FMT_API`; `DWORD` is left alone) where
+it may stand as an attribute: before a blank, a line end or a comment."""
+_CALL_LINE = re.compile(
+    rb"^[ \t]*([A-Z][A-Z0-9]*_[A-Z0-9_]*\((?:[^()\n]|\([^()\n]*\))*\))[ \t]*(?://[^\n]*)?$", re.MULTILINE
+)
+_NAMES_REST = re.compile(rb"(?:[ \t]+[A-Z][A-Z0-9]*_[A-Z0-9_]*)*")
+_LINE_REST = re.compile(rb"[ \t]*(?://[^\n]*|/\*.*?\*/[ \t]*)?(?:\n|$)")
+_KEYWORD = re.compile(
+    rb"[ \t]+(?:class|struct|union|enum|namespace|template|inline|static|extern|constexpr|consteval"
+    rb"|virtual|explicit|friend|void|bool|char|int|auto|unsigned|signed|long|short|float|double"
+    rb"|const|typename|operator)\b"
+)
+_NAME_FOLLOWS = re.compile(rb"[ \t]+~?[A-Za-z_]")
+_CALL_FOLLOWS = re.compile(rb"[ \t]+(?:inline[ \t]+)?~?[A-Za-z_]\w*[ \t]*\(")
+_TAG_FOLLOWS = re.compile(rb"[ \t]+[A-Za-z_]\w*[ \t]*(?:[:{]|final\b)")
+_BODY_FOLLOWS = re.compile(rb"[ \t]*(?:[{;]|\n|$)")
+_AFTER_PARAMETERS = re.compile(rb"\)[ \t]*(?:const[ \t]+)?(?:(?:noexcept|override|final)[ \t]+)*$")
+_SPECIFIER_BEFORE = re.compile(rb"\b(?:class|explicit|virtual|friend)[ \t]+$")
+_TAG_BEFORE = re.compile(rb"\b(?:struct|union)[ \t]+$")
+_FOLLOWS = frozenset(b"{}(),;|&+-*/=?<>[.!%^")
+"""What a macro on a line of its own must not be followed by (it is then part of an expression,
+an enumerator list, or a function it defines)."""
+_ENDS = frozenset(b";{}:)>")
+"""How the code line before a macro on a line of its own may end."""
+
+
+def prepare_c(source: bytes) -> bytes:
+    return _blank(source, cpp=False)
+
+
+def prepare_cpp(source: bytes) -> bytes:
+    return _blank(source, cpp=True)
+
+
+def _blank(source: bytes, *, cpp: bool) -> bytes:
+    spans = _known(source)
+    spans.extend(_uses(source, cpp))
+    for match in _CALL_LINE.finditer(source):
+        if _between_declarations(source, match.start(), match.end()):
+            spans.append(match.span(1))
+    if not spans:
+        return source
+    out = bytearray(source)
+    for start, end in spans:
+        out[start:end] = bytes(10 if byte == 10 else 32 for byte in source[start:end])
+    return bytes(out)
+
+
+def _uses(source: bytes, cpp: bool) -> list[tuple[int, int]]:
+    """The spans of project macros standing where only an attribute or a declaration wrapper can."""
+    spans: list[tuple[int, int]] = []
+    done = 0
+    for match in _CANDIDATE.finditer(source):
+        start, end = match.span()
+        if start < done or (start > 0 and (source[start - 1 : start].isalnum() or source[start - 1] == 95)):
+            continue
+        line = source.rfind(b"\n", 0, start) + 1
+        before = source[line:start]
+        if before.lstrip()[:1] == b"#" or (line >= 2 and source[line - 2] == 92):
+            continue
+        words = _NAMES_REST.match(source, end)
+        last = words.end() if words is not None else end
+        if (
+            _KEYWORD.match(source, last)
+            or (_AFTER_PARAMETERS.search(before) and _BODY_FOLLOWS.match(source, last))
+            or (_TAG_BEFORE.search(before) and _TAG_FOLLOWS.match(source, end))
+            or (cpp and _SPECIFIER_BEFORE.search(before) and _NAME_FOLLOWS.match(source, last))
+        ):
+            spans.append((start, last))
+        elif not before.strip():
+            rest = _LINE_REST.match(source, last)
+            alone = rest is not None and _between_declarations(source, line, rest.end())
+            if alone or (cpp and _CALL_FOLLOWS.match(source, last)):
+                spans.append((start, last))
+        done = max(done, spans[-1][1] if spans else 0)
+    return spans
+
+
+def _known(source: bytes) -> list[tuple[int, int]]:
+    """The spans of the kernel's and glibc's attribute macros (with their arguments)."""
+    spans: list[tuple[int, int]] = []
+    for match in _PLAIN_WORD.finditer(source):
+        if match.start() == 0 or not _word_byte(source[match.start() - 1]):
+            spans.append(match.span())
+    for match in _MACRO_WORD.finditer(source):
+        word = match.group(0)
+        start, end = match.span()
+        if start > 0 and _word_byte(source[start - 1]):
+            continue
+        if word in _CALLED:
+            close = _closing(source, end)
+            if close < 0:
+                continue
+            end = close
+        elif word not in _WORDS:
+            continue
+        spans.append((start, end))
+    return spans
+
+
+def _between_declarations(source: bytes, start: int, end: int) -> bool:
+    """A line of its own stands between declarations: the code before it ends a statement, a
+    block or a label (or is a directive or a comment), and what follows starts a declaration."""
+    after = end
+    while after < len(source) and source[after] in b" \t\r\n":
+        after += 1
+    if after < len(source) and source[after] in _FOLLOWS and source[after : after + 2] not in (b"//", b"/*"):
+        return False
+    before = _previous_line(source, start)
+    if not before:
+        return True
+    return (
+        before[:1] == b"#"
+        or before[:2] in (b"//", b"/*", b"* ")
+        or before.endswith(b"*/")
+        or before[-1] in _ENDS
+    )
+
+
+def _previous_line(source: bytes, at: int) -> bytes:
+    """The last line with text before offset `at` (a line start), stripped; b"" at the top."""
+    end = at - 1
+    while end > 0:
+        begin = source.rfind(b"\n", 0, end) + 1
+        text = source[begin:end].strip()
+        if text:
+            return text
+        end = begin - 1
+    return b""
+
+
+def _word_byte(byte: int) -> bool:
+    return byte == 95 or 48 <= byte <= 57 or 65 <= byte <= 90 or 97 <= byte <= 122
+
+
+def _closing(source: bytes, offset: int) -> int:
+    """Just past the `)` closing the parenthesis that follows `offset` (spaces between), or -1."""
+    at = offset
+    while at < len(source) and source[at] in b" \t":
+        at += 1
+    if at >= len(source) or source[at] != 40:
+        return -1
+    depth = 0
+    for index in range(at, min(len(source), at + 400)):
+        byte = source[index]
+        if byte == 40:
+            depth += 1
+        elif byte == 41:
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    return -1
