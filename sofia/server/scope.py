@@ -14,6 +14,7 @@ the fix, instead of reading the disk.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -52,7 +53,8 @@ class Scope:
         allowed = () if any(path == Path(path.anchor) for path in roots.paths) else roots.paths
         return Scope(workspace, Confinement(allowed, workspace), "client", roots.unusable)
 
-    def allowed(self, extra_roots: tuple[Path, ...] | list[Path] = ()) -> tuple[Path, ...]:
+    def allowed(self, extra_roots: Sequence[Path] = ()) -> tuple[Path, ...]:
+        """Every directory a call's paths may lie in (the tool's own `extra_roots` too); empty: no limit."""
         return self.confinement.allowed(extra_roots)
 
     def whole_disk(self, home: Path) -> str | None:
