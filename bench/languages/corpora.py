@@ -33,6 +33,7 @@ SEED = 20
 """The fixed seed of every sample: the same files on every run and machine."""
 
 LINUX_DEB = "linux-source-6.1"
+DEBIAN_IGNORE = "#\n# Debian packaging"
 JAVA_DEB = "openjdk-17-source"
 JAVA_PREFIXES = ("java.base/java/", "jdk.compiler/com/sun/tools/javac/")
 CPP_SDIST = "lightgbm==4.5.0"
@@ -179,7 +180,20 @@ def linux_tree() -> Path:
         target.mkdir(parents=True)
         subprocess.run(["nice", "-n", "10", "tar", "-xf", str(tarball), "-C", str(target)], check=True)
         stamp.write_text(deb_version(LINUX_DEB) + "\n")
-    return next(p for p in target.iterdir() if p.is_dir())
+    tree = next(p for p in target.iterdir() if p.is_dir())
+    ignore = tree / ".gitignore"
+    text = ignore.read_text()
+    if DEBIAN_IGNORE in text:
+        # Debian's packaging appends `/*` (ignore the whole top level) to the kernel's .gitignore:
+        # an upstream checkout has no such line, and with it ripgrep searches nothing.
+        say(f"dropping Debian's packaging lines from {ignore}")
+        ignore.write_text(text.split(DEBIAN_IGNORE, 1)[0])
+    if not (tree / ".git").exists():
+        # A checkout of its own, as a user's kernel tree is: otherwise ripgrep (and so sf) would
+        # apply this repository's .gitignore, which ignores bench/.cache, and search nothing.
+        say(f"git init {tree}")
+        subprocess.run(["git", "init", "-q", str(tree)], check=True)
+    return tree
 
 
 def c_corpus() -> Corpus:
