@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,9 +27,9 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     seen: list[bytes] = []
     real = uses_layer.syntax_of
 
-    def counting(source: bytes, lang: str) -> uses_layer.Syntax:
+    def counting(source: bytes, lang: str, *rest: Any) -> uses_layer.Syntax:
         seen.append(source)
-        return real(source, lang)
+        return real(source, lang, *rest)
 
     monkeypatch.setattr(uses_layer, "syntax_of", counting)
     return seen
