@@ -210,7 +210,8 @@ LANGUAGES: tuple[Language, ...] = (
             "aliases, receivers typed by `self`/`Self`, typed `let`s and parameters",
         ),
         limits=(
-            "names inside macro calls (`println!`, `assert!`) are token trees: a reference, receiver unknown",
+            "a macro call's arguments are tokens: `x.m()` and `T::f()` there are calls on `x` and `T`, "
+            "a longer chain's receiver is unknown",
             "an imported free name is a name match: `pub use` may make any path name it",
         ),
     ),

@@ -1,7 +1,8 @@
 """refs in Rust: receivers typed by parameters, typed `let`s, struct expressions and `self` are
 exact, also through a `use ... as` alias; `Type::f()` and `Self::f()` name their type; a
 same-named method of an unrelated type is elsewhere; `Foo { .. }` and a tuple struct's call are
-`new`, `impl Trait for Foo` implements; comments and strings count apart."""
+`new`, `impl Trait for Foo` implements; a macro's tokens are read as calls and member accesses;
+comments and strings count apart."""
 
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ def test_typed_receivers_are_exact_and_an_unrelated_type_is_elsewhere() -> None:
     exact_columns = {row["col"] for row in item["exact"] if row["line"] == 12}
     assert exact_columns == {17, 43}  # c.area() and copy.area() (copy = Round { .. }), not sq.area()
     assert (MAIN, 6, "call", "name") in found  # |s| s.area(): the closure's parameter has no type
+    assert (MAIN, 13, "call", "exact") in found  # c.area() in format!'s tokens
+    assert (SHAPES, 81, "call", "name") in found  # self.inner.area(): inner's type is not followed
     assert item["totals"]["in_comments"] == 5 and item["totals"]["in_strings"] == 1
     square = entry(refs(RUST, "Square::area"), "Square::area")
     assert [(row["line"], row["col"]) for row in square["exact"]] == [(12, 29)]  # sq.area(), sq: Square

@@ -199,6 +199,30 @@ def relation(part: Node) -> tuple[str, str]:
     return "", ""
 
 
+def token_use(node: Node) -> tuple[bool, bool, Node | None] | None:
+    """A name in a macro's token tree (`println!("{}", c.area())`, `vec![Circle::new(1.0)]`):
+    called when a parenthesised group follows it, a member when `.` or `::` comes before it, on the
+    name before that when that name starts the chain (`c.area()`; `self.x.len()` has no known
+    receiver for `len`)."""
+    parent = node.parent
+    if parent is None or parent.type != "token_tree":
+        return None
+    after = node.next_sibling
+    called = after is not None and after.type == "token_tree" and (after.text or b"").startswith(b"(")
+    before = node.prev_sibling
+    if before is None or before.type not in (".", "::"):
+        return (True, False, None) if called else None
+    receiver = before.prev_sibling
+    prior = receiver.prev_sibling if receiver is not None else None
+    if (
+        receiver is None
+        or receiver.type not in ("identifier", "self")
+        or (prior is not None and prior.type in (".", "::"))
+    ):
+        return called, True, None
+    return called, True, receiver
+
+
 USES = Uses(
     calls={"call_expression": "function", "generic_function": "function", "macro_invocation": "macro"},
     members={"field_expression": ("field", "value"), "scoped_identifier": ("name", "path")},
@@ -222,6 +246,7 @@ USES = Uses(
     selves=frozenset({"self", "Self"}),
     scopes=frozenset({"function_item", "closure_expression"}),
     implicit_self=False,
+    tokens=token_use,
 )
 
 

@@ -282,6 +282,13 @@ class Analyzer:
         callee = tables.calls.get(parent.type)
         if callee is not None and is_field(parent, callee, node):
             return self.bare_call(node, word)
+        read = tables.tokens(node) if tables.tokens is not None else None
+        if read is not None:
+            called, on_member, receiver = read
+            if on_member:
+                return self._member_of(node, "call" if called else "reference", receiver)
+            if called:
+                return self.bare_call(node, word)
         relation = self._relation(node)
         if relation:
             return Occurrence(start, 0, 0, USE, relation, self.holder_of(word))
@@ -309,7 +316,6 @@ class Analyzer:
         return Occurrence(start, 0, 0, USE, "import")
 
     def member_use(self, access: Node, node: Node, receiver_field: str) -> Occurrence:
-        start = node.start_byte
         if receiver_field.startswith("^") and access.parent is not None:
             # the member sits in a suffix node whose parent holds the receiver (Swift's
             # `navigation_suffix` under `navigation_expression`)
@@ -318,6 +324,11 @@ class Analyzer:
         receiver = field_child(access, receiver_field)
         if receiver is None:
             return self.bare_call(node, text_of(node)) if kind == "call" else self._plain(node, text_of(node))
+        return self._member_of(node, kind, receiver)
+
+    def _member_of(self, node: Node, kind: str, receiver: Node | None) -> Occurrence:
+        """A member use on `receiver`, with the receiver's type as its container where known."""
+        start = node.start_byte
         path, via_self, named = self.receiver(receiver)
         if named and path is not None and text_of(receiver) in self.imports and not self._is_type(receiver):
             return Occurrence(start, 0, 0, USE, kind, path, qualified=True)

@@ -60,6 +60,10 @@ class Uses:
     Kotlin, Swift, Ruby, C++ members)."""
     untyped: frozenset[str] = frozenset({"var", "val", "let", "auto", "dynamic"})
     """Type texts that declare no type: the binding's value decides (`var x = new Foo()`)."""
+    tokens: Callable[[Node], tuple[bool, bool, Node | None] | None] | None = None
+    """An identifier in a run of tokens the grammar leaves unparsed (a Rust macro's arguments) →
+    (called, a member, its receiver or None when not known) where the tokens around it read as a
+    call or a member access; None where they do not."""
     constructor: str = ""
     """A method whose call on a type makes an instance, where no node type tells (Ruby's
     `Foo.new`): the type there is a `new` use, and what it initialises has that type."""
