@@ -109,14 +109,18 @@ class _Sections:
             self.at[child.start_byte] = state
 
 
-_LAST: list[_Sections] = []
-"""The body read last (a summary asks for each of its declarations in turn)."""
+_READ: dict[int, _Sections] = {}
+"""Bodies read lately, by node id (a summary asks for each declaration in turn, going in and out
+of nested bodies); a body is checked to be the same node before its reading is reused."""
 
 
 def _sections(body: Node) -> _Sections:
-    if not _LAST or _LAST[0].body != body:
-        _LAST[:] = [_Sections(body)]
-    return _LAST[0]
+    known = _READ.get(body.id)
+    if known is None or known.body != body:
+        if len(_READ) > 64:
+            _READ.clear()
+        known = _READ[body.id] = _Sections(body)
+    return known
 
 
 def _visibility_call(node: Node) -> str:
