@@ -123,6 +123,10 @@ class Spec:
     prepare: Callable[[bytes], bytes] | None = None
     """The source → the bytes the grammar reads, of the same length so every offset holds: C
     blanks the attribute macros the grammar cannot know (`__init`, `__user`)."""
+    literal: Callable[[Node], str | None] | None = None
+    """A captured `@value` → its literal text, "" for an expression, None to let its node type
+    tell, where the type does not (a C macro's body is raw text: `0x0002` is a literal,
+    `(1 << 3)` is not)."""
     value_type: Callable[[Node, Node], str] | None = None
     """(declaration, name node) → the `type` cell of a field, constant or variable row, where the
     `@type` capture is only part of it (C's `char *names[4]` is a `char *[4]`)."""

@@ -102,7 +102,7 @@ class _Rows:
                     "type": self.type_cell(declaration),
                     "vis": vis,
                     "mods": mods,
-                    "value": _literal(declaration),
+                    "value": _literal(self.spec, declaration),
                     "attrs": attrs,
                     "via": "",
                 }
@@ -114,12 +114,12 @@ class _Rows:
                     "kind": "const" if kind == "constant" else "var",
                     "name": declaration.name,
                     "type": self.type_cell(declaration),
-                    "value": _literal(declaration),
+                    "value": _literal(self.spec, declaration),
                     "via": "",
                 }
             )
         elif kind == "case":
-            self.cases.append({"owner": owner, "name": declaration.name, "value": _literal(declaration)})
+            self.cases.append({"owner": owner, "name": declaration.name, "value": _literal(self.spec, declaration)})
 
     def type_cell(self, declaration: Declaration) -> str:
         if self.spec.value_type is not None:
@@ -179,12 +179,15 @@ def _capture(declaration: Declaration, name: str) -> str:
 LITERAL_SUFFIXES = ("_literal", "string", "true", "false", "null", "nil", "number", "integer", "float")
 
 
-def _literal(declaration: Declaration) -> str:
+def _literal(spec: Spec, declaration: Declaration) -> str:
     """A short literal value (`10`, `"x"`, `-1`), never an expression."""
     nodes = declaration.captures.get("value")
     if not nodes:
         return ""
     node = nodes[0]
+    text = spec.literal(node) if spec.literal is not None else None
+    if text is not None:
+        return cells.value(text)
     if node.type.startswith("unary") and node.named_child_count == 1:
         operand = node.named_children[0]
         return cells.value(text_of(node)) if operand.type.endswith(LITERAL_SUFFIXES) else ""

@@ -117,9 +117,9 @@ def named(kind: str, node: Node, name: Node) -> Named | None:
         return macro_function(name)
     if kind == "type" and in_body(node):
         return None
-    if kind in ("macro", "case", "struct", "union", "enum"):
-        if kind == "macro" and _guard(node):
-            return None
+    if node.type == "preproc_def" and _guard(node):
+        return None
+    if kind in ("macro", "case", "struct", "union", "enum") or node.type == "preproc_def":
         text = text_of(name)
         return Named(kind, name, text) if text else None
     found = declared(name)
@@ -204,6 +204,20 @@ def visibility(node: Node, kind: str, owner_kind: str, words: list[str]) -> str:
 def mods(node: Node, words: list[str]) -> list[str]:
     """Storage words but `static`, which the visibility says."""
     return [w for w in words if w != "static"]
+
+
+_LITERAL = re.compile(
+    rb"""\(?-?(?:0[xX][0-9a-fA-F]+|[0-9][0-9.]*(?:[eE][-+]?[0-9]+)?)[uUlLfF]*\)?|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)+'"""
+)
+
+
+def literal(node: Node) -> str | None:
+    """A macro's body when it is a literal (`0x0002`, `(-1)`, `"x"`), else ""; other values are
+    read by their node type."""
+    if node.type != "preproc_arg":
+        return None
+    text = (node.text or b"").strip()
+    return text.decode("utf-8", "replace") if _LITERAL.fullmatch(text) else ""
 
 
 def signature(node: Node, name: Node, source: bytes) -> str:
@@ -403,4 +417,6 @@ SPEC = Spec(
     resync=RESYNC,
     regions=regions.column_zero_braces,
     value_type=value_type,
+    literal=literal,
+    symbol_rows=frozenset({"constant", "var"}),
 )

@@ -27,5 +27,6 @@
 (enumerator name: (identifier) @name value: (_)? @value) @definition.case
 (field_declaration type: (_) @type declarator: (_) @name) @definition.field
 
-(preproc_def name: (identifier) @name) @definition.macro
+; An object-like #define is a constant (a symbol too: Spec.symbol_rows), a function-like one a macro.
+(preproc_def name: (identifier) @name value: (_)? @value) @definition.constant
 (preproc_function_def name: (identifier) @name) @definition.macro

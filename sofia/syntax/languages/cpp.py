@@ -92,7 +92,7 @@ def named(kind: str, node: Node, name: Node) -> Named | None:
     inside a function body is local and left out, as is a name whose qualifiers are no names."""
     if name.type == "call_expression":
         return c.macro_function(name)
-    if kind in ("macro", "case"):
+    if kind in ("macro", "case") or node.type == "preproc_def":
         return c.named(kind, node, name)
     if kind in LOCAL_KINDS and c.in_body(node):
         return None
@@ -318,4 +318,6 @@ SPEC = Spec(
     prepare=cmacros.prepare_cpp,
     resync=c.RESYNC,
     value_type=c.value_type,
+    literal=c.literal,
+    symbol_rows=c.SPEC.symbol_rows,
 )

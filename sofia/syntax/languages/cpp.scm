@@ -35,5 +35,5 @@
 (type_definition declarator: (_) @name) @definition.type
 (alias_declaration name: (_) @name) @definition.type
 
-(preproc_def name: (identifier) @name) @definition.macro
+(preproc_def name: (identifier) @name value: (_)? @value) @definition.constant
 (preproc_function_def name: (identifier) @name) @definition.macro
