@@ -119,7 +119,9 @@ class _Rows:
                 }
             )
         elif kind == "case":
-            self.cases.append({"owner": owner, "name": declaration.name, "value": _literal(self.spec, declaration)})
+            self.cases.append(
+                {"owner": owner, "name": declaration.name, "value": _literal(self.spec, declaration)}
+            )
 
     def type_cell(self, declaration: Declaration) -> str:
         if self.spec.value_type is not None:
