@@ -84,7 +84,7 @@ def test_a_parse_over_its_time_box_is_abandoned() -> None:
 
 def test_unsupported_language() -> None:
     with pytest.raises(LanguageUnsupported):
-        parse(b"puts 1", "ruby")
+        parse(b"print 1", "zig")
 
 
 def test_parse_file_counts_parses_and_returns_none_when_unavailable(tmp_path: Path) -> None:
