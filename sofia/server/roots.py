@@ -16,7 +16,6 @@ the calls after it.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -30,8 +29,6 @@ from pydantic import BaseModel, ConfigDict
 from sofia.errors import bounded
 from sofia.server import rooturi
 from sofia.server.rooturi import Roots
-
-log = logging.getLogger("sofia.mcp")
 
 WAIT_SECONDS = 5.0
 """How long a tool call waits for the client's answer to a question in flight."""
