@@ -77,13 +77,14 @@ def did_you_mean(value: str, choices: Iterable[str]) -> str:
     return f"did you mean {' or '.join(named)}?" if named else ""
 
 
-def not_a_choice(value: str, choices: Iterable[str]) -> str:
+def not_a_choice(value: str, choices: Iterable[str], shown: str = "") -> str:
     """The one wording for a value outside a fixed set: `unknown 'cursr'; did you mean cursor?
-    (one of: claude-code, cursor, vscode)`."""
+    (one of: claude-code, cursor, vscode)`; `shown` is the value as the caller's edge shows it
+    (JSON over MCP), else it is quoted here."""
     known = list(dict.fromkeys(str(choice) for choice in choices))
     guess = did_you_mean(value, known)
-    listed = f"one of: {', '.join(known)}"
-    return f"unknown {quote(value, 60)!r}; " + (f"{guess} ({listed})" if guess else listed)
+    listed = "one of: " + ", ".join(choice or '""' for choice in known)
+    return f"unknown {shown or repr(quote(value, 60))}; " + (f"{guess} ({listed})" if guess else listed)
 
 
 def unknown_choice(what: str, value: str, choices: Iterable[str]) -> str:
@@ -240,6 +241,13 @@ class ProviderError(SofiaError):
         the parameter spelling (`regex=true`), the CLI passes its flag spelling (`--regex`)."""
         text = f"{self.message} ({self.hint})" if self.hint else self.message
         return render(text, spell)
+
+
+class ArgumentError(ProviderError):
+    """A ProviderError about the arguments alone, whatever the disk holds (too many patterns, an
+    empty or malformed name): a provider's own check where the input model cannot say it. The CLI
+    answers it as the usage error it is (exit 2, like a refusal of the input model); over MCP it is
+    an `isError` result like every ProviderError."""
 
 
 class UsageError(SofiaError):

@@ -296,6 +296,7 @@ def _run_provider(
     from sofia import errors
     from sofia.cli import arguments, interact
     from sofia.cli.spelling import CommandLine
+    from sofia.errors import ArgumentError
     from sofia.output import render
     from sofia.providers.contract import Context, Outcome, ProviderError
     from sofia.runtime import proc
@@ -311,7 +312,7 @@ def _run_provider(
         try:
             params = provider.cli_input_model.model_validate(values)
         except ValidationError as exc:
-            raise UsageError(_validation_message(exc, specs)) from None
+            raise UsageError(_validation_message(exc, specs, provider.cli_input_model)) from None
     except UsageError as exc:
         print(f"{command}: error: {exc}", file=sys.stderr)
         print(f"(see {command} --help)", file=sys.stderr)
@@ -324,6 +325,10 @@ def _run_provider(
             if prepare is not None:
                 params = prepare(params, ctx)
             result = provider.run(params, ctx)
+    except ArgumentError as exc:  # the arguments alone are wrong: a usage error, as the model's
+        print(f"{command}: error: {exc.text(spell)}", file=sys.stderr)
+        print(f"(see {command} --help)", file=sys.stderr)
+        return EXIT_USAGE
     except ProviderError as exc:
         print(f"{command}: error: {exc.text(spell)}", file=sys.stderr)
         return EXIT_ERROR
@@ -353,17 +358,36 @@ def _run_provider(
     return exit_code
 
 
-def _validation_message(exc: Any, specs: list[Any]) -> str:
-    """One short line per problem, naming the option as the user typed it."""
+def _validation_message(exc: Any, specs: list[Any], model: Any) -> str:
+    """One short line per problem, naming the option as the user typed it, in sofia's words
+    (`sofia.providers.params.problem`), never pydantic's."""
     from sofia.cli.spelling import CommandLine
     from sofia.errors import render
+    from sofia.providers.params import problem
 
     names = {spec.name: spec.display for spec in specs}
-    problems = []
-    for error in exc.errors(include_url=False, include_context=False, include_input=False):
-        location = error.get("loc") or ()
+    spell = CommandLine(specs)
+    problems: list[str] = []
+    for error in exc.errors(include_url=False):
+        location: tuple[Any, ...] = tuple(error.get("loc") or ())
         field = str(location[0]) if location else ""
         where = names.get(field, field)
-        message = render(str(error["msg"]), CommandLine(specs))
-        problems.append(f"{where}: {message}" if where else message)
+        if len(location) > 1 and isinstance(location[1], int):
+            where += f" (value {location[1] + 1})"
+        text = render(problem(model, error, _as_typed), spell)
+        line = f"{where}: {text}" if where else text
+        if line not in problems:
+            problems.append(line)
     return "; ".join(problems)
+
+
+def _as_typed(value: Any) -> str:
+    """A value from the command line as the user typed it: a number bare, other text quoted."""
+    from sofia.errors import quote
+
+    text = str(value)
+    try:
+        float(text)
+    except ValueError:
+        return repr(quote(text, 40))
+    return text

@@ -181,3 +181,105 @@ def _check_path(text: str) -> None:
                 "the name {name} is longer than {limit} bytes, the longest any file system allows",
                 {"name": quote(part, 40), "limit": NAME_MAX},
             )
+
+
+# -- what a refusal says ------------------------------------------------------------------------------
+
+Shown = Callable[[Any], str]
+"""How an edge shows a value the caller sent (JSON over MCP, as typed in the CLI)."""
+
+
+def problem(model: type[BaseModel], error: Any, shown: Shown) -> str:
+    """One validation error of `model` in sofia's words, without naming where (each edge names the
+    parameter its own way): `at most 8 values, not 9`, `0 or more, not -1`, `a whole number, e.g.
+    30, not "abc"`, `unknown "repoo"; did you mean repo? (one of: workspace, repo)` — never
+    pydantic's own sentences."""
+    kind = str(error.get("type", ""))
+    context = error.get("ctx") or {}
+    loc = error.get("loc") or ()
+    field = model.model_fields.get(str(loc[0])) if loc else None
+    value = error.get("input")
+    got = f", not {shown(value)}" if "input" in error and not isinstance(value, dict) else ""
+    words = _WORDED.get(kind)
+    if kind == "missing":
+        return "required"
+    if kind == "extra_forbidden":
+        from sofia.errors import did_you_mean
+
+        name = str(loc[-1]) if loc else ""
+        guess = did_you_mean(name, model.model_fields)
+        known = ", ".join(model.model_fields) or "no parameters"
+        return (
+            f"unknown parameter; {guess} (known: {known})" if guess else f"unknown parameter (known: {known})"
+        )
+    if kind in ("literal_error", "enum"):
+        from sofia.errors import not_a_choice
+
+        return not_a_choice(str(value), _choices(field), shown(value))
+    if kind == "too_long":
+        return f"at most {context.get('max_length')} values, not {context.get('actual_length')}"
+    if kind == "too_short":
+        least = context.get("min_length")
+        return f"at least {least} value{'s' if least != 1 else ''}, not {context.get('actual_length')}"
+    if kind == "string_too_long":
+        length = f", not {len(value):,}" if isinstance(value, str) else ""
+        return f"at most {context.get('max_length'):,} characters{length}"
+    if kind == "string_too_short":
+        least = context.get("min_length", 1)
+        return "must not be empty" if least == 1 else f"at least {least} characters{got}"
+    if kind in _BOUNDS:
+        return f"{_BOUNDS[kind].format(bound=context.get(_BOUND_KEYS[kind]))}{got}"
+    if kind in _NUMBERS or kind == "number_not_boolean":
+        whole = _shape(field.annotation) == "int" if field is not None else kind.startswith("int")
+        example = _example(field, whole)
+        if kind == "number_not_boolean":
+            got = f", not the boolean {'true' if value else 'false'}"
+        return f"{'a whole number' if whole else 'a number'}, e.g. {example}{got}"
+    if words is not None:
+        return f"{words}{got}"
+    message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+    return message[:1].lower() + message[1:]
+
+
+_WORDED = {
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "string_type": 'text, e.g. "src"',
+    "list_type": 'a list, e.g. ["a", "b"]',
+    "dict_type": "an object",
+}
+_BOUNDS = {
+    "greater_than_equal": "{bound} or more",
+    "greater_than": "more than {bound}",
+    "less_than_equal": "{bound} or less",
+    "less_than": "less than {bound}",
+}
+_BOUND_KEYS = {"greater_than_equal": "ge", "greater_than": "gt", "less_than_equal": "le", "less_than": "lt"}
+_NUMBERS = ("int_type", "int_parsing", "int_from_float", "float_type", "float_parsing", "int_parsing_size")
+
+
+def _choices(field: Any) -> list[str]:
+    annotation = field.annotation if field is not None else None
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in typing.get_args(annotation) if a is not type(None)]
+        annotation, origin = inner[0], typing.get_origin(inner[0])
+    if origin in (list, tuple, set, frozenset):
+        annotation = typing.get_args(annotation)[0]
+        origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return [str(value) for value in typing.get_args(annotation)]
+    return []
+
+
+def _example(field: Any, whole: bool) -> str:
+    """A value the field accepts: its default when that is a number, else its lower bound, else 1."""
+    default = getattr(field, "default", None)
+    if isinstance(default, int | float) and not isinstance(default, bool):
+        return str(int(default) if whole else default)
+    for item in getattr(field, "metadata", []):
+        for name, step in (("ge", 0), ("gt", 1)):
+            bound = getattr(item, name, None)
+            if isinstance(bound, int | float) and not isinstance(bound, bool):
+                return str(int(bound + step) if whole else bound + step)
+    return "1"

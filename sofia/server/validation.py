@@ -51,7 +51,7 @@ def problems(model: type[BaseModel], error: ValidationError) -> list[str]:
     lines: list[str] = []
     seen: set[str] = set()
     more = 0
-    for item in error.errors(include_url=False, include_context=False):
+    for item in error.errors(include_url=False):
         line = _describe(model, item)
         if line in seen:
             continue
@@ -66,21 +66,16 @@ def problems(model: type[BaseModel], error: ValidationError) -> list[str]:
 
 
 def _describe(model: type[BaseModel], item: Any) -> str:
-    where = _location(item.get("loc", ()))
-    kind = item.get("type", "")
-    if kind == "missing":
-        return f"{where}: required"
-    if kind == "extra_forbidden":
-        known = ", ".join(model.model_fields) or "no parameters"
-        return f"{where}: unknown parameter (known: {known})"
-    message = render(str(item.get("msg", "invalid"))).split(", ")[0]
-    message = message[:1].lower() + message[1:]
-    if "input" in item and not isinstance(item["input"], dict | list):
-        shown = _shown(item["input"])
-        if len(shown) > MAX_SHOWN_INPUT:
-            shown = shown[: MAX_SHOWN_INPUT - 1] + "…"
-        message = f"{message} (got {shown})"
-    return f"{where}: {message}"
+    """`where: problem`, the problem in sofia's words (`sofia.providers.params.problem`): a type
+    error shows a value that works (`max_per_pattern: a whole number, e.g. 30, not "lots"`)."""
+    from sofia.providers.params import problem
+
+    return f"{_location(item.get('loc', ()))}: {render(problem(model, item, _bounded_json))}"
+
+
+def _bounded_json(value: Any) -> str:
+    shown = _shown(value)
+    return shown if len(shown) <= MAX_SHOWN_INPUT else shown[: MAX_SHOWN_INPUT - 1] + "…"
 
 
 def _shown(value: Any) -> str:

@@ -45,7 +45,7 @@ def parse_query(text: str) -> Query:
         raise BadName("empty symbol name", "give a name such as destroy or UserController::destroy")
     if len(wanted) > MAX_NAME_CHARS:
         raise BadName(
-            f"symbol name too long: {quote(wanted, 60)} ({len(wanted)} characters, at most {MAX_NAME_CHARS})",
+            f"symbol name too long: {quote(wanted, 60)}; at most {MAX_NAME_CHARS} characters",
             "give the symbol's name, qualified at most by its class, module or namespace",
         )
     if any(c.isspace() for c in wanted):

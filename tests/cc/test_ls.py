@@ -79,9 +79,13 @@ def test_since_skips_old_files(call: Call, ab_root: Path) -> None:
 
 
 @pytest.mark.parametrize("value", ["1x", "7", "d7", "1.5h", "-1d", "7 d"])
-def test_invalid_since_is_an_error(call: Call, ab_root: Path, value: str) -> None:
-    with pytest.raises(ProviderError, match=f'invalid since "{value}": use e.g. 30m, 24h, 7d'):
-        call(ls, projects_dir=str(ab_root), since=value)
+def test_invalid_since_is_refused_with_the_arguments(ab_root: Path, value: str) -> None:
+    """Before any transcript is looked for: the input model refuses it, in the CLI and over MCP."""
+    from sofia.server.validation import validate
+
+    params, problems = validate(ls.Params, {"projects_dir": str(ab_root / "absent"), "since": value})
+    assert params is None
+    assert problems == [f'since: a period such as 30m, 24h, 7d or 1h30m, not "{value}"']
 
 
 def test_subagent_files_are_never_rows_and_orphans_are_named(call: Call, full_root: Path) -> None:

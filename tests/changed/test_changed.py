@@ -477,7 +477,7 @@ def test_option_as_range_is_rejected_before_git_sees_it(history: Repo) -> None:
 
 def test_staged_with_a_two_dot_range_is_refused(history: Repo) -> None:
     done = run_sf("changed", "--staged", "main..feature", cwd=history.path)
-    assert done.returncode == 1
+    assert done.returncode == 2  # a refusal of the arguments: a usage error
     assert "staged cannot be combined with the range main..feature" in done.stderr
 
 

@@ -64,7 +64,7 @@ def test_a_raw_summary_document_is_never_taken_for_slices(tmp_path: Path) -> Non
 
 def test_cli_blank_symbol_fails_with_the_reason() -> None:
     done = run_sf("code", SERVER, "--symbol", " ", cwd=GO)
-    assert done.returncode == 1 and done.stdout == ""
+    assert done.returncode == 2 and done.stdout == ""  # a refusal of the arguments: a usage error
     assert "blank symbol name: symbols[0]" in done.stderr
 
 

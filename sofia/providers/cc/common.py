@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from sofia.output import budget as budgets
 from sofia.output.notes import Place, not_followed
@@ -47,9 +47,21 @@ SessionSelector = Annotated[
     Cli(positional=True, metavar="SESSION"),
     SESSION_PATH,
 ]
+
+
+def _a_period(value: str) -> str:
+    """`since` is checked with the other arguments, before any transcript is looked for."""
+    try:
+        parse_since(value)
+    except ProviderError:
+        raise ValueError(f'a period such as 30m, 24h, 7d or 1h30m, not "{value}"') from None
+    return value
+
+
 Since = Annotated[
     str,
     Field(description="only transcripts modified within this period: 30m, 24h, 7d, 1h30m"),
+    AfterValidator(_a_period),
 ]
 ProjectFilter = Annotated[
     str,

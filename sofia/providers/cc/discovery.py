@@ -13,7 +13,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sofia.errors import param
+from sofia.errors import ArgumentError, param
 from sofia.providers.contract import Context, ProviderError
 
 from .location import projects_root
@@ -84,7 +84,7 @@ def parse_since(value: str) -> float | None:
         return None
     groups = _SINCE.findall(text)
     if not groups or "".join(n + u for n, u in groups) != text:
-        raise ProviderError(f'invalid {param("since")} "{value}": use e.g. 30m, 24h, 7d')
+        raise ArgumentError(f'invalid {param("since")} "{value}": use e.g. 30m, 24h, 7d')
     return float(sum(int(n) * _UNIT_SECONDS[u] for n, u in groups))
 
 

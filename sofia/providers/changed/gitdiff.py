@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sofia.errors import param
+from sofia.errors import ArgumentError, param
 from sofia.providers.contract import Context, ProviderError
 from sofia.runtime import argv, git
 
@@ -153,7 +153,7 @@ def sides(top: Path, range_: str, staged: bool, ctx: Context) -> Sides:
 
     if ".." in range_:
         if staged:
-            raise ProviderError(
+            raise ArgumentError(
                 f"{param('staged')} cannot be combined with the range {range_}",
                 f"use {param('staged')} with no range or with one revision (index vs that revision)",
             )

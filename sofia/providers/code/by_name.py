@@ -9,7 +9,7 @@ import os
 import re
 from typing import Any
 
-from sofia.errors import tool
+from sofia.errors import ArgumentError, tool
 from sofia.output.budget import MARGIN, cost, largest_prefix, note, with_omitted
 from sofia.output.notes import Place, not_followed
 from sofia.providers.code.documents import count_lines, decode, header, read
@@ -42,7 +42,7 @@ def run_by_name(files: list[str], symbols: list[str], ctx: Context) -> dict[str,
         try:
             queries.append((text, lookup.parse_query(text)))
         except lookup.BadName as error:
-            raise ProviderError(str(error), error.hint) from None
+            raise ArgumentError(str(error), error.hint) from None
     words = sorted({q.name for _, q in queries})
     walk_notes: list[str] = []
     searched = _paths(files, root, ctx, walk_notes)

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from sofia.errors import param
+from sofia.errors import ArgumentError, param
 from sofia.providers.code.globs import (
     GlobError,
     compile_glob,
@@ -83,7 +83,7 @@ def classify(args: list[str], root: Path) -> tuple[list[str], list[str]]:
 def slice_target(files: list[str], root: Path) -> Input:
     """The one regular file symbols are sliced from, or a ProviderError saying what is wrong."""
     if len(files) != 1:
-        raise ProviderError(
+        raise ArgumentError(
             f"symbols need exactly one file, got {len(files)}: {', '.join(files)}", SLICE_HINT
         )
     text = files[0]

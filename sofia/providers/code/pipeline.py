@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sofia.errors import param, quote
+from sofia.errors import ArgumentError, param, quote
 from sofia.providers.code import by_name, documents, fit, inputs, slices, text
 from sofia.providers.code.model import SLICE_MODE, SummaryOptions
 from sofia.providers.code.unfollowed import Unfollowed
-from sofia.providers.contract import Context, ProviderError
+from sofia.providers.contract import Context
 
 if TYPE_CHECKING:
     from sofia.providers.code import Params
@@ -24,7 +24,7 @@ def requested_symbols(params: Params) -> list[str]:
     named += [(f"symbols[{i}]", name) for i, name in enumerate(params.symbols)]
     for where, name in named:
         if not name.strip():
-            raise ProviderError(
+            raise ArgumentError(
                 f"blank symbol name: {where} is {quote(repr(name))}",
                 "name the symbol (Class::method, Type.Method, a bare name) or leave "
                 f"{param('symbols')} out for summaries",

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from sofia.errors import param
+from sofia.errors import ArgumentError, param
 from sofia.output import budget, tables
 from sofia.providers.composer import discovery, failures
 from sofia.providers.composer import manifest as manifests
@@ -102,11 +102,11 @@ class _Outcome:
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:
     if params.script.startswith("-"):
-        raise ProviderError(
+        raise ArgumentError(
             f"invalid script name: {params.script}", "pass the name of a composer script, e.g. check"
         )
     if params.package.startswith("-"):
-        raise ProviderError(f"invalid package: {params.package}", "pass a package name or directory name")
+        raise ArgumentError(f"invalid package: {params.package}", "pass a package name or directory name")
     root = discovery.resolve_root(params.root, ctx)
     found = discovery.discover(root, ctx)
     selected = discovery.select(found, params.package)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sofia.errors import param, quote
+from sofia.errors import ArgumentError, param, quote
 from sofia.providers.contract import ProviderError
 from sofia.runtime import files, paths
 
@@ -68,26 +68,28 @@ def build(
 ) -> Request:
     """Check every input before anything runs; each problem is a ProviderError naming the value."""
     if not patterns:
-        raise ProviderError(
+        raise ArgumentError(
             "grep needs at least one pattern", f"pass a pattern: {param('patterns', ['deleteUser'])}"
         )
     if len(patterns) > MAX_PATTERNS:
-        raise ProviderError(
+        raise ArgumentError(
             f"too many patterns: {len(patterns)} (at most {MAX_PATTERNS})",
             "split the search into several calls of up to 32 patterns",
         )
     for pattern in patterns:
         if pattern == "":
-            raise ProviderError("empty pattern", "drop the empty pattern or give the text to search for")
+            raise ArgumentError("empty pattern", "drop the empty pattern or give the text to search for")
         if "\n" in pattern or "\r" in pattern:
-            raise ProviderError(
-                f"pattern spans lines: {pattern!r}",
+            raise ArgumentError(
+                f"pattern spans lines: {quote(repr(pattern))}",
                 "search one line at a time: split it into several patterns",
             )
         if "\0" in pattern:
-            raise ProviderError(f"pattern holds a NUL character: {pattern!r}", "drop the NUL character")
+            raise ArgumentError(
+                f"pattern holds a NUL character: {quote(repr(pattern))}", "drop the NUL character"
+            )
         if len(pattern) > MAX_PATTERN_CHARS:
-            raise ProviderError(
+            raise ArgumentError(
                 f"pattern too long: {len(pattern)} characters (at most {MAX_PATTERN_CHARS})",
                 "search for a distinctive part of the line instead",
             )
@@ -95,7 +97,7 @@ def build(
     duplicates = tuple(dict.fromkeys(p for i, p in enumerate(patterns) if p in patterns[:i]))
     exts = tuple(dict.fromkeys(_normalise_ext(ext) for ext in exts))
     if len(ignore_dirs) > MAX_IGNORE_DIRS:
-        raise ProviderError(
+        raise ArgumentError(
             f"too many {param('ignore_dirs')}: {len(ignore_dirs):,} (at most {MAX_IGNORE_DIRS})",
             f"skip a few directory names, or narrow the search with {param('root')} or {param('exts')}",
         )
@@ -120,7 +122,7 @@ def build(
 def _normalise_ext(ext: str) -> str:
     bare = ext.strip().removeprefix(".")
     if not EXT_RE.fullmatch(bare):
-        raise ProviderError(
+        raise ArgumentError(
             f"invalid extension: {ext!r}",
             "give bare extensions such as php or .ts (letters, digits, _ + -)",
         )
@@ -132,11 +134,11 @@ def _normalise_dir(name: str) -> str:
     would take them as globs that skip everything (`*`) or nothing (`../..`) without a word."""
     bare = name.strip().strip("/")
     if "\0" in bare or len(bare.encode("utf-8", "replace")) > NAME_MAX:
-        raise ProviderError(
+        raise ArgumentError(
             f"invalid directory name: {quote(repr(name))}", "give plain directory names such as generated"
         )
     if NOT_A_NAME.search(bare) or bare in (".", ".."):
-        raise ProviderError(
+        raise ArgumentError(
             f"{param('ignore_dirs')} takes directory names, not paths or globs: {quote(repr(name))}",
             "give names such as generated or legacy (each is skipped at any depth); "
             f"to search one part of the tree, pass it as {param('root')}",

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sofia.errors import param
-from sofia.providers.contract import Context, ProviderError
+from sofia.errors import ArgumentError, param
+from sofia.providers.contract import Context
 from sofia.providers.grep.request import Request, build
 from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Ripgrep, display_path
 
@@ -166,7 +166,7 @@ def queries_of(symbols: Sequence[str]) -> list[Query]:
     from sofia.syntax.lookup import BadName, parse_query
 
     if not symbols:
-        raise ProviderError(
+        raise ArgumentError(
             "refs needs at least one symbol", f"pass a name: {param('symbols', ['UserController::destroy'])}"
         )
     queries: list[Query] = []
@@ -174,7 +174,7 @@ def queries_of(symbols: Sequence[str]) -> list[Query]:
         try:
             query = parse_query(text)
         except BadName as error:
-            raise ProviderError(str(error), error.hint) from None
+            raise ArgumentError(str(error), error.hint) from None
         if all(q.text != query.text for q in queries):
             queries.append(query)
     return queries
