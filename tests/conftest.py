@@ -12,6 +12,12 @@ import pytest
 from tests.helpers import Repo
 
 
+@pytest.fixture(scope="session")
+def anyio_backend() -> str:
+    """Async tests run on asyncio, as the server does (not on every backend that is installed)."""
+    return "asyncio"
+
+
 @pytest.fixture(scope="session", autouse=True)
 def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """No user git config, no pager, no footer, a private cache dir: tests see only what they build."""
