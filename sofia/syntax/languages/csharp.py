@@ -54,8 +54,11 @@ def mods(node: Node, words: list[str]) -> list[str]:
 
 def signature(node: Node, name_node: Node, source: bytes) -> str:
     """`void <T>(T item) where T : class`, `(int size)` for a constructor, `~()` for a
-    destructor, `Money +(Money a, Money b)` for an operator, `T [int index]` for an indexer."""
-    return written(node, name_node, skip=HEADER_SKIP, stop=BODIES | {"constructor_initializer"})
+    destructor, `Money +(Money a, Money b)` for an operator, `T [int index]` for an indexer,
+    `void IDisposable.Dispose()` for an explicit interface implementation."""
+    explicit = any(c.type == "explicit_interface_specifier" for c in node.named_children)
+    cut = node if explicit else name_node  # `void IDisposable.Dispose()` keeps the name it implements
+    return written(node, cut, skip=HEADER_SKIP, stop=BODIES | {"constructor_initializer"})
 
 
 def relation(item: Node) -> tuple[str, str]:

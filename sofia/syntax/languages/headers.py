@@ -26,13 +26,11 @@ def written(
         if child.type in stops:
             break
         removed = child.type in skipped or child.is_extra or (dropped is not None and dropped(child))
-        if child == name_node or removed:
-            if pieces and child == name_node:
-                pieces.append("\0")
+        if removed and child != name_node:
             previous = child if pieces else None
             continue
         if previous is not None and child.start_byte > previous.end_byte:
             pieces.append(" ")
-        pieces.append(text_of(child))
-        previous = child
+        pieces.append("\0" if child == name_node else text_of(child))
+        previous = child if pieces else None
     return " ".join("".join(pieces).replace("\0", "").split())
