@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -149,6 +150,17 @@ def register(
     note = place.note
     if wanted is None and scope == "user" and "project" not in places:
         note = "; ".join(filter(None, [f"{client.title} has user scope only", place.note]))
+    at_home = os.path.realpath(project) == os.path.realpath(home)
+    if place.workdir and (at_home or project == Path(project.anchor)):
+        where = "your home directory" if at_home else "the file system root"
+        return _row(
+            client,
+            scope,
+            place,
+            "error",
+            f"the entry would name {where} ({project}) as the project, and {client.title}'s agent "
+            "would walk all of it; run sf init in the project",
+        )
     value = entry_value(entry, place, project)
     try:
         text, newline = configedit.read_text(place.file)

@@ -522,3 +522,23 @@ def test_a_mistyped_client_names_the_closest(places: tuple[Path, Path]) -> None:
     done = init(home, project, "--client", "cursr")
     assert done.returncode == 2
     assert "--client: unknown 'cursr'; did you mean cursor?" in done.stderr
+
+
+@pytest.mark.parametrize("client", ["cursor", "vscode", "claude-desktop", "windsurf"])
+def test_an_entry_never_names_the_home_directory_as_the_project(
+    places: tuple[Path, Path], client: str
+) -> None:
+    home, _ = places
+    done = init(home, home, "--client", client, "--json")
+    assert done.returncode == 1
+    row = report(done)["entries"][0]
+    assert row["action"] == "error" and "would name your home directory" in row["detail"]
+    assert "run sf init in the project" in row["detail"]
+
+
+def test_an_entry_for_a_client_that_starts_in_the_project_may_be_written_from_home(
+    places: tuple[Path, Path],
+) -> None:
+    home, _ = places
+    done = init(home, home, "--client", "gemini", "--scope", "user", "--json")
+    assert done.returncode == 0, done.stdout
