@@ -1,0 +1,61 @@
+"""refs in Kotlin: definitions with kind and signature, calls through `this`, properties,
+parameters and `val x = Foo()` (through an import alias too) are exact, a constructor call is
+`new`, a delegation specifier calling a constructor is extends and one without is implements, a
+same-named member of an imported unrelated type is apart, comments, strings and a shadowing local
+are counted apart."""
+
+from __future__ import annotations
+
+from tests.refs.conftest import FIXTURES, accounted, entry, refs, uses
+
+KT = FIXTURES / "kotlin"
+CHECKOUT = "app/Checkout.kt"
+SPECIAL = "app/Special.kt"
+INVOICE = "billing/Invoice.kt"
+
+
+def test_a_method_through_typed_receivers() -> None:
+    item = entry(refs(KT, "Invoice.total"), "Invoice.total")
+    assert [(d["file"], d["line"], d["kind"], d["sig"]) for d in item["definitions"]] == [
+        (INVOICE, 5, "method", "fun total(): Int = 0")
+    ]
+    assert uses(item) == {
+        (CHECKOUT, 10, "call", "exact"),  # a parameter typed Invoice
+        (CHECKOUT, 11, "call", "exact"),  # a property typed Invoice
+        (CHECKOUT, 13, "call", "exact"),  # val local = Invoice(2)
+        (SPECIAL, 8, "call", "exact"),  # val made = Bill(3), Bill an alias of Invoice
+        (INVOICE, 8, "call", "exact"),  # this.total()
+        (INVOICE, 9, "call", "exact"),  # total() inside Invoice
+        (CHECKOUT, 15, "call", "name"),  # find().total(): the receiver is not known
+    }
+    totals = item["totals"]
+    assert totals["elsewhere"] == 2  # Receipt.total and receipt.total(), Receipt imported
+    assert totals["locals"] == 1  # val total = 3 (its use sits in a string template)
+    assert totals["in_comments"] == 1 and totals["in_strings"] == 2
+    assert accounted(item) == totals["text"] == 14
+
+
+def test_a_class_through_imports_and_an_alias() -> None:
+    item = entry(refs(KT, "Invoice"), "Invoice")
+    assert [(d["kind"], d["sig"]) for d in item["definitions"]] == [
+        ("class", "open class Invoice(val id: Long) : Document(), Payable")
+    ]
+    assert uses(item) == {
+        (CHECKOUT, 3, "import", "exact"),
+        (CHECKOUT, 7, "type", "exact"),
+        (CHECKOUT, 7, "new", "exact"),  # Invoice(1)
+        (CHECKOUT, 9, "type", "exact"),
+        (CHECKOUT, 12, "new", "exact"),
+        (SPECIAL, 3, "import", "exact"),  # import ... Invoice as Bill
+        (SPECIAL, 5, "extends", "exact"),  # : Bill(4)
+        (SPECIAL, 7, "new", "exact"),  # Bill(3)
+    }
+
+
+def test_delegation_specifiers_read_as_extends_or_implements() -> None:
+    result = refs(KT, "Document", "Payable")
+    assert uses(entry(result, "Document")) == {(INVOICE, 4, "extends", "name")}
+    assert uses(entry(result, "Payable")) == {
+        (INVOICE, 4, "implements", "name"),
+        (SPECIAL, 5, "implements", "name"),
+    }
