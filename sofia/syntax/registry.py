@@ -176,8 +176,45 @@ LANGUAGES: tuple[Language, ...] = (
         "kotlin",
         spec="sofia.syntax.languages.kotlin",
         constructs_by_call=True,
+        gives=(
+            _SUMMARY + "; objects are classes, a companion's members the class's, an extension "
+            "its receiver's (`String.slug`), properties from bodies and primary constructors",
+            "definitions, uses by kind (`Foo()` is new, `: Base()` extends, `: Iface` implements), "
+            "imports and `as` aliases, receivers typed by `this`, properties, parameters and "
+            "`val x = Foo()`",
+        ),
+        limits=(
+            "overloads share one qname, as do secondary constructors (`Foo.constructor`); a call "
+            "is matched to them by name, not by argument types",
+            "a type written qualified in code (`a.b.Foo`) is read as `a`: receivers typed so are "
+            "not resolved",
+            "a name written in backticks keeps them in its qname, without the spaces inside",
+        ),
     ),
-    Language("csharp", "C#", (".cs",), "csharp", spec="sofia.syntax.languages.csharp"),
+    Language(
+        "csharp",
+        "C#",
+        (".cs",),
+        "csharp",
+        spec="sofia.syntax.languages.csharp",
+        gives=(
+            _SUMMARY + "; properties, events and indexers (`Foo.this`), operators (`Foo.operator`), "
+            "records and delegates; the namespace is the file's, not part of qnames",
+            "definitions, uses by kind (`new`, base lists as extends/implements), `using` aliases, "
+            "receivers typed by `this`, fields, properties, parameters, locals and `var x = new T()`",
+        ),
+        limits=(
+            "overloads share one qname, as do constructors and the destructor (`Foo.Foo`); a call "
+            "is matched to them by name, not by argument types",
+            "a base list does not say which entry is the class: the first is `extends` unless "
+            "named like an interface (`IFoo`), the others `implements`",
+            "a type brought in by `using Namespace;` is matched by name: its uses are `name` "
+            "matches unless an alias, the file's own declarations or a typed receiver tell",
+            "only the first namespace of a file is its `namespace`",
+            "preprocessor directives inside a declaration (`#if` in a parameter list) can break the "
+            "grammar's reading of it: the declaration may have no row (counted in `parse_errors`)",
+        ),
+    ),
     Language(
         "c",
         "C",
