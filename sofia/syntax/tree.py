@@ -3,6 +3,7 @@ tree-sitter nodes into symbols with line numbers and slice ranges in file coordi
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -132,23 +133,49 @@ def attached_above(
     accepted = set(kinds)
     climb = set(through)
     first = node
-    sibling = node.prev_sibling
+    earlier = siblings_before(node)
+    sibling = next(earlier, None)
     if sibling is None and node.parent is not None and node.parent.type in climb:
-        sibling = node.parent.prev_sibling
+        earlier = siblings_before(node.parent)
+        sibling = next(earlier, None)
     while sibling is not None and sibling.type in accepted:
-        if last_line(sibling) < first_line(first) - 1 or _shares_line_with_code_before(sibling):
+        before = next(earlier, None)
+        if last_line(sibling) < first_line(first) - 1 or _shares_line_with(before, sibling):
             break
         if same_column and sibling.start_point.column != node.start_point.column:
             break
         first = sibling
-        sibling = sibling.prev_sibling
+        sibling = before
     return first
 
 
-def _shares_line_with_code_before(node: Node) -> bool:
-    """A trailing comment (`x = 1  # note`) belongs to the code before it, not to what follows
+_CHILDREN: tuple[Any, list[Any], list[int]] | None = None
+"""The last parent whose children `siblings_before` listed, with their start bytes: the
+declarations of one body ask in turn."""
+
+
+def siblings_before(node: Node) -> Iterator[Node]:
+    """`node`'s earlier siblings, nearest first. tree-sitter's `prev_sibling` finds the parent
+    and walks its children on every call, so a run of `///` lines above each item of a long body
+    cost the square of its length; the parent's children are listed once instead."""
+    global _CHILDREN
+    parent = node.parent
+    if parent is None:
+        return iter(())
+    listed = _CHILDREN
+    if listed is None or listed[0] != parent:
+        children = parent.children
+        listed = _CHILDREN = (parent, children, [child.start_byte for child in children])
+    _, children, starts = listed
+    index = bisect.bisect_right(starts, node.start_byte) - 1
+    while index >= 0 and children[index] != node:
+        index -= 1
+    return (children[i] for i in range(index - 1, -1, -1)) if index >= 0 else iter(())
+
+
+def _shares_line_with(before: Node | None, node: Node) -> bool:
+    """A trailing comment (`x = 1  # note`) belongs to the code `before` it, not to what follows
     (a node ending just past a newline, as Rust's `///` comments do, ends on the line before)."""
-    before = node.prev_sibling
     return before is not None and last_line(before) == first_line(node)
 
 
