@@ -22,7 +22,16 @@ from typing import Any
 
 from sofia.syntax import registry, resync
 from sofia.syntax.grammars import LanguageUnsupported, count_errors, language, parse_bytes
-from sofia.syntax.tree import Node, Symbol, SymbolTree, attached_above, last_line, make_symbol, text_of
+from sofia.syntax.tree import (
+    Node,
+    Symbol,
+    SymbolTree,
+    attached_above,
+    last_line,
+    make_symbol,
+    siblings_before,
+    text_of,
+)
 from sofia.syntax.uses.tables import Uses
 
 SYMBOL_KINDS = frozenset(
@@ -463,12 +472,12 @@ def annotation_texts(spec: Spec, node: Node) -> list[str]:
     for child in _children_in(node, spec.modifiers):
         if child.type in spec.annotations:
             found.append(" ".join(text_of(child).split()))
-    sibling = node.prev_sibling
     above: list[str] = []
-    while sibling is not None and (sibling.type in spec.attached or sibling.type in spec.comments):
+    for sibling in siblings_before(node):
+        if sibling.type not in spec.attached and sibling.type not in spec.comments:
+            break
         if sibling.type in spec.annotations or sibling.type in spec.attached:
             above.insert(0, " ".join(text_of(sibling).split()))
-        sibling = sibling.prev_sibling
     return above + found
 
 
