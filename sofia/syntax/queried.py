@@ -48,14 +48,16 @@ SYMBOL_KINDS = frozenset(
         "function",
         "method",
         "macro",
+        "prototype",
     }
 )
-"""Kinds that are symbols (sliced, named by grep and changed); the others are summary rows only."""
+"""Kinds that are symbols (sliced, named by grep and changed); the others are summary rows only.
+A `prototype` is a function declared without its body (C's `void kfree(const void *);`)."""
 ROW_KINDS = frozenset({"field", "property", "constant", "case", "var"})
 TYPE_KINDS = frozenset(
     {"class", "interface", "trait", "enum", "struct", "union", "type", "namespace", "module"}
 )
-FUNCTION_KINDS = frozenset({"function", "method", "macro"})
+FUNCTION_KINDS = frozenset({"function", "method", "macro", "prototype"})
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,10 @@ class Spec:
     prepare: Callable[[bytes], bytes] | None = None
     """The source → the bytes the grammar reads, of the same length so every offset holds: C
     blanks the attribute macros the grammar cannot know (`__init`, `__user`)."""
+    binding_query: str = ""
+    """A second query file beside the first (`c.bindings.scm`) holding the `@binding` patterns:
+    run only when refs reads a file's typed bindings, so a summary never pays for matching every
+    local and parameter."""
     literal: Callable[[Node], str | None] | None = None
     """A captured `@value` → its literal text, "" for an expression, None to let its node type
     tell, where the type does not (a C macro's body is raw text: `0x0002` is a literal,
@@ -208,7 +214,11 @@ class Parsed:
     imports: list[Node] = field(default_factory=list)
     bindings: list[dict[str, list[Node]]] = field(default_factory=list)
     """Typed bindings the query captures (`@binding` with `@binding.name`, `@binding.type`,
-    `@binding.value`): locals, parameters and fields, for refs' receivers."""
+    `@binding.value`): locals, parameters and fields, for refs' receivers (`typed_bindings`
+    adds those of the language's `binding_query`)."""
+    roots: list[Node] = field(default_factory=list)
+    """The roots the query ran over: the file's tree, then the pieces parsed again."""
+    bindings_read: bool = False
 
 
 def spec_of(lang: str) -> Spec:
@@ -225,17 +235,33 @@ def spec_of(lang: str) -> Spec:
     return spec
 
 
-@cache
 def compiled(lang: str) -> Any:
     """The language's query, compiled once per process."""
+    return _compiled(lang, spec_of(lang).query)
+
+
+@cache
+def _compiled(lang: str, name: str) -> Any:
     from tree_sitter import Query
 
     record = registry.language(lang)
     assert record is not None
-    spec = spec_of(lang)
     module = importlib.import_module(record.spec)
-    text = (Path(module.__file__ or "").parent / spec.query).read_text(encoding="utf-8")
+    text = (Path(module.__file__ or "").parent / name).read_text(encoding="utf-8")
     return Query(language(record.grammar), text)
+
+
+def typed_bindings(parsed: Parsed) -> list[dict[str, list[Node]]]:
+    """A file's typed bindings: those its query captured, and the matches of the language's
+    `binding_query`, run over the same trees the first time they are asked for."""
+    spec = spec_of(parsed.lang)
+    if spec.binding_query and not parsed.bindings_read:
+        parsed.bindings_read = True
+        query = _compiled(parsed.lang, spec.binding_query)
+        for _, captures in _matches(query, parsed.roots or [parsed.tree.root_node]):
+            if "binding" in captures:
+                parsed.bindings.append(captures)
+    return parsed.bindings
 
 
 def trees(source: bytes, lang: str, words: Sequence[str] = ()) -> list[Any]:
@@ -315,7 +341,7 @@ def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
     declarations.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte, d.name_node.start_byte))
     _nest(declarations)
     imports.sort(key=lambda n: n.start_byte)
-    return Parsed(lang, source, tree, declarations, package, list(dict.fromkeys(imports)), bindings)
+    return Parsed(lang, source, tree, declarations, package, list(dict.fromkeys(imports)), bindings, roots)
 
 
 def _matches(query: Any, roots: list[Node]) -> Iterator[tuple[Node, dict[str, list[Node]]]]:

@@ -21,6 +21,7 @@ from sofia.syntax import regions
 from sofia.syntax.languages import cmacros
 from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
+from sofia.syntax.uses.tables import Uses
 
 NAMES = frozenset({"identifier", "field_identifier", "type_identifier"})
 """Node types a C declarator's name is."""
@@ -60,9 +61,10 @@ def declared(declarator: Node | None, names: Iterable[str] = NAMES) -> tuple[Nod
 
 
 def at_file_level(node: Node) -> bool:
-    """Whether a declaration stands at file level (conditional blocks looked through)."""
+    """Whether a declaration stands at file level (conditional blocks looked through, and a
+    region the grammar could not parse: a `#if` cut off from its `#endif` is one)."""
     parent = node.parent
-    while parent is not None and parent.type in PREPROC:
+    while parent is not None and (parent.type in PREPROC or parent.type == "ERROR"):
         parent = parent.parent
     return parent is None or parent.type in FILE_LEVEL
 
@@ -137,7 +139,7 @@ def named(kind: str, node: Node, name: Node) -> Named | None:
         if not at_file_level(node) or unterminated(node):
             return None
         if function:
-            return Named("function", leaf, text)
+            return Named("prototype", leaf, text)
         return Named("constant" if constant(node, leaf) else "var", leaf, text)
     if kind == "type":
         tagged = node.child_by_field_name("type")
@@ -392,8 +394,22 @@ def _inside(spans: list[tuple[int, int]], at: int) -> bool:
     return index >= 0 and spans[index][0] <= at < spans[index][1]
 
 
+USES = Uses(
+    calls={"call_expression": "function"},
+    members={"field_expression": ("field", "argument")},
+    types=frozenset({"type_identifier"}),
+    type_parents=frozenset({"type_descriptor", "sizeof_expression", "cast_expression"}),
+    wrappers=frozenset({"struct_specifier", "union_specifier", "enum_specifier", "type_descriptor"}),
+    scopes=frozenset({"function_definition", "declaration"}),
+    implicit_self=False,
+)
+"""C's uses: calls, `a.b` and `p->b` members typed by their declarations (`struct foo *p`), types.
+A prototype's parameters are bound in the prototype alone (`declaration` is a scope)."""
+
 SPEC = Spec(
     query="c.scm",
+    binding_query="c.bindings.scm",
+    uses=USES,
     comments=frozenset({"comment"}),
     strings=frozenset(
         {

@@ -231,6 +231,8 @@ def _between_declarations(source: bytes, start: int, end: int) -> bool:
     before = _previous_line(source, start)
     if not before:
         return True
+    if before.endswith(b"\\"):
+        return False  # the body of a multi-line #define
     return (
         before[:1] == b"#"
         or before[:2] in (b"//", b"/*", b"* ")

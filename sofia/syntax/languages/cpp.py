@@ -15,6 +15,7 @@ import bisect
 from sofia.syntax.languages import c, cmacros
 from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
+from sofia.syntax.uses.tables import ImportBinding, Uses
 
 NAMES = c.NAMES | frozenset(
     {"qualified_identifier", "operator_name", "destructor_name", "template_function", "operator_cast"}
@@ -82,7 +83,9 @@ def member_of(node: Node) -> Node | None:
 
 def _file_level(node: Node) -> bool:
     parent = node.parent
-    while parent is not None and (parent.type in c.PREPROC or parent.type == "template_declaration"):
+    while parent is not None and (
+        parent.type in c.PREPROC or parent.type in ("template_declaration", "ERROR")
+    ):
         parent = parent.parent
     return parent is None or parent.type in FILE_LEVEL
 
@@ -136,7 +139,9 @@ def _named(kind: str, node: Node, name: Node) -> Named | None:
     if function:
         if kind == "var" and not in_class and (not _file_level(node) or c.unterminated(node)):
             return None
-        return Named("method" if in_class or owners else "function", leaf, text, owners)
+        if in_class or owners:
+            return Named("method", leaf, text, owners)
+        return Named("prototype" if kind == "var" else "function", leaf, text, owners)
     if kind == "field" or in_class:
         return Named("field", leaf, text, owners)
     if not _file_level(node) or c.unterminated(node):
@@ -298,8 +303,61 @@ def import_text(node: Node) -> str:
     return c.collapse(text_of(node)).removeprefix("using ").removesuffix(";").strip()
 
 
+def import_bindings(node: Node) -> list[ImportBinding]:
+    """`using std::string;` binds `string` from `std`; `namespace fs = std::filesystem;` binds
+    `fs` to `std::filesystem`; `using namespace std;` and an `#include` bind no name."""
+    if node.type == "namespace_alias_definition":
+        alias = node.child_by_field_name("name")
+        target = node.named_children[-1] if node.named_children else None
+        if alias is None or target is None or target == alias:
+            return []
+        parts = tuple(part for part in text_of(target).replace(" ", "").split("::") if part)
+        return [ImportBinding(text_of(alias), parts[-1], parts[:-1])] if parts else []
+    if node.type != "using_declaration" or any(child.type == "namespace" for child in node.children):
+        return []
+    named = next((child for child in node.named_children if child.type == "qualified_identifier"), None)
+    if named is None:
+        return []
+    _, text, owners = split(named)
+    return [ImportBinding(text, text, owners)] if text else []
+
+
+USES = Uses(
+    calls={"call_expression": "function"},
+    members={
+        "field_expression": ("field", "argument"),
+        "qualified_identifier": ("name", "scope"),
+        "template_method": ("name", "^argument"),
+    },
+    news={"new_expression": "type"},
+    imports=frozenset({"using_declaration", "namespace_alias_definition"}),
+    import_bindings=import_bindings,
+    types=frozenset({"type_identifier"}),
+    type_parents=frozenset(
+        {"type_descriptor", "template_argument_list", "sizeof_expression", "base_class_clause"}
+    ),
+    wrappers=frozenset(
+        {
+            "struct_specifier",
+            "union_specifier",
+            "enum_specifier",
+            "class_specifier",
+            "type_descriptor",
+            "template_type",
+        }
+    ),
+    qualifiers=frozenset({"namespace_identifier", "template_type"}),
+    selves=frozenset({"this"}),
+    scopes=frozenset({"function_definition", "declaration", "field_declaration", "lambda_expression"}),
+)
+"""C++'s uses: calls, members on typed receivers (`Foo x; x.bar()`, `p->bar()`, `this->bar()`, a
+parameter of type `Foo&`), `Foo::bar()` and `ns::f()` qualified by what they name, `new Foo`,
+base classes, `using ns::X;` imports and namespace aliases, types."""
+
 SPEC = Spec(
     query="cpp.scm",
+    binding_query="cpp.bindings.scm",
+    uses=USES,
     comments=c.SPEC.comments,
     strings=c.SPEC.strings | frozenset({"raw_string_literal", "raw_string_content", "raw_string_delimiter"}),
     bodies=c.SPEC.bodies,

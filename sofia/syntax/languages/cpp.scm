@@ -5,6 +5,8 @@
 (preproc_include) @import
 (translation_unit (using_declaration) @import)
 (declaration_list (using_declaration) @import)
+(translation_unit (namespace_alias_definition) @import)
+(declaration_list (namespace_alias_definition) @import)
 
 (namespace_definition name: (_) @name) @definition.namespace
 
@@ -25,6 +27,7 @@
 (declaration_list (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
 (field_declaration_list (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
 (template_declaration (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
+(ERROR (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
 (preproc_if (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
 (preproc_ifdef (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
 (preproc_else (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)

@@ -77,7 +77,7 @@ class Analyzer:
     @cached_property
     def bindings(self) -> list[TypedBinding]:
         found: list[TypedBinding] = []
-        for binding in self.parsed.bindings:
+        for binding in queried.typed_bindings(self.parsed):
             names = binding.get("binding.name", [])
             node = binding["binding"][0]
             kinds = binding.get("binding.type", [])
@@ -229,6 +229,8 @@ class Analyzer:
             return None, False, False
         if node.type in self.tables.selves or text_of(node) in self.tables.selves:
             return self.self_path(node), True, False
+        if node.type in self.tables.qualifiers:
+            return self.type_path(node), False, True
         if node.type in self.tables.types or (
             node.type.endswith("identifier") and node.named_child_count == 0
         ):

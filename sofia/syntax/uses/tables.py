@@ -48,6 +48,9 @@ class Uses:
     wrappers: frozenset[str] = frozenset()
     """Type nodes wrapping a type name (`generic_type`, `pointer_type`, `scoped_type_identifier`):
     looked through to find the name a type expression stands for."""
+    qualifiers: frozenset[str] = frozenset()
+    """Node types that name a type or namespace by their place alone (the scope of C++'s
+    `Foo::bar`): such a receiver is that type, declared or imported in the file or not."""
     selves: frozenset[str] = frozenset()
     """Receiver node types or texts that are the enclosing type itself (`this`, `self`, `Self`)."""
     scopes: frozenset[str] = frozenset()
