@@ -136,7 +136,7 @@ def settings_page() -> str:
         "| variable | flag | accepts | default | meaning |\n|---|---|---|---|---|\n",
     ]
     for setting in SETTINGS:
-        default = _cell(setting.default) if setting.default not in ("", ()) else "—"
+        default = _cell(setting.default) if setting.default not in ("", (), None) else "—"
         flag = f"`{setting.flag}`" if setting.flag else ""
         lines.append(
             f"| `{setting.env}` | {flag} | {_cell(setting.accepts())} | {default} | {_cell(setting.help)} |\n"

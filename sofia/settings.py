@@ -83,6 +83,24 @@ def text(value: str) -> str:
     return value
 
 
+def url(value: str) -> str:
+    """an http(s) URL"""
+    if not value.startswith(("http://", "https://")) or len(value) <= len("https://"):
+        raise ValueError("an http(s) URL")
+    return value.rstrip("/")
+
+
+def epoch(value: str) -> float:
+    """epoch seconds"""
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ValueError("a number of epoch seconds") from None
+    if seconds != seconds or seconds in (float("inf"), float("-inf")):
+        raise ValueError("a number of epoch seconds")
+    return seconds
+
+
 @dataclass(frozen=True)
 class Setting:
     """One environment variable: what it means, how it is parsed, its default."""
@@ -125,6 +143,35 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("SOFIA_CC_CACHE", "the Claude Code transcript parse cache", switch, True),
     Setting("SOFIA_CACHE_DIR", "where caches live (default: the user cache directory)", text, ""),
     Setting("CC_PROJECTS_DIR", "Claude Code's projects folder (default ~/.claude/projects)", text, ""),
+    Setting(
+        "SOFIA_CODE_RAW_BELOW",
+        "code: files smaller than this many bytes come back raw; 0 = always summarise",
+        whole(0),
+        8192,
+    ),
+    Setting(
+        "SOFIA_REFS_JOBS",
+        "refs: processes classifying uses at once; 0 = the cores, up to 4, once there are enough files",
+        whole(0, MAX_WORKERS),
+        0,
+    ),
+    Setting("SOFIA_PACKAGIST_URL", "Packagist's metadata host (default https://repo.packagist.org)", url, ""),
+    Setting(
+        "SOFIA_PACKAGIST_API_URL",
+        "Packagist's API host for sf packagist release (default https://packagist.org)",
+        url,
+        "",
+    ),
+    Setting(
+        "SOFIA_GH_POLL_SECONDS", "seconds between two polls of sf github ci --watch", positive_number, 8.0
+    ),
+    Setting("SOFIA_NOW", "pins the clock to these epoch seconds (reproducible tests)", epoch, None),
+    Setting(
+        "SOFIA_TEST_PROVIDERS",
+        "the test suite's module whose PROVIDERS are added to the registry (fault paths)",
+        text,
+        "",
+    ),
 )
 
 _BY_NAME = {setting.env: setting for setting in SETTINGS}

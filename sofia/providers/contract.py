@@ -5,12 +5,13 @@ Kept free of heavy imports: the CLI imports it on every start.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from sofia import settings
 
 # Re-exported: providers import the contract alone.
 from sofia.errors import DeadlineExceeded as DeadlineExceeded
@@ -61,13 +62,8 @@ def _never_confirm(question: str) -> bool:
 
 def system_clock() -> float:
     """Current time as epoch seconds; `SOFIA_NOW` (epoch seconds) pins it for reproducible tests."""
-    pinned = os.environ.get("SOFIA_NOW", "")
-    if pinned:
-        try:
-            return float(pinned)
-        except ValueError:
-            pass
-    return time.time()
+    pinned: float | None = settings.get("SOFIA_NOW")
+    return time.time() if pinned is None else pinned
 
 
 @dataclass(frozen=True)

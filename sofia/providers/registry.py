@@ -7,13 +7,13 @@ A record names its module instead of holding the model and function, so listing 
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from sofia import settings
 from sofia.errors import UsageError
 from sofia.providers.contract import Context, Implementation, ProviderError
 
@@ -485,7 +485,7 @@ PROVIDERS: tuple[Provider, ...] = (
 def _test_providers() -> tuple[Provider, ...]:
     """The test suite's extra providers (hanging, crashing, printing ones for the MCP server's fault
     paths): the `PROVIDERS` tuple of the module named in `SOFIA_TEST_PROVIDERS`. Unset, nothing is added."""
-    module = os.environ.get("SOFIA_TEST_PROVIDERS", "")
+    module: str = settings.get("SOFIA_TEST_PROVIDERS")
     if not module:
         return ()
     extra: tuple[Provider, ...] = importlib.import_module(module).PROVIDERS

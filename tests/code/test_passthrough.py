@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sofia.errors import UsageError
 from sofia.output.budget import cost
 from sofia.output.tokens import estimate
 from sofia.providers.code.documents import raw_below
@@ -48,17 +49,20 @@ def test_a_mixed_batch_decides_per_file(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("value", "expected"), [("0", 0), ("4096", 4096), ("many", 8192), ("-1", 8192), ("", 8192)]
-)
+@pytest.mark.parametrize(("value", "expected"), [("0", 0), ("4096", 4096), ("", 8192)])
 def test_raw_below_environment(monkeypatch: pytest.MonkeyPatch, value: str, expected: int) -> None:
     monkeypatch.setenv("SOFIA_CODE_RAW_BELOW", value)
     assert raw_below() == expected
 
 
-@pytest.mark.parametrize(
-    ("value", "mode"), [("0", "summary"), ("4096", "summary"), ("8000", "raw"), ("-1", "raw")]
-)
+@pytest.mark.parametrize("value", ["many", "-1"])
+def test_a_bad_raw_below_is_a_usage_error_naming_it(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("SOFIA_CODE_RAW_BELOW", value)
+    with pytest.raises(UsageError, match=f"SOFIA_CODE_RAW_BELOW must be .*, not {value!r}"):
+        raw_below()
+
+
+@pytest.mark.parametrize(("value", "mode"), [("0", "summary"), ("4096", "summary"), ("8000", "raw")])
 def test_raw_below_decides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, mode: str) -> None:
     (tmp_path / "steps.go").write_bytes(go_file(6000))
     monkeypatch.setenv("SOFIA_CODE_RAW_BELOW", value)

@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 
+from sofia import settings
 from sofia.output.redact import REDACTION_VERSION
 
 from .digest import Digest
@@ -38,9 +39,9 @@ _SWEEP_MARK = ".swept"
 
 def directory() -> Path | None:
     """Where entries live, or None when the cache is switched off (`SOFIA_CC_CACHE=off`)."""
-    if os.environ.get("SOFIA_CC_CACHE", "").strip().lower() in ("off", "0", "false", "no"):
+    if not settings.get("SOFIA_CC_CACHE"):
         return None
-    base = os.environ.get("SOFIA_CACHE_DIR", "").strip()
+    base: str = settings.get("SOFIA_CACHE_DIR")
     if base:
         return Path(base).expanduser() / "cc"
     import platformdirs

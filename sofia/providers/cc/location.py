@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from sofia import settings
+
 ENV_VAR = "CC_PROJECTS_DIR"
 DEFAULT = "~/.claude/projects"
 
@@ -26,7 +28,7 @@ def projects_root(projects_dir: str | None = None, base: Path | None = None) -> 
     value counts as unset. `base` is where a relative value is taken from (default: the current
     directory). The result is lexically normalised, symlinks are not resolved.
     """
-    chosen = _given(projects_dir) or _given(os.environ.get(ENV_VAR)) or DEFAULT
+    chosen = _given(projects_dir) or _given(settings.get(ENV_VAR)) or DEFAULT
     path = Path(os.path.expanduser(chosen))
     if not path.is_absolute():
         path = (base if base is not None else Path.cwd()) / path

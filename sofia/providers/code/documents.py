@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sofia import settings
 from sofia.output.budget import cost
 from sofia.output.tables import elide
 from sofia.output.tokens import estimate
@@ -28,7 +29,6 @@ from sofia.syntax import (
 )
 from sofia.syntax.parse import resolve
 
-DEFAULT_RAW_BELOW = 8192
 BINARY_PROBE = 8000
 BOM = b"\xef\xbb\xbf"
 
@@ -41,13 +41,9 @@ Summariser = Callable[[SymbolTree, SourceFile, SummaryOptions], Summary]
 
 
 def raw_below() -> int:
-    """`SOFIA_CODE_RAW_BELOW` in bytes: 0 disables the passthrough; negative or unparsable → 8192."""
-    text = os.environ.get("SOFIA_CODE_RAW_BELOW", "").strip()
-    try:
-        value = int(text)
-    except ValueError:
-        return DEFAULT_RAW_BELOW
-    return value if value >= 0 else DEFAULT_RAW_BELOW
+    """`SOFIA_CODE_RAW_BELOW` in bytes: 0 disables the passthrough; a bad value is a usage error."""
+    value: int = settings.get("SOFIA_CODE_RAW_BELOW")
+    return value
 
 
 @dataclass

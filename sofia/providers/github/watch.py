@@ -3,21 +3,20 @@ show it with its failures; the exit status says how it ended (0 success, 1 failu
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from typing import Annotated, Any
 
 from pydantic import Field, field_validator
 
+from sofia import settings
 from sofia.output.redact import Redactor
 from sofia.providers.contract import Cli, Context, Implementation, Outcome, ProviderError
 from sofia.providers.github import ci, gh
 from sofia.providers.github.targets import resolve
 
 POLL_ENV = "SOFIA_GH_POLL_SECONDS"
-"""Seconds between two `gh run view` polls (default 8; tests shorten it)."""
-DEFAULT_POLL = 8.0
+"""Seconds between two `gh run view` polls (default 8; tests shorten it): a setting."""
 EXIT_TIMEOUT = 124
 
 
@@ -64,12 +63,9 @@ class Params(ci.Params):
 
 
 def poll_interval() -> float:
-    value = os.environ.get(POLL_ENV, "")
-    try:
-        seconds = float(value)
-    except ValueError:
-        return DEFAULT_POLL
-    return seconds if seconds > 0 else DEFAULT_POLL
+    """`SOFIA_GH_POLL_SECONDS`, default 8; a bad value is a usage error."""
+    seconds: float = settings.get(POLL_ENV)
+    return seconds
 
 
 def run(params: Params, ctx: Context) -> Outcome:

@@ -10,7 +10,6 @@ to build `--help`.
 from __future__ import annotations
 
 import email.utils
-import os
 import random
 import threading
 import time
@@ -20,6 +19,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from sofia import settings
 from sofia.errors import quote
 
 if TYPE_CHECKING:
@@ -36,7 +36,8 @@ USER_AGENT = "sofia (packagist status; +https://github.com/sofia-ctx/sofia)"
 
 def p2_base() -> str:
     """`$SOFIA_PACKAGIST_URL` (a local mirror or test server) or Packagist's metadata host."""
-    return (os.environ.get("SOFIA_PACKAGIST_URL") or DEFAULT_P2_URL).rstrip("/")
+    base: str = settings.get("SOFIA_PACKAGIST_URL") or DEFAULT_P2_URL
+    return base
 
 
 def p2_url(name: str, base: str | None = None) -> str:

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from sofia import settings
 from sofia.errors import param
 from sofia.output import jsonfmt
 from sofia.providers import composer
@@ -200,7 +201,7 @@ def _check_preconditions(params: Params, ctx: Context, token: str) -> Plan:
         tag=params.version,
         message=params.message or f"Release {params.version}",
         origin_url=https_url(origin_url),
-        api_url=(os.environ.get("SOFIA_PACKAGIST_API_URL") or DEFAULT_API_URL).rstrip("/"),
+        api_url=settings.get("SOFIA_PACKAGIST_API_URL") or DEFAULT_API_URL,
         username=params.username or _username(package.name),
         token=token,
         p2_url=client.p2_url(package.name),

@@ -384,8 +384,9 @@ def jobs_for(candidates: int) -> int:
     there are enough candidates to pay for forking."""
     import multiprocessing
 
-    text = os.environ.get(JOBS_ENV, "").strip()
-    wanted = int(text) if text.isdigit() else min(os.cpu_count() or 1, MAX_JOBS)
+    from sofia import settings
+
+    wanted: int = settings.get(JOBS_ENV) or min(os.cpu_count() or 1, MAX_JOBS)
     if candidates < PARALLEL_FROM or wanted < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return 1
     return wanted
