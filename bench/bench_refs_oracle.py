@@ -91,6 +91,7 @@ def build_truth(corpus: corpora.Corpus, fresh: bool) -> Truth:
         definition_sites=sorted(sites),
         seed=SEED,
         min_uses=MIN_USES,
+        unresolved_lines=getattr(oracle, "unresolved_lines", {}),
     )
     truth.dump(path)
     if queries:
@@ -158,6 +159,12 @@ def describe(truth: Truth) -> str:
         f"* {truth.lang}: {', '.join(truth.corpus_packages)} — {truth.files} files; oracle {truth.oracle}; "
         f"{len(truth.queries)} symbols ({split}); {len(truth.unresolved_files)} files the oracle could not "
         "fully resolve (uses returned there are not judged)"
+        + (
+            f"; {sum(map(len, truth.unresolved_lines.values()))} lines of {len(truth.unresolved_lines)} files "
+            "the oracle does not parse (inactive preprocessor branches, macro bodies; not judged either)"
+            if truth.unresolved_lines
+            else ""
+        )
     )
 
 

@@ -6,6 +6,8 @@ definition are one symbol; `textDocument/references` gives the uses."""
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
 import time
 from collections import defaultdict
@@ -44,12 +46,19 @@ KINDS = {
 constant. Namespaces (3) are walked into, not listed; constructors (9) and destructors are the
 class's own name written at a member, never chosen and never a use."""
 CONSTRUCTOR = 9
+GUARD = re.compile(r"^\s*#\s*(ifndef|if\s+!\s*defined|pragma\s+once)\b", re.MULTILINE)
+"""A header without an include guard is a textual template, included several times under
+different macros (Brotli's `*_inc.h`): clangd's index holds no reference in it, so it is listed
+as unresolved (a use refs returns there is not judged)."""
+MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 
 
 def flags(corpus: Corpus) -> list[str]:
     """The compiler flags of every translation unit of the corpus."""
     if corpus.lang == "c":
-        return ["-x", "c", "-std=c99", f"-I{corpus.root / 'c' / 'include'}"]
+        # Brotli's shared-dictionary code is built only with BROTLI_EXPERIMENTAL: without it that
+        # code is an inactive preprocessor region, which clangd does not see.
+        return ["-x", "c", "-std=c99", "-DBROTLI_EXPERIMENTAL", f"-I{corpus.root / 'c' / 'include'}"]
     sdist = harness.pypi_sdist(corpora.CPP_SDIST) / "external_libs"
     return [
         "-x",
@@ -85,6 +94,11 @@ class ClangdOracle:
         suffixes = SOURCES[corpus.lang] + HEADERS
         self.paths = sorted(p for p in corpus.root.rglob("*") if p.is_file() and p.name.endswith(suffixes))
         self.files = len(self.paths)
+        self.unresolved = [
+            p.relative_to(corpus.root).as_posix()
+            for p in self.paths
+            if p.name.endswith(HEADERS) and not GUARD.search(p.read_text(encoding="utf-8", errors="replace"))
+        ]
         self.database = corpora.TOOLS / f"clangd-{corpus.lang}"
         self.write_database()
         self.client = Client(
@@ -103,7 +117,7 @@ class ClangdOracle:
             lambda method, params: None,
         )
         uri = corpus.root.as_uri()
-        self.client.request(
+        server = self.client.request(
             "initialize",
             {
                 "processId": None,
@@ -116,12 +130,15 @@ class ClangdOracle:
             },
         )
         self.client.notify("initialized", {})
+        legend = server["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"]
+        self.inactive_type = legend.index("comment")
+        self.unresolved_lines: dict[str, list[int]] = {}
+        self.opened: set[str] = set()
         corpora.say(f"indexing the {corpus.lang} corpus with {self.name} ({self.files} files)")
         started = time.perf_counter()
         first = next(p for p in self.paths if p.name.endswith(SOURCES[corpus.lang]))
         uri = self.open(first.relative_to(corpus.root).as_posix())
         self.wait_for_index(timeout=1800)
-        self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         corpora.say(f"{corpus.lang}: clangd indexed in {time.perf_counter() - started:.0f} s")
         self.entities: dict[str, Entity] = {}
 
@@ -139,7 +156,11 @@ class ClangdOracle:
             for path in self.paths
             if path.name.endswith(SOURCES[self.corpus.lang])
         ]
-        (self.database / "compile_commands.json").write_text(json.dumps(entries, indent=1) + "\n")
+        database = self.database / "compile_commands.json"
+        text = json.dumps(entries, indent=1) + "\n"
+        if not database.exists() or database.read_text() != text:
+            shutil.rmtree(self.database / ".cache", ignore_errors=True)  # indexed under other flags
+        database.write_text(text)
 
     def wait_for_index(self, timeout: float) -> None:
         """Until clangd's background index reports its end (a `$/progress` of kind `end` on the
@@ -170,8 +191,13 @@ class ClangdOracle:
             return None
 
     def open(self, rel: str) -> str:
+        """Open a file in clangd once: it stays open, so clangd keeps its preamble (the parsed
+        headers) and answers later requests on it without parsing them again."""
         path = self.corpus.root / rel
         uri = path.as_uri()
+        if rel in self.opened:
+            return uri
+        self.opened.add(rel)
         text = path.read_text(encoding="utf-8", errors="replace")
         language = "c" if self.corpus.lang == "c" and not rel.endswith(".hpp") else "cpp"
         self.client.notify(
@@ -193,6 +219,9 @@ class ClangdOracle:
             rel = path.relative_to(self.corpus.root).as_posix()
             uri = self.open(rel)
             symbols = self.client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}}) or []
+            unparsed = sorted(set(self.inactive_lines(uri)) | set(macro_bodies(self.corpus.lines(rel))))
+            if unparsed:
+                self.unresolved_lines[rel] = unparsed
             for item, parent in walk(symbols, None):
                 where = self.location(rel, item["selectionRange"]["start"])
                 if where is None:
@@ -222,18 +251,18 @@ class ClangdOracle:
                     kind = "function"
                 if kind == "function":
                     container = None
-                declared[usr].append((where, kind, container, self.definition_of(entry, where)))
-            self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+                declared[usr].append((where, kind, container))
         out = []
         for usr, places in declared.items():
             sites = {place for place, *_ in places}
-            chosen = next((p for p in places if p[3] == "definition"), places[0])
-            where, kind, container, _ = chosen
+            defined = self.definition_of(places[0][0]) if len(places) > 1 else places[0][0]
+            where, kind, container = next((p for p in places if p[0] == defined), places[0])
             name = self.corpus.line(where.file, where.line)[where.col - 1 :]
             name = self.corpus.token.match(name).group()  # type: ignore[union-attr]
             definition = Definition(name, kind, container, where.file, where.line, where.col, usr)
             self.entities[usr] = Entity(definition, sites - {where})
             out.append(definition)
+        out += self.macros()
         for owner, places in constructors.items():
             # A constructor's or destructor's name is the class's own: a declaration of nothing
             # asked, listed so that neither side counts it as a use of the class.
@@ -243,16 +272,58 @@ class ClangdOracle:
                     entity.sites.update(places)
         return out
 
-    def definition_of(self, info: dict[str, Any], where: Location) -> str:
-        """Whether the place `where` is the entity's definition according to the index."""
-        target = info.get("definitionRange")
-        if not target:
-            return "declaration"
-        rel = self.rel(str(target.get("uri", "")))
-        if rel is None:
-            return "declaration"
-        at = self.location(rel, target["range"]["start"])
-        return "definition" if at == where else "declaration"
+    def inactive_lines(self, uri: str) -> list[int]:
+        """The 1-based lines of the file's inactive preprocessor branches (`#if 0`, the `#else` not
+        taken): clangd parses none of their code, so a use refs returns there is not judged.
+        clangd 14 sends them as semantic tokens of the type `comment` (it sends no token for a
+        real comment)."""
+        answer = self.client.request("textDocument/semanticTokens/full", {"textDocument": {"uri": uri}})
+        data = (answer or {}).get("data", [])
+        lines, line = [], 0
+        for index in range(0, len(data), 5):
+            line += int(data[index])
+            if int(data[index + 3]) == self.inactive_type:
+                lines.append(line + 1)
+        return sorted(set(lines))
+
+    def macros(self) -> list[Definition]:
+        """Every `#define`d name, as a constant: clangd 14 lists no macro among document symbols,
+        and a name that is also a macro is never asked (a use of the macro is not a use of the
+        function or type of the same name, and refs cannot tell them apart)."""
+        out = []
+        for path in self.paths:
+            rel = path.relative_to(self.corpus.root).as_posix()
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for match in MACRO.finditer(text):
+                line = text.count("\n", 0, match.start(1)) + 1
+                col = match.start(1) - (text.rfind("\n", 0, match.start(1)) + 1) + 1
+                out.append(
+                    Definition(match.group(1), "constant", None, rel, line, col, f"macro:{rel}:{line}")
+                )
+        return out
+
+    def definition_of(self, where: Location) -> Location | None:
+        """Where clangd's go-to-definition leads from a declaration (clangd 14's symbolInfo gives
+        no definition range)."""
+        uri = self.open(where.file)
+        answer = self.client.request(
+            "textDocument/definition", {"textDocument": {"uri": uri}, "position": self.position(where)}
+        )
+        for target in answer or []:
+            rel = self.rel(str(target.get("uri") or target.get("targetUri") or ""))
+            span = target.get("range") or target.get("targetSelectionRange")
+            if rel is not None and span:
+                return self.location(rel, span["start"])
+        return None
+
+    def written(self, where: Location) -> str:
+        token = self.corpus.token.match(self.corpus.line(where.file, where.line)[where.col - 1 :])
+        return token.group() if token else ""
+
+    def position(self, where: Location) -> dict[str, int]:
+        """A location as an LSP position (0-based line, 0-based UTF-16 column)."""
+        line = self.corpus.line(where.file, where.line)
+        return {"line": where.line - 1, "character": len(line[: where.col - 1].encode("utf-16-le")) // 2}
 
     def references(self, definitions: list[Definition]) -> list[Found]:
         """clangd's references, less the declarations. For a method, clangd answers for the whole
@@ -262,11 +333,7 @@ class ClangdOracle:
         raw: list[list[tuple[str, dict[str, Any]]]] = []
         for definition in definitions:
             uri = self.open(definition.file)
-            line = self.corpus.line(definition.file, definition.line)
-            position = {
-                "line": definition.line - 1,
-                "character": len(line[: definition.col - 1].encode("utf-16-le")) // 2,
-            }
+            position = self.position(definition.location())
             places = self.client.request(
                 "textDocument/references",
                 {
@@ -275,7 +342,6 @@ class ClangdOracle:
                     "context": {"includeDeclaration": False},
                 },
             )
-            self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
             raw.append(
                 [
                     (rel, place["range"]["start"])
@@ -301,7 +367,9 @@ class ClangdOracle:
                 ):
                     continue
                 where = self.location(rel, at)
-                if where is not None:
+                if where is not None and self.written(where) == definition.name:
+                    # (Not written there: a use in a macro's body, which clangd places where the
+                    # macro is expanded.)
                     uses.add(where)
             sites = entity.sites | {definition.location()}
             found.append(Found(sorted(uses - sites), sorted(entity.sites)))
@@ -321,11 +389,21 @@ class ClangdOracle:
                     {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}},
                 )
                 out[(rel, line, character)] = {str(i["usr"]) for i in info or [] if i.get("usr")}
-            self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         return out
 
     def close(self) -> None:
         self.client.close()
+
+
+def macro_bodies(lines: list[str]) -> list[int]:
+    """The 1-based lines of every `#define` with its continuation lines: a name in a macro's body
+    is resolved only where the macro is expanded, so a use refs returns there is not judged."""
+    out, open_ = [], False
+    for number, text in enumerate(lines, 1):
+        if open_ or MACRO.match(text):
+            out.append(number)
+            open_ = text.rstrip().endswith("\\")
+    return out
 
 
 def walk(items: list[dict[str, Any]], parent: str | None) -> Any:

@@ -71,6 +71,9 @@ class Truth:
     """Every definition in the corpus: never a use on either side."""
     seed: int
     min_uses: int
+    unresolved_lines: dict[str, list[int]] = field(default_factory=dict)
+    """Lines the oracle does not parse (C and C++: inactive preprocessor branches and macro
+    bodies): a returned use there is not judged."""
 
     def dump(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

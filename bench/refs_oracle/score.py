@@ -54,7 +54,12 @@ def score(query: Query, answer: RefsAnswer, truth: Truth, sites: set[Location]) 
             returned[use.location] = use
     oracle = set(query.uses)
     tally.found = len(oracle & returned.keys())
-    judged = {loc: use for loc, use in returned.items() if loc.file not in unresolved}
+    lines = {file: set(numbers) for file, numbers in truth.unresolved_lines.items()}
+    judged = {
+        loc: use
+        for loc, use in returned.items()
+        if loc.file not in unresolved and loc.line not in lines.get(loc.file, ())
+    }
     tally.unjudged = len(returned) - len(judged)
     tally.returned = len(judged)
     tally.correct = sum(loc in oracle for loc in judged)
