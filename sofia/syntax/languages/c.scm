@@ -12,9 +12,11 @@
   .
   (compound_statement) @end)
 
-; File-level declarations: prototypes, globals and constants (locals are not matched).
+; File-level declarations: prototypes, globals and constants, also in conditional blocks, in an
+; `extern "C"` body and in a region the grammar could not parse (locals are not matched).
 (translation_unit (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
 (ERROR (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
+(declaration_list (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
 (preproc_if (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
 (preproc_ifdef (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
 (preproc_else (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)

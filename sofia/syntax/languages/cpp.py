@@ -332,7 +332,7 @@ USES = Uses(
     news={"new_expression": "type"},
     imports=frozenset({"using_declaration", "namespace_alias_definition"}),
     import_bindings=import_bindings,
-    types=frozenset({"type_identifier"}),
+    types=frozenset({"type_identifier", "namespace_identifier"}),
     type_parents=frozenset(
         {"type_descriptor", "template_argument_list", "sizeof_expression", "base_class_clause"}
     ),

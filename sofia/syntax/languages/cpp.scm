@@ -22,7 +22,7 @@
   (compound_statement) @end)
 
 ; Declarations outside function bodies: prototypes, constructors, destructors and conversion
-; operators declared in a class, globals and constants.
+; operators declared in a class, globals and constants (a region the grammar could not parse too).
 (translation_unit (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
 (declaration_list (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)
 (field_declaration_list (declaration type: (_)? @type declarator: [(init_declarator value: (_) @value) (_)] @name) @definition.var)

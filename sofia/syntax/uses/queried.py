@@ -165,6 +165,9 @@ class Analyzer:
             return imported.container
         if name in self.top_level:
             return self.module
+        declared = self.types_by_name.get(name)
+        if declared is not None and not declared.scope:
+            return self.path_of(declared)[:-1]  # a type the file declares inside another or a namespace
         return None
 
     def enclosing_type(self, node: Node) -> Declaration | None:
@@ -279,7 +282,8 @@ class Analyzer:
                 return Occurrence(start, 0, 0, OTHER)
             return Occurrence(start, 0, 0, LOCAL, scope=span(binding.scope))
         member = tables.members.get(parent.type)
-        if member is not None and is_field(parent, member[0], node):
+        if member is not None and node.type not in tables.types and is_field(parent, member[0], node):
+            # a type's name is no member even where it is written qualified (C++'s `ns::Foo x;`)
             return self.member_use(parent, node, member[1])
         callee = tables.calls.get(parent.type)
         if callee is not None and is_field(parent, callee, node):
@@ -366,6 +370,14 @@ class Analyzer:
         callee = self.tables.calls.get(access.type)
         if callee is not None:
             return is_field(access, callee, node) or is_field(access, callee, access)
+        member = self.tables.members.get(access.type)
+        while (
+            member is not None
+            and access.parent is not None
+            and access.parent.type == access.type
+            and is_field(access.parent, member[0], access)
+        ):
+            access = access.parent  # the member of a nested qualified name (C++'s `a::b::f()`)
         parent = access.parent
         if parent is None:
             return False
