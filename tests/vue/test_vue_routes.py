@@ -147,6 +147,35 @@ export const router = createRouter({ routes: routes as RouteRecordRaw[] })
     assert table(routes_of(tmp_path)) == [("/a", "a", "A.vue", "", 0, "", "")]
 
 
+def test_the_angle_bracket_assertion_is_unwrapped_as_as_is(tmp_path: Path) -> None:
+    """`<RouteRecordRaw>{ ... }` (TypeScript's older assertion) is the object inside it, in the table
+    itself, in a module's export and around a spread, exactly as `{ ... } as RouteRecordRaw`."""
+    make(
+        tmp_path,
+        {
+            "router.ts": """import about from './about'
+const routes = [
+  <RouteRecordRaw>{ path: '/', name: 'home', component: () => import('./Home.vue') },
+  about,
+  ...(<RouteRecordRaw[]>[{ path: '/c', name: 'c', component: () => import('./C.vue') }]),
+]
+export const router = createRouter({ routes: <RouteRecordRaw[]>routes })
+""",
+            "about.ts": "export default <RouteRecordRaw>{ path: '/about', name: 'about', component: () => import('./About.vue') }\n",
+            "Home.vue": "",
+            "About.vue": "",
+            "C.vue": "",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert table(result) == [
+        ("/", "home", "Home.vue", "", 0, "", ""),
+        ("/about", "about", "About.vue", "", 0, "", ""),
+        ("/c", "c", "C.vue", "", 0, "", ""),
+    ]
+    assert result["notes"] == []
+
+
 def test_spread_modules_with_a_reexport_chain(tmp_path: Path) -> None:
     make(
         tmp_path,

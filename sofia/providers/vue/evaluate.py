@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import library, loaders
-from .modules import EXTENSIONS, Module, string_value, text
+from .modules import EXTENSIONS, WRAPPERS, Module, string_value, text, unwrap
 from .modules import Loader as ModuleLoader
 from .values import (
     NULL,
@@ -46,15 +46,6 @@ MAX_STEPS = 200_000
 MAX_DEPTH = 24
 MAX_NESTING = 150
 """Expressions nested inside one another (Python's own stack bounds the walk)."""
-WRAPPERS = frozenset(
-    {
-        "parenthesized_expression",
-        "as_expression",
-        "satisfies_expression",
-        "non_null_expression",
-        "type_assertion",
-    }
-)
 FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 MUTATORS = frozenset({"push", "unshift", "splice", "concat"})
 DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
@@ -430,15 +421,12 @@ class Evaluator:
         origin = Origin(scope.module, node)
         if not self._step():
             return Unknown(origin, "evaluation limit reached")
-        kind = node.type
-        while kind in WRAPPERS:
-            inner = node.child_by_field_name("expression") or (
-                node.named_children[0] if node.named_children else None
-            )
-            if inner is None:
+        if node.type in WRAPPERS:
+            node = unwrap(node)
+            if node is None:
                 return UNDEFINED
-            node, kind = inner, inner.type
             origin = Origin(scope.module, node)
+        kind = node.type
         if kind in ("identifier", "shorthand_property_identifier"):
             return self.lookup(text(node), scope, origin)
         if kind in ("string", "template_string"):

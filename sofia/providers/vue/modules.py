@@ -23,7 +23,17 @@ EXTENSIONS = (".ts", ".js", ".mts", ".mjs", ".tsx", ".jsx")
 COMPONENT_EXTENSIONS = (*EXTENSIONS, ".vue")
 """Component specifiers may also leave out `.vue` (vue-cli and Vite apps commonly resolve it)."""
 GRAMMAR_BY_SUFFIX = {".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript"}
-WRAPPERS = ("as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression")
+WRAPPERS = frozenset(
+    {
+        "as_expression",
+        "satisfies_expression",
+        "parenthesized_expression",
+        "non_null_expression",
+        "type_assertion",
+    }
+)
+"""Expressions that only say something about the type of the one inside: `x as T`, `x satisfies T`,
+`(x)`, `x!` and TypeScript's older assertion `<T>x`."""
 
 
 def text(node: Any) -> str:
@@ -36,9 +46,10 @@ def collapse(source: str) -> str:
 
 
 def unwrap(node: Any) -> Any:
-    """The expression inside `as`, `satisfies`, parentheses and `!`."""
+    """The expression inside `as`, `satisfies`, parentheses, `!` and `<T>` (see WRAPPERS); None when
+    a wrapper holds none (a tree with errors)."""
     while node is not None and node.type in WRAPPERS:
-        node = node.named_children[0] if node.named_children else None
+        node = next((c for c in node.named_children if c.type not in ("type_arguments", "comment")), None)
     return node
 
 
