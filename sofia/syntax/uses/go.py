@@ -8,6 +8,7 @@ from sofia.syntax.go import receiver_base, spec_nodes
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, USE, Binding, Occurrence, Path, Syntax
 from sofia.syntax.uses.nodes import holding, is_field, nearest, span, walk
+from sofia.syntax.uses.scan import Base
 
 FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
 DECLARING = ("parameter_declaration", "var_spec", "short_var_declaration")
@@ -73,7 +74,7 @@ def import_name(path: str) -> str:
     return name.split(".")[0].replace("-", "_")
 
 
-class Analyzer:
+class Analyzer(Base):
     def __init__(self, tree: Syntax, rel: str) -> None:
         self.tree = tree
         self.root = tree.trees[0].root_node
@@ -157,15 +158,6 @@ class Analyzer:
         return None
 
     # --- classification -----------------------------------------------------------------------
-
-    def root_at(self, start: int) -> Node | None:
-        return self.root
-
-    def outside(self, start: int, word: str) -> Occurrence:
-        return Occurrence(start, 0, 0, USE, "reference")
-
-    def extra_spellings(self, word: str) -> list[str]:
-        return []
 
     def classes(self) -> list[Binding]:
         found: list[Binding] = []

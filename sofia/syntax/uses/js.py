@@ -12,6 +12,7 @@ from sofia.syntax.js import FUNCTIONS, METHODS
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
 from sofia.syntax.uses.nodes import holding, is_field, nearest, of_types, span, walk, word_positions
+from sofia.syntax.uses.scan import Base
 
 SCRIPT_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".d.ts")
 FUNCTION_SCOPES = (
@@ -117,7 +118,7 @@ def module_path(rel: str) -> Path:
     return tuple(parts)
 
 
-class Analyzer:
+class Analyzer(Base):
     def __init__(self, tree: Syntax, rel: str, script: Any = None, component: str = "") -> None:
         self.rel = rel
         self.tree = tree
@@ -350,15 +351,6 @@ class Analyzer:
         return found
 
     # --- classification -----------------------------------------------------------------------
-
-    def root_at(self, start: int) -> Node | None:
-        return self.root
-
-    def outside(self, start: int, word: str) -> Occurrence:
-        return Occurrence(start, 0, 0, USE, "reference")
-
-    def extra_spellings(self, word: str) -> list[str]:
-        return []
 
     def classes(self) -> list[Binding]:
         source, low, high = self.tree.source, self.root.start_byte, self.root.end_byte

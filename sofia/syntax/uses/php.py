@@ -8,6 +8,7 @@ from sofia.syntax.php import CONTAINERS, TYPE_KINDS
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
 from sofia.syntax.uses.nodes import holding, is_field, nearest, span
+from sofia.syntax.uses.scan import Base
 
 TYPE_NODES = frozenset(
     {
@@ -41,7 +42,7 @@ def segments(text: str) -> Path:
     return tuple(part for part in text.strip().split("\\") if part)
 
 
-class Analyzer:
+class Analyzer(Base):
     def __init__(self, tree: Syntax, rel: str) -> None:
         self.tree = tree
         self.root = tree.trees[0].root_node
@@ -186,15 +187,6 @@ class Analyzer:
         return found.pop() if len(found) == 1 and () not in found else None
 
     # --- classification -----------------------------------------------------------------------
-
-    def root_at(self, start: int) -> Node | None:
-        return self.root
-
-    def outside(self, start: int, word: str) -> Occurrence:
-        return Occurrence(start, 0, 0, USE, "reference")
-
-    def extra_spellings(self, word: str) -> list[str]:
-        return []
 
     def classes(self) -> list[Binding]:
         found: list[Binding] = []

@@ -11,6 +11,7 @@ from sofia.syntax.python import definitions
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
 from sofia.syntax.uses.nodes import holding, is_field, nearest, span, word_positions
+from sofia.syntax.uses.scan import Base
 
 SCOPES = ("function_definition", "lambda")
 PARAMETERS = frozenset(
@@ -99,7 +100,7 @@ IMPORTS = ("import_statement", "import_from_statement")
 BODIES = ("function_definition", "class_definition")
 
 
-class Analyzer:
+class Analyzer(Base):
     def __init__(self, tree: Syntax, rel: str) -> None:
         self.tree = tree
         self.root = tree.trees[0].root_node
@@ -328,15 +329,6 @@ class Analyzer:
         return found.pop() if len(found) == 1 else None
 
     # --- classification -----------------------------------------------------------------------
-
-    def root_at(self, start: int) -> Node | None:
-        return self.root
-
-    def outside(self, start: int, word: str) -> Occurrence:
-        return Occurrence(start, 0, 0, USE, "reference")
-
-    def extra_spellings(self, word: str) -> list[str]:
-        return []
 
     def classes(self) -> list[Binding]:
         return [Binding(self.class_path(node), self.bases(node)) for node in _class_nodes(self.root)]

@@ -20,7 +20,7 @@ from sofia.syntax.queried import ROW_KINDS, SYMBOL_KINDS, TYPE_KINDS, Declaratio
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
 from sofia.syntax.uses.nodes import ancestors, span
-from sofia.syntax.uses.scan import COMMENTS, STRINGS
+from sofia.syntax.uses.scan import COMMENTS, STRINGS, Base
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
 DEFINITION_KINDS = {"field": "property", "case": "constant", "var": "variable"}
@@ -37,7 +37,7 @@ class TypedBinding:
     """The function-like node binding it; None for a field (visible in its whole type)."""
 
 
-class Analyzer:
+class Analyzer(Base):
     def __init__(self, tree: Syntax, rel: str) -> None:
         self.tree = tree
         self.rel = rel
@@ -252,15 +252,6 @@ class Analyzer:
         return None, False, False
 
     # --- classification -----------------------------------------------------------------------
-
-    def root_at(self, start: int) -> Node | None:
-        return self.root
-
-    def outside(self, start: int, word: str) -> Occurrence:
-        return Occurrence(start, 0, 0, USE, "reference")
-
-    def extra_spellings(self, word: str) -> list[str]:
-        return []
 
     def classify(self, node: Node, word: str) -> Occurrence:
         start = node.start_byte

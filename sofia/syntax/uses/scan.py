@@ -97,9 +97,13 @@ def syntax_of(source: bytes, lang: str, words: Sequence[str] = ()) -> Syntax:
 
 
 class Analyzer(Protocol):
-    """What a language module provides for one file."""
+    """What a language module provides for one file (its `Analyzer`, deriving from `Base`)."""
 
     module: Path
+    comments: frozenset[str]
+    """Node types that are comments in this language."""
+    strings: frozenset[str]
+    """Node types that are string contents in this language."""
 
     def root_at(self, start: int) -> Node | None:
         """The root of the tree holding byte `start`, or None where no script tree covers it."""
@@ -115,6 +119,26 @@ class Analyzer(Protocol):
 
     def extra_spellings(self, word: str) -> list[str]:
         """Other ways the file may write the name itself (a Vue component's kebab-case tag)."""
+
+
+class Base:
+    """The defaults every language's analyser shares: one tree covers the whole file (`root`), the
+    shared comment and string node types, a match outside any tree is a plain reference, and a name
+    is written only as itself. A language overrides what differs (Vue: several trees, template
+    matches, a component's kebab-case tag; the query-driven languages: their Spec's node types)."""
+
+    root: Node
+    comments: frozenset[str] = COMMENTS
+    strings: frozenset[str] = STRINGS
+
+    def root_at(self, start: int) -> Node | None:
+        return self.root
+
+    def outside(self, start: int, word: str) -> Occurrence:
+        return Occurrence(start, 0, 0, USE, "reference")
+
+    def extra_spellings(self, word: str) -> list[str]:
+        return []
 
 
 def analyzer_for(tree: Syntax, rel: str) -> Analyzer:
@@ -173,8 +197,7 @@ def _occurrences(analyzer: Analyzer, source: bytes, spelling: str, word: str) ->
 
 def _classify(analyzer: Analyzer, node: Node, word: str) -> Occurrence:
     kind = node.type
-    comments: frozenset[str] = getattr(analyzer, "comments", COMMENTS)
-    strings: frozenset[str] = getattr(analyzer, "strings", STRINGS)
+    comments, strings = analyzer.comments, analyzer.strings
     if kind in comments:
         return Occurrence(0, 0, 0, COMMENT)
     if kind in strings:

@@ -12,6 +12,7 @@ from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses import js
 from sofia.syntax.uses.model import COMMENT, OTHER, STRING, USE, Binding, Occurrence, Path, Syntax
 from sofia.syntax.uses.nodes import ancestors
+from sofia.syntax.uses.scan import Base
 from sofia.syntax.vue import sfc_blocks
 
 BOUND = ("v-", ":", "@", "#")
@@ -28,7 +29,7 @@ def is_component_name(name: str) -> bool:
     return bool(name) and name[0].isupper() and any(c.islower() for c in name) and name.isidentifier()
 
 
-class Analyzer:
+class Analyzer(Base):
     def __init__(self, tree: Syntax, rel: str) -> None:
         self.source = tree.source
         self.blocks = sfc_blocks(tree.source)
