@@ -3,14 +3,13 @@ that hands them to the engine and the shaper."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import Field
 
 from sofia.providers.contract import Cli, Context, Implementation
 from sofia.providers.params import Input, PathParam
-
-Kind = Literal["call", "new", "extends", "implements", "use", "import", "type", "tag", "reference"]
+from sofia.syntax.uses.model import UseKind
 
 
 class Params(Input):
@@ -42,7 +41,7 @@ class Params(Input):
         Cli(flag="--ignore-dir", split=True, metavar="NAME"),
     ]
     kinds: Annotated[
-        list[Kind],
+        list[UseKind],
         Field(default_factory=list, description="Use kinds to show; empty = all."),
         Cli(flag="--kind", split=True, metavar="KIND"),
     ]

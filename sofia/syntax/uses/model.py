@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 Path = tuple[str, ...]
 """A container as segments: a namespace, module or package, optionally followed by a class."""
@@ -16,8 +16,10 @@ LOCAL = "local"
 OTHER = "other"
 """Inside a longer token, or a closing tag repeating its opening one."""
 
-USE_KINDS = ("call", "new", "extends", "implements", "use", "import", "type", "tag", "reference")
-"""Every kind a use can have, in the order totals list them."""
+UseKind = Literal["call", "new", "extends", "implements", "use", "import", "type", "tag", "reference"]
+"""Every kind a use can have: refs' `kinds` parameter offers them in this order (totals list the
+kinds found by name)."""
+USE_KINDS: tuple[UseKind, ...] = get_args(UseKind)
 
 
 @dataclass
