@@ -3,13 +3,15 @@ category, the recall of the oracle's uses, the precision of `exact` matches, of 
 of `name` matches, and the share of confirmed uses marked exact. Prints one table and the worst
 misses (examples of missed and false uses).
 
-    python bench/bench_refs_oracle.py [python ts go php] [--oracle-only] [--refs-source DIR] [--fresh]
+    python bench/bench_refs_oracle.py [LANG ...] [--oracle-only] [--refs-source DIR] [--fresh]
 
 Corpora and oracles, installed at bench time into bench/.cache/refs_oracle (see
 bench/refs_oracle/corpora.py and docs/refs-oracle.md): Python `rich` from PyPI with jedi, the
 TypeScript sources of `rxjs` from npm with the `typescript` language service, Go from Debian's
 `golang-*-dev` packages with a go/types program (Debian's Go 1.19, no network needed), PHP from
-Debian's `php-symfony-*`/`php-twig` packages with the intelephense language server from npm.
+Debian's `php-symfony-*`/`php-twig` packages with the intelephense language server from npm,
+Java from Debian's `openjdk-17-source` with a program on the JDK's compiler API (javac from
+`openjdk-17-jdk-headless`), C and C++ from the Brotli and LightGBM sdists with Debian's clangd.
 `--oracle-only` writes the ground truth (bench/.cache/refs_oracle/LANG/truth.json) and stops;
 `--refs-source` runs `sf refs` from another checkout (default: this one).
 """
