@@ -241,6 +241,7 @@ USES = Uses(
 
 SPEC = Spec(
     query="ruby.scm",
+    binding_query="ruby.bindings.scm",
     comments=frozenset({"comment"}),
     strings=frozenset(
         {"string", "string_content", "heredoc_body", "heredoc_content", "escape_sequence", "character"}

@@ -20,9 +20,3 @@
   arguments: (argument_list [(simple_symbol) (string)] @name)) @definition.property
 
 (assignment left: (constant) @name right: (_) @value) @definition.constant
-
-; Bindings for refs: locals (typed when made by `Foo.new`), parameters and block parameters.
-(assignment left: (identifier) @binding.name right: (_) @binding.value) @binding
-(method_parameters [(identifier) @binding.name (optional_parameter name: (identifier) @binding.name) (keyword_parameter name: (identifier) @binding.name) (splat_parameter name: (identifier) @binding.name) (hash_splat_parameter name: (identifier) @binding.name) (block_parameter name: (identifier) @binding.name)]) @binding
-(block_parameters [(identifier) @binding.name (optional_parameter name: (identifier) @binding.name) (keyword_parameter name: (identifier) @binding.name) (splat_parameter name: (identifier) @binding.name)]) @binding
-(lambda_parameters (identifier) @binding.name) @binding

@@ -252,6 +252,7 @@ USES = Uses(
 
 SPEC = Spec(
     query="rust.scm",
+    binding_query="rust.bindings.scm",
     comments=frozenset({"line_comment", "block_comment"}),
     strings=frozenset(
         {"string_literal", "raw_string_literal", "char_literal", "string_content", "escape_sequence"}

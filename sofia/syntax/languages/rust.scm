@@ -32,8 +32,3 @@
 (struct_item body: (field_declaration_list (field_declaration name: (field_identifier) @name type: (_) @type) @definition.field))
 (union_item body: (field_declaration_list (field_declaration name: (field_identifier) @name type: (_) @type) @definition.field))
 (enum_variant name: (identifier) @name value: (_)? @value) @definition.case
-
-; Typed bindings for refs' receivers: `let` (typed, or made by a struct expression) and parameters.
-(let_declaration pattern: [(identifier) @binding.name (mut_pattern (identifier) @binding.name)] type: (_)? @binding.type value: (_)? @binding.value) @binding
-(parameter pattern: [(identifier) @binding.name (mut_pattern (identifier) @binding.name)] type: (_) @binding.type) @binding
-(closure_parameters [(identifier) @binding.name (parameter pattern: (identifier) @binding.name type: (_)? @binding.type)]) @binding
