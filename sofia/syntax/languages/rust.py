@@ -20,7 +20,7 @@ RESTRICTED = {"pub(crate)": "crate", "pub(super)": "super", "pub(self)": "privat
 
 def visibility(node: Node, kind: str, owner_kind: str, words: list[str]) -> str:
     """public, crate, super, restricted or private (see the module's docstring)."""
-    marker = next((c for c in node.children if c.type == "visibility_modifier"), None)
+    marker = _visibility_marker(node)
     if marker is not None:
         written = "".join(text_of(marker).split())
         if written == "pub":
@@ -41,6 +41,12 @@ def _exported_macro(node: Node) -> bool:
             return True
         sibling = sibling.prev_sibling
     return False
+
+
+def _visibility_marker(node: Node) -> Node | None:
+    """The `pub`, `pub(crate)`... of an item: its first child when written."""
+    first = node.child(0) if node.child_count else None
+    return first if first is not None and first.type == "visibility_modifier" else None
 
 
 def _in_trait(node: Node) -> bool:
@@ -122,7 +128,7 @@ def import_text(node: Node) -> str:
     """`std::collections::{HashMap, HashSet as Set}`, `pub crate::error::Error` (a re-export),
     `extern crate alloc`."""
     words = " ".join(text_of(node).split()).removesuffix(";").strip()
-    marker = next((c for c in node.children if c.type == "visibility_modifier"), None)
+    marker = _visibility_marker(node)
     argument = node.child_by_field_name("argument")
     if node.type != "use_declaration" or argument is None:
         return words
