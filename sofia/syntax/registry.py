@@ -198,14 +198,15 @@ LANGUAGES: tuple[Language, ...] = (
         "csharp",
         spec="sofia.syntax.languages.csharp",
         gives=(
-            _SUMMARY + "; properties, events and indexers (`Foo.this`), operators (`Foo.operator`), "
-            "records and delegates; the namespace is the file's, not part of qnames",
+            _SUMMARY + "; properties, events and indexers (`Foo.this`), operators (`Foo.operator +`), "
+            "destructors (`Foo.~Foo`), records and delegates; the namespace is the file's, not part "
+            "of qnames",
             "definitions, uses by kind (`new`, base lists as extends/implements), `using` aliases, "
             "receivers typed by `this`, fields, properties, parameters, locals and `var x = new T()`",
         ),
         limits=(
-            "overloads share one qname, as do constructors and the destructor (`Foo.Foo`); a call "
-            "is matched to them by name, not by argument types",
+            "overloads share one qname, as do constructors (`Foo.Foo`); a call is matched to "
+            "them by name, not by argument types",
             "a base list does not say which entry is the class: the first is `extends` unless "
             "named like an interface (`IFoo`), the others `implements`",
             "a type brought in by `using Namespace;` is matched by name: its uses are `name` "

@@ -1,5 +1,5 @@
 """C# symbols: nested types qualify their members (the namespace does not), overloads,
-constructors and the destructor share a qname, operators are `operator` and indexers `this`,
+constructors share a qname, the destructor is `~Cart`, operators `operator +` and indexers `this`,
 properties are symbols, `///` comments and attribute lists belong to their declaration's slice."""
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ def test_every_declaration_is_a_symbol_qualified_by_its_types() -> None:
         ("method", "Cart.this", 30),
         ("method", "Cart.Cart", 32),
         ("method", "Cart.Cart", 34),
-        ("method", "Cart.Cart", 39),  # the destructor
+        ("method", "Cart.~Cart", 39),
         ("method", "Cart.Add", 43),
         ("method", "Cart.Add", 45),
-        ("method", "Cart.operator", 47),
-        ("method", "Cart.operator", 49),
+        ("method", "Cart.operator +", 47),
+        ("method", "Cart.operator int", 49),
         ("method", "Cart.Map", 51),
         ("function", "Cart.Map.Twice", 53),
         ("method", "Cart.Dispose", 57),

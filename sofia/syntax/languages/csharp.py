@@ -1,6 +1,6 @@
 """C#: classes, structs, interfaces, enums (members as cases), records (`record struct` is a
-struct), delegates (types), methods, constructors and destructors (named by their class),
-operators and conversions (named `operator`), indexers (named `this`), local functions,
+struct), delegates (types), methods, constructors (named by their class), destructors (`~Cart`),
+operators and conversions (`operator +`, `operator int`), indexers (named `this`), local functions,
 properties and events (rows that are also symbols: their accessors have bodies), fields and
 `const` constants. `///` doc comments above a declaration and the attribute lists inside it
 belong to it.
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from sofia.syntax.languages.headers import written
-from sofia.syntax.queried import Spec
+from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
@@ -29,6 +29,18 @@ MARKS = frozenset({"record", "event", "delegate"})
 INTERFACE_NAME = re.compile(r"I[A-Z]")
 BODIES = frozenset({"block", "arrow_expression_clause", "accessor_list", "declaration_list", ";"})
 HEADER_SKIP = frozenset({"attribute_list", "modifier", "delegate", "event"})
+
+
+def named(kind: str, node: Node, name_node: Node) -> Named:
+    """A destructor is `~Cart`, an operator `operator +`, a conversion `operator int` (its target
+    type): what C# itself calls them, and no longer the constructor's or each other's qname."""
+    text = text_of(name_node)
+    if node.type == "destructor_declaration":
+        text = f"~{text}"
+    elif node.type in ("operator_declaration", "conversion_operator_declaration"):
+        written_as = node.child_by_field_name("operator" if node.type == "operator_declaration" else "type")
+        text = f"operator {' '.join(text_of(written_as).split())}"
+    return Named(kind, name_node, text)
 
 
 def visibility(node: Node, kind: str, owner_kind: str, words: list[str]) -> str:
@@ -53,12 +65,23 @@ def mods(node: Node, words: list[str]) -> list[str]:
 
 
 def signature(node: Node, name_node: Node, source: bytes) -> str:
-    """`void <T>(T item) where T : class`, `(int size)` for a constructor, `~()` for a
-    destructor, `Money +(Money a, Money b)` for an operator, `T [int index]` for an indexer,
-    `void IDisposable.Dispose()` for an explicit interface implementation."""
+    """`void <T>(T item) where T : class`, `(int size)` for a constructor or a destructor,
+    `Money (Money a, Money b)` for an operator, `implicit (Money m)` for a conversion (the name
+    says the operator and the target), `T [int index]` for an indexer, `void
+    IDisposable.Dispose()` for an explicit interface implementation."""
     explicit = any(c.type == "explicit_interface_specifier" for c in node.named_children)
     cut = node if explicit else name_node  # `void IDisposable.Dispose()` keeps the name it implements
-    return written(node, cut, skip=HEADER_SKIP, stop=BODIES | {"constructor_initializer"})
+    in_name = {
+        "operator_declaration": node.child_by_field_name("operator"),
+        "conversion_operator_declaration": node.child_by_field_name("type"),
+    }.get(node.type)
+    return written(
+        node,
+        cut,
+        skip=HEADER_SKIP | {"~"},
+        stop=BODIES | {"constructor_initializer"},
+        dropped=(lambda child: child == in_name) if in_name is not None else None,
+    )
 
 
 def relation(item: Node) -> tuple[str, str]:
@@ -217,6 +240,7 @@ SPEC = Spec(
     signature=signature,
     import_text=import_text,
     uses=USES,
+    named=named,
     symbol_rows=frozenset({"property"}),
     mods=mods,
     relation=relation,
