@@ -186,8 +186,6 @@ LANGUAGES: tuple[Language, ...] = (
         limits=(
             "overloads share one qname, as do secondary constructors (`Foo.constructor`); a call "
             "is matched to them by name, not by argument types",
-            "a type written qualified in code (`a.b.Foo`) is read as `a`: receivers typed so are "
-            "not resolved",
             "a name written in backticks keeps them in its qname, without the spaces inside",
         ),
     ),

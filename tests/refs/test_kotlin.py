@@ -6,6 +6,8 @@ are counted apart."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.refs.conftest import FIXTURES, accounted, entry, refs, uses
 
 KT = FIXTURES / "kotlin"
@@ -59,3 +61,13 @@ def test_delegation_specifiers_read_as_extends_or_implements() -> None:
         (INVOICE, 4, "implements", "name"),
         (SPECIAL, 5, "implements", "name"),
     }
+
+
+def test_a_receiver_typed_with_a_qualified_name(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "Base.kt").write_text("package a.b\n\nclass Base {\n    fun ping() {}\n}\n")
+    (tmp_path / "a" / "Use.kt").write_text(
+        "package c\n\nfun use(x: a.b.Base?) {\n    x.ping()\n    val y: a.b.Base = make()\n    y.ping()\n}\n"
+    )
+    item = entry(refs(tmp_path, "Base.ping"), "Base.ping")
+    assert uses(item) == {("a/Use.kt", 4, "call", "exact"), ("a/Use.kt", 6, "call", "exact")}

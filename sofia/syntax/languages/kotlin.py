@@ -157,9 +157,9 @@ USES = Uses(
     imports=frozenset({"import", "package_header"}),
     import_bindings=import_bindings,
     type_parents=frozenset({"user_type", "type_arguments", "type_projection"}),
+    # A user type is read whole (`a.b.Foo<T>` names Foo), not looked through to its first part.
     wrappers=frozenset(
         {
-            "user_type",
             "nullable_type",
             "non_nullable_type",
             "parenthesized_type",
