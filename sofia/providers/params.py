@@ -228,7 +228,7 @@ def problem(model: type[BaseModel], error: Any, shown: Shown) -> str:
         least = context.get("min_length", 1)
         return "must not be empty" if least == 1 else f"at least {least} characters{got}"
     if kind in _BOUNDS:
-        return f"{_BOUNDS[kind].format(bound=context.get(_BOUND_KEYS[kind]))}{got}"
+        return f"{_BOUNDS[kind].format(bound=_number(context.get(_BOUND_KEYS[kind])))}{got}"
     if kind in _NUMBERS or kind == "number_not_boolean":
         whole = _shape(field.annotation) == "int" if field is not None else kind.startswith("int")
         example = _example(field, whole)
@@ -256,6 +256,13 @@ _BOUNDS = {
 }
 _BOUND_KEYS = {"greater_than_equal": "ge", "greater_than": "gt", "less_than_equal": "le", "less_than": "lt"}
 _NUMBERS = ("int_type", "int_parsing", "int_from_float", "float_type", "float_parsing", "int_parsing_size")
+
+
+def _number(value: Any) -> str:
+    """A bound as a person writes it: `0`, not `0.0`; `1,000` for large ones."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 def _choices(field: Any) -> list[str]:

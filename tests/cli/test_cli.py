@@ -234,7 +234,7 @@ def test_unexpected_exception_is_an_internal_error_line(tmp_path: Path) -> None:
 def test_validation_error_names_the_option(tmp_path: Path) -> None:
     done = run_sf("test", "sleep", "--seconds", "-1", cwd=tmp_path, env=FAULTY)
     assert done.returncode == 2
-    assert "sf test sleep: error: --seconds: Input should be greater than or equal to 0" in done.stderr
+    assert "sf test sleep: error: --seconds: 0 or more, not -1" in done.stderr
     assert "https://" not in done.stderr
 
 
