@@ -152,6 +152,10 @@ class Spec:
     """Where a file-level declaration starts again after a region the grammar could not parse
     (C: the line after a `}` in column 0): such a region is parsed again piece by piece
     (`sofia.syntax.resync`)."""
+    resync_nodes: frozenset[str] = frozenset()
+    """File-level node types besides ERROR that are parsed again when they hold a `resync`
+    boundary before their end: a C function the grammar let run on over the functions after it
+    (a loop macro like `} while_each_thread(g, t);` leaves its body open)."""
 
 
 @dataclass(frozen=True)
@@ -312,7 +316,9 @@ def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
     roots: list[Node] = [tree.root_node]
     spans: list[tuple[int, int]] = []
     if spec.resync is not None:
-        spans, pieces = resync.pieces(prepared, _grammar(lang), tree.root_node, spec.resync)
+        spans, pieces = resync.pieces(
+            prepared, _grammar(lang), tree.root_node, spec.resync, spec.resync_nodes
+        )
         roots.extend(piece.root_node for piece in pieces)
     for root, captures in _matches(compiled(lang), roots):
         if spans and root is roots[0] and any(resync.within(n[0], spans) for n in captures.values()):

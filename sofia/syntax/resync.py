@@ -22,19 +22,25 @@ MAX_PIECES = 2000
 """Pieces parsed per file at most (each is a parse of its own)."""
 
 
-def regions(root: Node) -> list[Node]:
-    """The file-level ERROR nodes: the root itself when the whole file is one."""
+def regions(root: Node, suspects: frozenset[str] = frozenset()) -> list[Node]:
+    """The file-level ERROR nodes (the root itself when the whole file is one), and the
+    file-level nodes of the `suspects` types (checked for a boundary inside by the caller)."""
     if root.type == "ERROR":
         return [root]
-    return [child for child in root.children if child.type == "ERROR"]
+    return [child for child in root.children if child.type == "ERROR" or child.type in suspects]
 
 
 def pieces(
-    source: bytes, grammar: str, root: Node, boundary: re.Pattern[bytes]
+    source: bytes,
+    grammar: str,
+    root: Node,
+    boundary: re.Pattern[bytes],
+    suspects: frozenset[str] = frozenset(),
 ) -> tuple[list[tuple[int, int]], list[Any]]:
-    """(the byte ranges parsed again, their trees): every file-level ERROR region holding a
-    `boundary` is cut there and each piece parsed alone. The pieces hold no more bytes than the
-    file, whose parse ended in time; past PARSE_TIMEOUT no further piece is parsed."""
+    """(the byte ranges parsed again, their trees): every file-level ERROR region (or node of a
+    `suspects` type) holding a `boundary` before its end is cut there and each piece parsed
+    alone. The pieces hold no more bytes than the file, whose parse ended in time; past
+    PARSE_TIMEOUT no further piece is parsed."""
     from tree_sitter import Range
 
     spans: list[tuple[int, int]] = []
@@ -42,7 +48,7 @@ def pieces(
     deadline = time.monotonic() + PARSE_TIMEOUT
     parser = parser_for(grammar)
     try:
-        for region in regions(root):
+        for region in regions(root, suspects):
             start, end = region.start_byte, region.end_byte
             cuts = [m.end() for m in boundary.finditer(source, start, end) if start < m.end() < end]
             if not cuts:

@@ -60,11 +60,11 @@ def declared(declarator: Node | None, names: Iterable[str] = NAMES) -> tuple[Nod
     return None
 
 
-def at_file_level(node: Node) -> bool:
-    """Whether a declaration stands at file level (conditional blocks looked through, and a
-    region the grammar could not parse: a `#if` cut off from its `#endif` is one)."""
+def at_file_level(node: Node, through_errors: bool = False) -> bool:
+    """Whether a declaration stands at file level (conditional blocks looked through, and with
+    `through_errors` a region the grammar could not parse: a `#if` cut off from its `#endif`)."""
     parent = node.parent
-    while parent is not None and (parent.type in PREPROC or parent.type == "ERROR"):
+    while parent is not None and (parent.type in PREPROC or (through_errors and parent.type == "ERROR")):
         parent = parent.parent
     return parent is None or parent.type in FILE_LEVEL
 
@@ -77,6 +77,20 @@ def constant(node: Node, name: Node) -> bool:
         return True
     written = has_qualifier(node, "const") or has_qualifier(node, "constexpr")
     return written and "*" not in declared_type
+
+
+def loop_macro(node: Node) -> bool:
+    """A loop macro and its block in a function body (`list_for_each_entry(pos, head, list) {`),
+    which the grammar reads as a function without a type whose parameters declare nothing."""
+    if node.type != "function_definition":
+        return False
+    if node.child_by_field_name("type") is not None:
+        return split_name(node) is not None and in_body(node)  # read as `type (declarator)`
+    declarator = node.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    if params is None or any(c.type.endswith("parameter_declaration") for c in params.named_children):
+        return False
+    return in_body(node)
 
 
 def in_body(node: Node) -> bool:
@@ -119,6 +133,8 @@ def named(kind: str, node: Node, name: Node) -> Named | None:
         return macro_function(name)
     if kind == "type" and in_body(node):
         return None
+    if loop_macro(node):
+        return None
     if node.type == "preproc_def" and _guard(node):
         return None
     if kind in ("macro", "case", "struct", "union", "enum") or node.type == "preproc_def":
@@ -136,10 +152,12 @@ def named(kind: str, node: Node, name: Node) -> Named | None:
     if kind == "function":
         return Named("function", leaf, text)
     if kind == "var":
-        if not at_file_level(node) or unterminated(node):
+        if unterminated(node):
             return None
-        if function:
-            return Named("prototype", leaf, text)
+        if function and at_file_level(node, through_errors=True):
+            return Named("prototype", leaf, text)  # in an unparsed region too: no local is one
+        if function or not at_file_level(node):
+            return None
         return Named("constant" if constant(node, leaf) else "var", leaf, text)
     if kind == "type":
         tagged = node.child_by_field_name("type")
@@ -431,6 +449,7 @@ SPEC = Spec(
     named=named,
     prepare=cmacros.prepare_c,
     resync=RESYNC,
+    resync_nodes=frozenset({"function_definition", "compound_statement"}),
     regions=regions.column_zero_braces,
     value_type=value_type,
     literal=literal,

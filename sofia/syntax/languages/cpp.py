@@ -97,7 +97,7 @@ def named(kind: str, node: Node, name: Node) -> Named | None:
         return c.macro_function(name)
     if kind in ("macro", "case") or node.type == "preproc_def":
         return c.named(kind, node, name)
-    if kind in LOCAL_KINDS and c.in_body(node):
+    if (kind in LOCAL_KINDS and c.in_body(node)) or c.loop_macro(node):
         return None
     found = _named(kind, node, name)
     if found is not None and not all(_is_name(owner) for owner in found.owners):
@@ -375,6 +375,7 @@ SPEC = Spec(
     wrappers=frozenset({"template_declaration"}),
     prepare=cmacros.prepare_cpp,
     resync=c.RESYNC,
+    resync_nodes=c.SPEC.resync_nodes,
     value_type=c.value_type,
     literal=c.literal,
     symbol_rows=c.SPEC.symbol_rows,
