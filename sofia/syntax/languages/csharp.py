@@ -218,6 +218,7 @@ USES = Uses(
 
 SPEC = Spec(
     query="csharp.scm",
+    binding_query="csharp.bindings.scm",
     comments=frozenset({"comment"}),
     strings=frozenset(
         {

@@ -1,5 +1,6 @@
 ; C# declarations for sofia (docs/adding-a-language.md): @definition.<kind> on the declaration,
-; @name on its name; @package and @import for the summary header; @binding for refs' receivers.
+; @name on its name; @package and @import for the summary header (refs' typed bindings:
+; csharp.bindings.scm).
 ; Attribute lists are children of the declaration they decorate, so its node already starts there.
 
 (namespace_declaration name: (_) @name) @package
@@ -37,21 +38,3 @@
 (record_declaration
   (parameter_list (parameter type: (_) @type name: (identifier) @name) @definition.field))
 (enum_member_declaration name: (identifier) @name value: (_)? @value) @definition.case
-
-; Typed bindings for refs' receivers: locals, parameters, fields, properties, loop, catch and
-; pattern variables (`var x = new Foo()` is typed by its value).
-(local_declaration_statement
-  (variable_declaration type: (_) @binding.type
-    (variable_declarator name: (identifier) @binding.name ("=" (_) @binding.value)?))) @binding
-(using_statement
-  (variable_declaration type: (_) @binding.type
-    (variable_declarator name: (identifier) @binding.name ("=" (_) @binding.value)?))) @binding
-(field_declaration
-  (variable_declaration type: (_) @binding.type
-    (variable_declarator name: (identifier) @binding.name ("=" (_) @binding.value)?))) @binding
-(parameter type: (_) @binding.type name: (identifier) @binding.name) @binding
-(property_declaration type: (_) @binding.type name: (identifier) @binding.name) @binding
-(foreach_statement type: (_) @binding.type left: (identifier) @binding.name) @binding
-(catch_declaration type: (_) @binding.type name: (identifier) @binding.name) @binding
-(declaration_pattern type: (_) @binding.type name: (identifier) @binding.name) @binding
-(lambda_expression parameters: (implicit_parameter) @binding.name) @binding

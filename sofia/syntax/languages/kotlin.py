@@ -186,6 +186,7 @@ USES = Uses(
 
 SPEC = Spec(
     query="kotlin.scm",
+    binding_query="kotlin.bindings.scm",
     comments=frozenset({"line_comment", "block_comment"}),
     strings=frozenset({"string_content", "character_literal"}),
     bodies=frozenset({"function_body", "class_body", "enum_class_body"}),

@@ -1,5 +1,6 @@
 ; Kotlin declarations for sofia (docs/adding-a-language.md): @definition.<kind> on the declaration,
-; @name on its name; @package and @import for the summary header; @binding for refs' receivers.
+; @name on its name; @package and @import for the summary header (refs' typed bindings:
+; kotlin.bindings.scm).
 ; Annotations sit in the declaration's `modifiers`, so its node already starts at them.
 
 (package_header (qualified_identifier) @name) @package
@@ -17,53 +18,71 @@
 ; parameters (`@Target(CLASS)` then `annotation class Marker`, `@Keep` then `enum class Mode { A }`)
 ; as an annotated expression: the declaration is recovered here, from its outermost annotation
 ; (up to six annotations).
-(source_file (annotated_expression 
-  (infix_expression . (identifier) @_modifier . (identifier) @_class .
-    [(identifier) @name (call_expression . (identifier) @name)])) @definition.enum
+(source_file
+  (annotated_expression
+    (infix_expression . (identifier) @_modifier . (identifier) @_class .
+      [(identifier) @name (call_expression . (identifier) @name)])) @definition.enum
   (#eq? @_class "class") (#eq? @_modifier "enum"))
-(source_file (annotated_expression (annotated_expression 
-  (infix_expression . (identifier) @_modifier . (identifier) @_class .
-    [(identifier) @name (call_expression . (identifier) @name)]))) @definition.enum
+(source_file
+  (annotated_expression (annotated_expression
+    (infix_expression . (identifier) @_modifier . (identifier) @_class .
+      [(identifier) @name (call_expression . (identifier) @name)]))) @definition.enum
   (#eq? @_class "class") (#eq? @_modifier "enum"))
-(source_file (annotated_expression (annotated_expression (annotated_expression 
-  (infix_expression . (identifier) @_modifier . (identifier) @_class .
-    [(identifier) @name (call_expression . (identifier) @name)])))) @definition.enum
+(source_file
+  (annotated_expression (annotated_expression (annotated_expression
+    (infix_expression . (identifier) @_modifier . (identifier) @_class .
+      [(identifier) @name (call_expression . (identifier) @name)])))) @definition.enum
   (#eq? @_class "class") (#eq? @_modifier "enum"))
-(source_file (annotated_expression (annotated_expression (annotated_expression (annotated_expression 
-  (infix_expression . (identifier) @_modifier . (identifier) @_class .
-    [(identifier) @name (call_expression . (identifier) @name)]))))) @definition.enum
+(source_file
+  (annotated_expression (annotated_expression (annotated_expression
+  (annotated_expression
+    (infix_expression . (identifier) @_modifier . (identifier) @_class .
+      [(identifier) @name (call_expression . (identifier) @name)]))))) @definition.enum
   (#eq? @_class "class") (#eq? @_modifier "enum"))
-(source_file (annotated_expression (annotated_expression (annotated_expression (annotated_expression (annotated_expression 
-  (infix_expression . (identifier) @_modifier . (identifier) @_class .
-    [(identifier) @name (call_expression . (identifier) @name)])))))) @definition.enum
+(source_file
+  (annotated_expression (annotated_expression (annotated_expression
+  (annotated_expression (annotated_expression
+    (infix_expression . (identifier) @_modifier . (identifier) @_class .
+      [(identifier) @name (call_expression . (identifier) @name)])))))) @definition.enum
   (#eq? @_class "class") (#eq? @_modifier "enum"))
-(source_file (annotated_expression (annotated_expression (annotated_expression (annotated_expression (annotated_expression (annotated_expression 
-  (infix_expression . (identifier) @_modifier . (identifier) @_class .
-    [(identifier) @name (call_expression . (identifier) @name)]))))))) @definition.enum
+(source_file
+  (annotated_expression (annotated_expression (annotated_expression
+  (annotated_expression (annotated_expression (annotated_expression
+    (infix_expression . (identifier) @_modifier . (identifier) @_class .
+      [(identifier) @name (call_expression . (identifier) @name)]))))))) @definition.enum
   (#eq? @_class "class") (#eq? @_modifier "enum"))
-(source_file (annotated_expression 
-  (infix_expression . (identifier) @_modifier . (identifier) @_class .
-    [(identifier) @name (call_expression . (identifier) @name)])) @definition.class
+(source_file
+  (annotated_expression
+    (infix_expression . (identifier) @_modifier . (identifier) @_class .
+      [(identifier) @name (call_expression . (identifier) @name)])) @definition.class
   (#eq? @_class "class") (#not-eq? @_modifier "enum"))
-(source_file (annotated_expression (annotated_expression 
-  (infix_expression . (identifier) @_modifier . (identifier) @_class .
-    [(identifier) @name (call_expression . (identifier) @name)]))) @definition.class
+(source_file
+  (annotated_expression (annotated_expression
+    (infix_expression . (identifier) @_modifier . (identifier) @_class .
+      [(identifier) @name (call_expression . (identifier) @name)]))) @definition.class
   (#eq? @_class "class") (#not-eq? @_modifier "enum"))
-(source_file (annotated_expression (annotated_expression (annotated_expression 
-  (infix_expression . (identifier) @_modifier . (identifier) @_class .
-    [(identifier) @name (call_expression . (identifier) @name)])))) @definition.class
+(source_file
+  (annotated_expression (annotated_expression (annotated_expression
+    (infix_expression . (identifier) @_modifier . (identifier) @_class .
+      [(identifier) @name (call_expression . (identifier) @name)])))) @definition.class
   (#eq? @_class "class") (#not-eq? @_modifier "enum"))
-(source_file (annotated_expression (annotated_expression (annotated_expression (annotated_expression 
-  (infix_expression . (identifier) @_modifier . (identifier) @_class .
-    [(identifier) @name (call_expression . (identifier) @name)]))))) @definition.class
+(source_file
+  (annotated_expression (annotated_expression (annotated_expression
+  (annotated_expression
+    (infix_expression . (identifier) @_modifier . (identifier) @_class .
+      [(identifier) @name (call_expression . (identifier) @name)]))))) @definition.class
   (#eq? @_class "class") (#not-eq? @_modifier "enum"))
-(source_file (annotated_expression (annotated_expression (annotated_expression (annotated_expression (annotated_expression 
-  (infix_expression . (identifier) @_modifier . (identifier) @_class .
-    [(identifier) @name (call_expression . (identifier) @name)])))))) @definition.class
+(source_file
+  (annotated_expression (annotated_expression (annotated_expression
+  (annotated_expression (annotated_expression
+    (infix_expression . (identifier) @_modifier . (identifier) @_class .
+      [(identifier) @name (call_expression . (identifier) @name)])))))) @definition.class
   (#eq? @_class "class") (#not-eq? @_modifier "enum"))
-(source_file (annotated_expression (annotated_expression (annotated_expression (annotated_expression (annotated_expression (annotated_expression 
-  (infix_expression . (identifier) @_modifier . (identifier) @_class .
-    [(identifier) @name (call_expression . (identifier) @name)]))))))) @definition.class
+(source_file
+  (annotated_expression (annotated_expression (annotated_expression
+  (annotated_expression (annotated_expression (annotated_expression
+    (infix_expression . (identifier) @_modifier . (identifier) @_class .
+      [(identifier) @name (call_expression . (identifier) @name)]))))))) @definition.class
   (#eq? @_class "class") (#not-eq? @_modifier "enum"))
 
 ; A function in a class, object or interface body is a method; elsewhere (a file, a block, a
@@ -92,13 +111,3 @@
   (variable_declaration (identifier) @name . (_)? @type) ("=" . (_) @value)?) @definition.property)
 (class_parameter ["val" "var"] (identifier) @name . (_) @type) @definition.field
 (enum_entry (identifier) @name) @definition.case
-
-; Typed bindings for refs' receivers: properties and locals, parameters, loop and catch variables
-; (`val x = Foo()` is typed by its value).
-(property_declaration (variable_declaration (identifier) @binding.name . (_)? @binding.type)
-  ("=" . (_) @binding.value)?) @binding
-(parameter (identifier) @binding.name . (_) @binding.type) @binding
-(class_parameter (identifier) @binding.name . (_) @binding.type) @binding
-(for_statement (variable_declaration (identifier) @binding.name . (_)? @binding.type)) @binding
-(catch_block (identifier) @binding.name . (_) @binding.type) @binding
-(lambda_parameters (variable_declaration (identifier) @binding.name . (_)? @binding.type)) @binding
