@@ -106,3 +106,23 @@ class Repo:
         self.git("add", "-A", *(["--", *paths] if paths else []))
         self.git("commit", "-q", "--allow-empty", "-m", message)
         return self.git("rev-parse", "HEAD").strip()
+
+
+def count_parses(monkeypatch: Any) -> list[str]:
+    """The languages of the symbol trees built from now on, one entry per parse, in order: every
+    language's `extract` is wrapped (`sofia.syntax.parse` calls it by attribute), so no counter
+    lives in the product for the tests' sake."""
+    import importlib
+
+    from sofia.syntax import registry
+
+    built: list[str] = []
+    for module in {importlib.import_module(record.symbols) for record in registry.LANGUAGES}:
+        real = module.extract
+
+        def counting(source: bytes, lang: str, *rest: Any, _real: Any = real) -> Any:
+            built.append(lang)
+            return _real(source, lang, *rest)
+
+        monkeypatch.setattr(module, "extract", counting)
+    return built

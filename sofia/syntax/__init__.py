@@ -6,9 +6,6 @@ Nothing heavy is imported here: grammars load on the first parse.
 
 from __future__ import annotations
 
-from typing import Any
-
-from sofia.syntax import parse as _parse
 from sofia.syntax.grammars import (
     MAX_PARSE_BYTES,
     LanguageUnsupported,
@@ -24,7 +21,6 @@ from sofia.syntax.tree import Symbol, SymbolTree, slice_text
 __all__ = [
     "EXTENSIONS",
     "MAX_PARSE_BYTES",
-    "PARSE_COUNT",
     "LanguageUnsupported",
     "ParseTimeout",
     "ParseTooLarge",
@@ -38,10 +34,3 @@ __all__ = [
     "slice_text",
     "touched_symbols",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    """`sofia.syntax.PARSE_COUNT` reads the live counter, not a copy taken at import."""
-    if name == "PARSE_COUNT":
-        return _parse.PARSE_COUNT
-    raise AttributeError(name)

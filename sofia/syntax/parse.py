@@ -14,9 +14,6 @@ from sofia.syntax.tree import SymbolTree
 EXTENSIONS = registry.EXTENSIONS
 """Supported extensions (lower case) and their language (docs/languages.md)."""
 
-PARSE_COUNT = 0
-"""How many sources were parsed in this process (tests use it to prove a file is parsed once)."""
-
 
 def language_for(path: str | os.PathLike[str]) -> str | None:
     """The language of `path` from its extension (case-insensitive), or None when unsupported."""
@@ -43,7 +40,6 @@ def parse(source: bytes, lang: str, name: str = "") -> SymbolTree:
     Raises ParseTooLarge / ParseTimeout (both ParseUnavailable) when no tree can be had, and
     LanguageUnsupported for a language without an extraction module.
     """
-    global PARSE_COUNT
     record = registry.language(lang)
     if record is None:
         raise LanguageUnsupported(f"unsupported language {lang!r}")
@@ -55,7 +51,6 @@ def parse(source: bytes, lang: str, name: str = "") -> SymbolTree:
         if error.name != record.symbols:
             raise
         raise LanguageUnsupported(f"no extraction module for {lang}") from error
-    PARSE_COUNT += 1
     tree: SymbolTree = module.extract(source, lang, name)
     return tree
 

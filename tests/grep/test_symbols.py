@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import sofia.syntax
 from tests.grep.conftest import SHOP, every_hit, rows
+from tests.helpers import count_parses
 
 
 def symbols(pattern: str, **options: object) -> dict[tuple[str, int], str]:
@@ -75,11 +75,13 @@ def test_unsupported_language_is_marked_not_parsed() -> None:
 
 
 @pytest.mark.parametrize("count", [500])
-def test_file_with_many_hits_is_parsed_once(tmp_path: Path, count: int) -> None:
+def test_file_with_many_hits_is_parsed_once(
+    tmp_path: Path, count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     body = "".join(f"    needle_{i} = needle * {i}\n" for i in range(count))
     (tmp_path / "many.py").write_text(f"def spread(needle):\n{body}    return needle\n")
-    before = sofia.syntax.PARSE_COUNT
+    built = count_parses(monkeypatch)
     entry = every_hit(tmp_path, "needle_", exts=["py"])
-    assert sofia.syntax.PARSE_COUNT - before == 1
+    assert built == ["python"]
     assert entry["shown"] == entry["total"] == count
     assert {hit["symbol"] for hit in rows(entry)} == {"spread"}

@@ -56,11 +56,24 @@ def accounted(item: dict[str, Any]) -> int:
     return sum(totals.get(k, 0) for k in keys) + totals["uses"]
 
 
+def forget_memo() -> None:
+    """Drop what refs' memo keeps, as a fresh worker would start."""
+    from sofia.providers.refs import memo
+
+    memo._entries.clear()
+    memo._held = 0
+
+
+def memo_held() -> tuple[int, int]:
+    """(entries, bytes counted) refs' memo keeps now."""
+    from sofia.providers.refs import memo
+
+    return len(memo._entries), memo._held
+
+
 @pytest.fixture(autouse=True)
 def fresh_memo() -> Iterator[None]:
     """Every test starts with nothing kept from another test's calls."""
-    from sofia.providers.refs import memo
-
-    memo.forget()
+    forget_memo()
     yield
-    memo.forget()
+    forget_memo()

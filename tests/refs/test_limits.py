@@ -12,7 +12,8 @@ import pytest
 from sofia.output.budget import cost
 from sofia.providers.contract import Context
 from sofia.providers.refs.engine import jobs_for
-from tests.refs.conftest import FIXTURES, accounted, entry, refs, uses
+from tests.helpers import count_parses
+from tests.refs.conftest import FIXTURES, accounted, entry, forget_memo, refs, uses
 
 
 def many_calls(root: Path, files: int = 30, calls: int = 12) -> Path:
@@ -107,24 +108,22 @@ def test_classifying_in_several_processes_gives_the_same_result(
 
 
 def test_classifying_while_counting_gives_the_same_result(tmp_path: Path) -> None:
-    from sofia.providers.refs import memo
-
     root = many_calls(tmp_path, files=40, calls=2)
     (root / "m007.py").write_text("# target mentioned\ntarget = 3\n")
     streamed = entry(refs(root, "target", max_per_symbol=0), "target")  # one name: classified as counted
-    memo.forget()
+    forget_memo()
     counted_first = entry(refs(root, "target", "elsewhere_name", max_per_symbol=0), "target")
     assert streamed == counted_first
     assert streamed["totals"]["uses"] == 39 * 3 and streamed["totals"]["definitions"] == 2
 
 
-def test_the_symbol_tree_is_built_only_where_a_use_is_shown_or_a_definition_is(tmp_path: Path) -> None:
-    import sofia.syntax
-
+def test_the_symbol_tree_is_built_only_where_a_use_is_shown_or_a_definition_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = many_calls(tmp_path, files=30, calls=2)
-    before = sofia.syntax.PARSE_COUNT
+    built = count_parses(monkeypatch)
     item = entry(refs(root, "target", max_per_symbol=2), "target")
     assert item["totals"]["uses"] == 30 * 3 and shown(item) == 2
     assert [(r["line"], r["in"]) for r in item["exact"]] == [(1, ""), (5, "f")]  # the import, a call
     assert item["definitions"][0]["qname"] == "target"
-    assert sofia.syntax.PARSE_COUNT - before == 2  # m000.py (the use shown) and lib.py (the definition)
+    assert len(built) == 2  # m000.py (the use shown) and lib.py (the definition)

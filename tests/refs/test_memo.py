@@ -11,7 +11,7 @@ import pytest
 
 from sofia.providers.refs import memo
 from sofia.syntax import uses as uses_layer
-from tests.refs.conftest import entry, refs, uses
+from tests.refs.conftest import entry, memo_held, refs, uses
 
 
 def tree(root: Path) -> Path:
@@ -44,7 +44,7 @@ def test_an_unchanged_tree_is_not_parsed_again_and_answers_the_same(
     again = refs(root, "target")
     assert len(parses) == 3
     assert again == first
-    assert memo.held()[0] == 3
+    assert memo_held()[0] == 3
 
 
 def test_a_qualified_name_reuses_the_files_of_the_bare_one(tmp_path: Path, parses: list[bytes]) -> None:
@@ -91,5 +91,5 @@ def test_the_kept_bytes_stay_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyP
     root = tree(tmp_path)
     monkeypatch.setattr(memo, "MAX_BYTES", 600)
     refs(root, "target")
-    entries, held = memo.held()
+    entries, held = memo_held()
     assert held <= 600 and 0 < entries < 3

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-import sofia.syntax
 from sofia.syntax import (
     LanguageUnsupported,
     ParseTimeout,
@@ -18,6 +17,7 @@ from sofia.syntax import (
     slice_text,
 )
 from sofia.syntax.grammars import MAX_PARSE_BYTES, parse_bytes
+from tests.helpers import count_parses
 
 
 @pytest.mark.parametrize(
@@ -87,14 +87,15 @@ def test_unsupported_language() -> None:
         parse(b"print 1", "zig")
 
 
-def test_parse_file_counts_parses_and_returns_none_when_unavailable(tmp_path: Path) -> None:
+def test_parse_file_parses_once_and_returns_none_when_unavailable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     good = tmp_path / "m.py"
     good.write_bytes(b"def f():\n    pass\n")
-    before = sofia.syntax.PARSE_COUNT
+    built = count_parses(monkeypatch)
     tree = parse_file(good)
     assert tree is not None and tree.qnames() == ["f"]
-    counted = sofia.syntax.PARSE_COUNT
-    assert counted == before + 1
+    assert built == ["python"]
     assert parse_file(tmp_path / "notes.md", b"# title") is None
     assert parse_file(tmp_path / "missing.py") is None
     big = tmp_path / "big.py"

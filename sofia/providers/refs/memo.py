@@ -65,20 +65,6 @@ def keep(key: Key, stamp: Stamp, parsed: Parsed) -> None:
             _drop(next(iter(_entries)))
 
 
-def forget() -> None:
-    """Drop every entry (tests; a process that wants its memory back)."""
-    global _held
-    with _lock:
-        _entries.clear()
-        _held = 0
-
-
-def held() -> tuple[int, int]:
-    """(entries, bytes counted) kept now."""
-    with _lock:
-        return len(_entries), _held
-
-
 def _drop(key: Key) -> None:
     global _held
     _, _, size = _entries.pop(key)
