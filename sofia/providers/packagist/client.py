@@ -54,26 +54,15 @@ class Fetched:
     """What went wrong, in a few words (`connection refused by 127.0.0.1:8080`); "" when nothing did."""
     requests: int = 0
     cause: str = ""
-    """The kind of failure, one of CAUSES (`packagist-refused`, `packagist-http-503`); "" on success."""
+    """Why the fetch failed, "" on success: `packagist-dns` (the host does not resolve),
+    `packagist-refused` (nothing listens), `packagist-timeout` (no answer in time), `packagist-tls`
+    (the handshake failed), `packagist-http-NNN` (an HTTP status), `packagist-invalid` (a body that
+    is not a p2 document), `packagist-network` (another transport error) or `budget` (the call's
+    budget ran out first)."""
 
     @property
     def published(self) -> bool:
         return self.versions is not None
-
-
-CAUSES = (
-    "packagist-dns",
-    "packagist-refused",
-    "packagist-timeout",
-    "packagist-tls",
-    "packagist-http",
-    "packagist-invalid",
-    "packagist-network",
-    "budget",
-)
-"""Why a fetch failed: the host does not resolve, nothing listens, no answer in time, the TLS
-handshake failed, an HTTP status (`packagist-http-503`), a body that is not a p2 document, another
-transport error, or the call's budget ran out first."""
 
 
 @dataclass

@@ -11,18 +11,15 @@ from sofia.runtime import git, proc
 LS_REMOTE_TIMEOUT = 10.0
 
 
-CAUSES = ("origin-missing", "origin-unreachable", "origin-timeout")
-"""Why origin's tags are unknown: no remote named origin, `git ls-remote` failed (git says why),
-or it gave no answer in time."""
-
-
 @dataclass(frozen=True)
 class RemoteTags:
     tags: frozenset[str]
     error: str = ""
     """What went wrong, in git's words where it gave some; "" when origin answered."""
     cause: str = ""
-    """One of CAUSES; "" when origin answered."""
+    """Why origin's tags are unknown, "" when origin answered: `origin-missing` (no remote named
+    origin), `origin-unreachable` (`git ls-remote` failed; git says why) or `origin-timeout` (no
+    answer in time)."""
     detail: str = ""
     """git's own words for the failure (its first stderr line, bounded); "" without them."""
 
