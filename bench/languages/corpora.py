@@ -97,12 +97,12 @@ class Corpus:
     files: tuple[Path, ...]
     """Every candidate file under `root` (absolute, sorted)."""
 
-    def sample(self, count: int, min_size: int = 0) -> list[Path]:
-        """`count` files of at least `min_size` bytes, drawn with the fixed seed."""
+    def sample(self, count: int, min_size: int = 0, skip: int = 0) -> list[Path]:
+        """`count` files of at least `min_size` bytes, after the first `skip`, in one order shuffled
+        with the fixed seed (so a larger draw extends a smaller one), sorted."""
         pool = [f for f in self.files if f.stat().st_size >= min_size]
-        if len(pool) <= count:
-            return pool
-        return sorted(random.Random(SEED).sample(pool, count))
+        random.Random(SEED).shuffle(pool)
+        return sorted(pool[skip : skip + count])
 
 
 def say(message: str) -> None:

@@ -108,20 +108,27 @@ def run_ctags(root: Path, files: list[str], lang: str) -> dict[str, list[Tag]]:
             out[rel] = [
                 t if t.end is not None else replace(t, end=brace_end(lines, t.line, lang)) for t in tags
             ]
-    return {rel: without_misreadings(tags) for rel, tags in out.items()}
+    return {rel: without_misreadings(tags, lang) for rel, tags in out.items()}
 
 
 CONSTANT_KINDS = {"enumConstant", "enumerator"}
 TYPE_KINDS = {"struct", "union", "enum"}
+CSHARP_TYPE = re.compile(r"\b(?:class|struct|interface|enum|record)\s+(?P<name>\w+)")
+CSHARP_TYPE_KINDS = {"class", "struct", "interface"}
 
 
-def without_misreadings(tags: list[Tag]) -> list[Tag]:
-    """Two ctags misreadings are dropped: a Java enum constant with a body (`NON_SEALED(…) {`)
-    tagged a second time as a method of that name, and a C/C++ variable of a struct, union or enum
-    type tagged as that type (`static enum sof_tokens comp_tokens[] = {` as enum `comp_tokens`)."""
+def without_misreadings(tags: list[Tag], lang: str) -> list[Tag]:
+    """Three ctags misreadings are dropped: a Java enum constant with a body (`NON_SEALED(…) {`)
+    tagged a second time as a method of that name; a C/C++ variable of a struct, union or enum
+    type tagged as that type (`static enum sof_tokens comp_tokens[] = {` as enum `comp_tokens`);
+    a generic C# class tagged by its constraint's type parameter (`class EnumOps<T> where T : Enum`
+    as class `T`)."""
     constants = {(t.name, t.line) for t in tags if t.kind in CONSTANT_KINDS}
     kept = []
     for tag in tags:
+        keyword = CSHARP_TYPE.search(tag.text)
+        if lang == "csharp" and tag.kind in CSHARP_TYPE_KINDS and keyword and keyword["name"] != tag.name:
+            continue
         if tag.kind not in CONSTANT_KINDS and (tag.name, tag.line) in constants:
             continue
         if tag.kind in TYPE_KINDS and re.search(rf"\b{re.escape(tag.name)}\s*(\[|=|;|,|\))", tag.text):

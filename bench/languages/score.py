@@ -27,7 +27,8 @@ SEPARATOR = {
 """How sofia writes an owner and a member in one slice key (`owner` + this + `name`), as its language
 registry says (`Language.separator`); a type row's name is already qualified (`Outer.Inner`)."""
 SEGMENT = re.compile(r"::|[.#]")
-WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}")
+"""An identifier of three characters or more, not the tail of a number (`0xFFFFFFFFL`)."""
 LINE_TOLERANCE = 1
 
 
@@ -53,9 +54,14 @@ class Row:
 
 
 def last_segment(name: str) -> str:
-    # Ruby operators (`==`, `<=>`, `[]=`) and C++ `operator==` have no separator inside.
+    """`A::B.c` → `c`, without blanks: ctags writes `operator ==`, sofia `operator==`. Ruby
+    operators (`==`, `<=>`, `[]=`) have no separator inside."""
     parts = [p for p in SEGMENT.split(name) if p]
-    return parts[-1] if parts else name
+    return "".join((parts[-1] if parts else name).split())
+
+
+def same_name(tag: Tag, row_name: str) -> bool:
+    return last_segment(tag.name) == last_segment(row_name)
 
 
 def rows(document: dict[str, Any]) -> list[Row]:
@@ -98,7 +104,7 @@ class Scored:
 
 
 def match(tag: Tag, candidates: list[Row]) -> Row | None:
-    same = [r for r in candidates if tag.name in (r.name, last_segment(r.name))]
+    same = [r for r in candidates if same_name(tag, r.name)]
     near = [r for r in same if abs(r.line - tag.line) <= LINE_TOLERANCE]
     return min(near, key=lambda r: abs(r.line - tag.line)) if near else None
 
@@ -120,7 +126,7 @@ def definitions(lang: str, tags: dict[str, list[Tag]], documents: dict[str, dict
             if row is not None:
                 scored.found[tag] = row
                 continue
-            same = [r for r in found_rows if tag.name in (r.name, last_segment(r.name))]
+            same = [r for r in found_rows if same_name(tag, r.name)]
             if document.get("mode") != "summary":
                 why = f"file not summarised ({document.get('mode')}: {document.get('reason', '')})"
             elif same:
