@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,12 @@ def test_the_wheel_in_a_fresh_environment_passes_doctor(dist: Path, tmp_path: Pa
         [str(environment / "bin" / "sofia"), "--version"], env=env, capture_output=True, text=True
     )
     assert second.returncode == 0 and second.stdout.startswith("sf ")
+
+
+def test_the_wheel_ships_every_query_file(dist: Path) -> None:
+    (wheel,) = dist.glob("*.whl")
+    shipped = {name for name in zipfile.ZipFile(wheel).namelist() if name.endswith(".scm")}
+    wanted = {
+        path.relative_to(REPO).as_posix() for path in (REPO / "sofia" / "syntax" / "languages").glob("*.scm")
+    }
+    assert wanted and wanted <= shipped
