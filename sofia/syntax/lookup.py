@@ -104,9 +104,13 @@ def find(tree: SymbolTree, symbol: str) -> list[Symbol]:
 
 def _same_segments(tree: SymbolTree, symbol: str) -> list[Symbol]:
     """Symbols whose qname has the requested segments whatever separates them (Ruby's `Foo#bar`
-    asked for as `Foo::bar` or `Foo.bar`)."""
+    asked for as `Foo::bar` or `Foo.bar`), else those whose qname ends with them (C++'s
+    `Circle::area` for `geo::Circle::area`, a name asked for without its namespace)."""
     wanted = SEPARATORS.split(symbol.lstrip("\\"))
-    return [s for s in tree.walk() if SEPARATORS.split(s.qname) == wanted]
+    same = [s for s in tree.walk() if SEPARATORS.split(s.qname) == wanted]
+    if same:
+        return same
+    return [s for s in tree.walk() if SEPARATORS.split(s.qname)[-len(wanted) :] == wanted]
 
 
 def close_matches(tree: SymbolTree, symbol: str) -> list[str]:

@@ -88,9 +88,19 @@ def loop_macro(node: Node) -> bool:
         return split_name(node) is not None and in_body(node)  # read as `type (declarator)`
     declarator = node.child_by_field_name("declarator")
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    if params is None or any(c.type.endswith("parameter_declaration") for c in params.named_children):
+    if params is None or any(_declares(c) for c in params.named_children):
         return False
     return in_body(node)
+
+
+def _declares(parameter: Node) -> bool:
+    """Whether a parameter declares one: it has a declarator, or a type that is more than a
+    name (`int`, `const T`); C++ reads a macro's argument `x` as a parameter of type `x`."""
+    if not parameter.type.endswith("parameter_declaration"):
+        return False
+    kind = parameter.child_by_field_name("type")
+    bare = kind is not None and kind.type == "type_identifier" and parameter.named_child_count == 1
+    return parameter.child_by_field_name("declarator") is not None or not bare
 
 
 def in_body(node: Node) -> bool:

@@ -286,7 +286,10 @@ def relation(node: Node) -> tuple[str, str]:
 
 
 def detail(node: Node) -> str:
-    """A template's parameters; an enum's underlying type."""
+    """A template's parameters; an enum's underlying type; what an alias names (`= T`)."""
+    if node.type == "alias_declaration":
+        aliased = node.child_by_field_name("type")
+        return f"= {text_of(aliased)}" if aliased is not None else ""
     parent = node.parent
     if parent is not None and parent.type == "template_declaration":
         params = parent.child_by_field_name("parameters")

@@ -1,0 +1,110 @@
+"""C++ symbols: namespaces qualify their members, out-of-line definitions belong to the class
+their name spells, templates slice from their `template` line, operators and constructors keep
+their names; grep's enclosing symbol and changed's touched symbols follow."""
+
+from __future__ import annotations
+
+from sofia.syntax import parse, slice_text, touched_symbols
+from tests.code.conftest import FIXTURES
+
+CPP = FIXTURES / "cpp"
+HEADER = CPP / "src" / "shape.hpp"
+SOURCE = CPP / "src" / "shape.cpp"
+
+
+def test_every_declaration_of_the_header_qualified_by_its_namespace_and_class() -> None:
+    tree = parse(HEADER.read_bytes(), "cpp", "src/shape.hpp")
+    assert [(s.kind, s.qname, s.line) for s in tree.walk()] == [
+        ("namespace", "geo", 8),
+        ("class", "geo::Shape", 11),
+        ("method", "geo::Shape::~Shape", 13),
+        ("method", "geo::Shape::area", 15),
+        ("method", "geo::Shape::name", 16),
+        ("class", "geo::Circle", 22),
+        ("method", "geo::Circle::Circle", 24),  # two constructors: overloads share the qname
+        ("method", "geo::Circle::Circle", 25),
+        ("method", "geo::Circle::~Circle", 26),
+        ("method", "geo::Circle::area", 27),  # the same name as Shape's, its own qname
+        ("method", "geo::Circle::unit", 28),
+        ("method", "geo::Circle::operator==", 29),
+        ("method", "geo::Circle::operator bool", 30),
+        ("struct", "geo::Circle::Style", 32),
+        ("enum", "geo::Color", 41),
+        ("struct", "geo::Point", 43),
+        ("type", "geo::Points", 47),
+        ("type", "geo::ShapePtr", 48),
+        ("class", "geo::Box", 52),
+        ("method", "geo::Box::put", 54),
+        ("method", "geo::Box::operator[]", 55),
+        ("method", "geo::Box::convert", 57),
+        ("namespace", "geo::helpers", 63),
+        ("prototype", "geo::helpers::scale", 64),
+    ]
+    assert tree.parse_errors == 0
+
+
+def test_out_of_line_definitions_belong_to_the_class_their_name_spells() -> None:
+    tree = parse(SOURCE.read_bytes(), "cpp", "src/shape.cpp")
+    assert [(s.kind, s.qname, s.owner, s.line, s.end_line) for s in tree.walk()] == [
+        ("namespace", "geo", "", 5, 33),
+        ("method", "geo::Circle::Circle", "geo::Circle", 7, 7),
+        ("method", "geo::Circle::~Circle", "geo::Circle", 9, 9),
+        ("method", "geo::Circle::area", "geo::Circle", 12, 14),
+        ("method", "geo::Circle::unit", "geo::Circle", 16, 18),
+        ("method", "geo::Circle::operator==", "geo::Circle", 20, 22),
+        ("method", "geo::Box::put", "geo::Box", 25, 27),  # template <typename T, int N> Box<T, N>::put
+        ("method", "geo::helpers::scale", "geo::helpers", 29, 31),
+        ("method", "geo::Shape::name", "geo::Shape", 35, 37),  # written geo::Shape::name outside
+    ]
+
+
+def test_a_template_slices_from_its_doc_comment_and_template_line() -> None:
+    source = HEADER.read_bytes()
+    tree = parse(source, "cpp", "src/shape.hpp")
+    (box,) = tree.find("geo::Box")
+    text = slice_text(source, box).decode()
+    assert text.startswith("/// A box of items of one type.\ntemplate <typename T, int N = 4>\nclass Box {")
+    assert text.rstrip().endswith("};")
+    (convert,) = tree.find("geo::Box::convert")
+    assert slice_text(source, convert).decode() == "  template <typename U>\n  U convert() const;\n"
+    (area,) = tree.find("geo::Shape::area")
+    assert (
+        slice_text(source, area)
+        .decode()
+        .startswith("  /// The area, in square units.\n  virtual double area()")
+    )
+    (put,) = parse(SOURCE.read_bytes(), "cpp", "src/shape.cpp").find("geo::Box::put")
+    assert (
+        slice_text(SOURCE.read_bytes(), put)
+        .decode()
+        .startswith("template <typename T, int N>\nvoid Box<T, N>::put(")
+    )
+
+
+def test_enclosing_symbols_and_touched_ones() -> None:
+    source = SOURCE.read_bytes()
+    tree = parse(source, "cpp", "src/shape.cpp")
+    assert tree.enclosing(13).qname == "geo::Circle::area"  # type: ignore[union-attr]
+    assert tree.enclosing(11).qname == "geo::Circle::area"  # its comment
+    assert tree.enclosing(8).qname == "geo"  # type: ignore[union-attr]
+    edited = source.replace(b"return by * 2;", b"return by * 3;")
+    assert touched_symbols("cpp", source, edited, [(30, 30)], [(30, 30)]) == ["geo::helpers::scale"]
+
+
+def test_a_project_macro_before_a_class_name_and_a_cpp_dot_h() -> None:
+    legacy = CPP / "src" / "legacy.h"
+    tree = parse(legacy.read_bytes(), "c", "src/legacy.h")
+    assert tree.lang == "cpp"
+    assert [(s.kind, s.qname) for s in tree.walk()] == [
+        ("constant", "LEGACY_API"),
+        ("namespace", "legacy"),
+        ("class", "legacy::Store"),  # class LEGACY_API Store
+        ("method", "legacy::Store::save"),  # LEGACY_API void save(int id);
+    ]
+
+
+def test_a_loop_macro_and_a_local_alias_are_no_declarations() -> None:
+    source = (
+        b"void run(std::vector<int> xs) {\n  using Item = int;\n  Q_FOREACH(x, xs) {\n    use(x);\n  }\n}\n"
+    )
+    assert [(s.kind, s.qname) for s in parse(source, "cpp", "run.cpp").walk()] == [("function", "run")]
