@@ -1,0 +1,49 @@
+"""refs in C: functions and their prototypes as definitions, calls, a struct's uses as types, a
+member called through a pointer typed by its declaration is exact, comments and strings apart."""
+
+from __future__ import annotations
+
+from tests.code.conftest import FIXTURES
+from tests.refs.conftest import accounted, entry, refs, uses
+
+C = FIXTURES / "c"
+
+
+def test_a_function_its_prototype_and_a_same_named_field() -> None:
+    item = entry(refs(C, "copy_task"), "copy_task")
+    assert [(d["file"], d["line"], d["kind"], d["qname"]) for d in item["definitions"]] == [
+        ("lib/user.c", 4, "property", "ops.copy_task"),  # int (*copy_task)(int flags);
+        ("src/task.c", 41, "function", "copy_task"),
+        ("src/task.h", 30, "prototype", "copy_task"),
+    ]
+    assert uses(item) == {
+        ("src/task.c", 89, "call", "exact"),  # in the file defining it
+        ("lib/user.c", 10, "call", "name"),  # through the header: C does not say which one
+        ("lib/user.c", 11, "call", "exact"),  # ops->copy_task(1): ops is a struct ops *
+    }
+    assert item["totals"]["in_comments"] == 3 and item["totals"]["in_strings"] == 1
+    assert accounted(item) == item["totals"]["text"]
+
+
+def test_a_struct_is_used_as_a_type() -> None:
+    item = entry(refs(C, "task"), "task")
+    assert [(d["file"], d["line"], d["kind"]) for d in item["definitions"]] == [("src/task.h", 18, "struct")]
+    found = uses(item)
+    assert {kind for _, _, kind, _ in found} == {"type"}
+    assert ("src/task.h", 21, "type", "exact") in found  # struct task *parent; in the same file
+    assert ("lib/user.c", 14, "type", "name") in found  # sizeof(struct task)
+
+
+def test_a_macro_and_a_constant_are_definitions() -> None:
+    item = entry(refs(C, "MAX_TASKS"), "MAX_TASKS")
+    assert [(d["line"], d["kind"]) for d in item["definitions"]] == [(9, "constant")]
+    assert uses(item) == {("src/task.c", 30, "reference", "exact")}
+    macro = entry(refs(C, "task_alive"), "task_alive")
+    assert [(d["line"], d["kind"]) for d in macro["definitions"]] == [(11, "macro")]
+    assert uses(macro) == {("src/task.c", 81, "call", "exact")}
+
+
+def test_locals_and_parameters_are_not_uses() -> None:
+    item = entry(refs(C, "copy"), "copy")
+    assert item["totals"]["uses"] == 0
+    assert item["totals"]["locals"] == 3
