@@ -85,7 +85,7 @@ def test_enclosing_symbols_and_touched_ones() -> None:
     source = SOURCE.read_bytes()
     tree = parse(source, "cpp", "src/shape.cpp")
     assert tree.enclosing(13).qname == "geo::Circle::area"  # type: ignore[union-attr]
-    assert tree.enclosing(11).qname == "geo::Circle::area"  # its comment
+    assert tree.enclosing(11).qname == "geo::Circle::area"  # type: ignore[union-attr]  # its comment
     assert tree.enclosing(8).qname == "geo"  # type: ignore[union-attr]
     edited = source.replace(b"return by * 2;", b"return by * 3;")
     assert touched_symbols("cpp", source, edited, [(30, 30)], [(30, 30)]) == ["geo::helpers::scale"]
