@@ -222,6 +222,23 @@ LANGUAGES: tuple[Language, ...] = (
         spec="sofia.syntax.languages.c",
         sniff="sofia.syntax.languages.c:header_language",
         sniffed=(".h",),
+        gives=(
+            _SUMMARY + "; prototypes, functions a macro defines (`SYSCALL_DEFINE3(open, ...) {`), "
+            "`#define`s as constants and macros, typedefs; a `.h` is C++ when its content is",
+            "definitions (prototypes apart), uses by kind, members on receivers typed by their "
+            "declarations (`struct foo *p; p->bar`)",
+        ),
+        limits=(
+            "the preprocessor is not run: every `#if` branch is read, a macro's body is text (a name "
+            "in it is a `reference`), a macro that expands to declarations (`DEFINE_MUTEX(m);`) reads "
+            "as a call",
+            "attribute macros the grammar cannot know are read as blanks of the same length: the "
+            "kernel's and glibc's by name (`__init`, `__user`), a project's own (upper case with an "
+            "underscore) by where they stand",
+            "a region the grammar cannot parse (an `#if` inside an expression) may hide declarations "
+            "in it (counted in `parse_errors`); the file-level functions after it are read again",
+            "C has no imports: a call of a function defined in another file is a `name` match",
+        ),
     ),
     Language(
         "cpp",
@@ -230,6 +247,22 @@ LANGUAGES: tuple[Language, ...] = (
         "cpp",
         spec="sofia.syntax.languages.cpp",
         separator="::",
+        gives=(
+            _SUMMARY + "; namespaces qualify members (`fmt::detail::foo`), out-of-line definitions "
+            "belong to the class they name (`Foo::bar`, `Foo::~Foo`), templates slice from their "
+            "`template` line, visibility from access sections",
+            "definitions, uses by kind (`new`, bases as extends), `using ns::X` imports and namespace "
+            "aliases, receivers typed by locals, parameters (`Foo&`, `Foo*`), fields and `this`, "
+            "`Foo::bar()` qualified calls",
+        ),
+        limits=(
+            "overloads share one qname; a call is matched to them by name, not by argument types",
+            "a qualified out-of-line definition is a `method` (`void ns::f() {}`): the grammar does not "
+            "tell a namespace from a class",
+            "templates are not instantiated and returns are not read: a call on a dependent type or on "
+            "a call's result (`make().area()`) is a `name` match",
+            "what C's limits say of the preprocessor holds here too",
+        ),
     ),
     Language(
         "rust",
