@@ -1,6 +1,7 @@
 """Which workspace a call serves: where its relative paths start and which directories it may see.
 
-Three sources, in order: `--root` on the command line (the working directory is the workspace),
+Three sources, in order: `--root` on the command line (the working directory is the workspace
+when it lies in one of them, else the first root),
 the roots the client names (the first is the workspace, all of them are allowed), else the
 working directory. A scope is a frozen snapshot: a call takes the one in force when it starts,
 and a change of the client's roots replaces it for the calls after.
@@ -39,8 +40,13 @@ class Scope:
 
     @classmethod
     def started(cls, roots: tuple[Path, ...], given: bool, cwd: Path) -> Scope:
-        """The scope before any client roots: `--root` (`given`) or the working directory."""
-        return cls(cwd, Confinement(roots, cwd), "command line" if given else "working directory")
+        """The scope before any client roots: `--root` (`given`) or the working directory. A
+        working directory outside every `--root` (a client that starts servers in `/` or the home
+        directory, with the project named by `sf init`) makes the first root the workspace."""
+        workspace = cwd
+        if given and roots and not any(inside(cwd, root) for root in roots):
+            workspace = roots[0]
+        return cls(workspace, Confinement(roots, workspace), "command line" if given else "working directory")
 
     def with_client(self, roots: Roots) -> Scope:
         """The client's roots in place of this scope: the first is the workspace (a file's directory,

@@ -199,8 +199,29 @@ async def test_root_given_on_the_command_line_wins_and_the_client_is_not_asked(
         after = await client.call("test_where", {"root": str(beta)})
     for result in (before, after):
         where = json.loads(text(result))
-        assert (where["root"], where["allowed"]) == (str(elsewhere), [str(beta)])
+        assert (where["root"], where["allowed"]) == (str(beta), [str(beta)])  # started outside it
     assert client.asked == 0
+
+
+async def test_started_outside_its_root_the_first_root_is_the_workspace(
+    folders: dict[str, Path], tmp_path: Path
+) -> None:
+    """What `sf init` writes for clients that start servers in `/` or the home directory."""
+    alpha, beta = folders["alpha"], folders["beta"]
+    async with editor(
+        Path("/"), None, "--root", str(alpha), "--root", str(beta), log=tmp_path / "log"
+    ) as client:
+        walk = await client.call("grep", {"patterns": ["needle"]})
+    assert hit_paths(walk) == ["alpha.py"]
+
+
+async def test_started_inside_one_of_its_roots_the_working_directory_stays_the_workspace(
+    folders: dict[str, Path], tmp_path: Path
+) -> None:
+    alpha, beta = folders["alpha"], folders["beta"]
+    async with editor(beta, None, "--root", str(alpha), "--root", str(beta), log=tmp_path / "log") as client:
+        where = json.loads(text(await client.call("test_where", {"root": "."})))
+    assert where["root"] == str(beta)
 
 
 async def test_a_call_that_comes_before_the_roots_waits_for_them(
