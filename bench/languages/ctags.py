@@ -118,11 +118,12 @@ CSHARP_TYPE_KINDS = {"class", "struct", "interface"}
 
 
 def without_misreadings(tags: list[Tag], lang: str) -> list[Tag]:
-    """Three ctags misreadings are dropped: a Java enum constant with a body (`NON_SEALED(…) {`)
+    """Four ctags misreadings are dropped: a Java enum constant with a body (`NON_SEALED(…) {`)
     tagged a second time as a method of that name; a C/C++ variable of a struct, union or enum
     type tagged as that type (`static enum sof_tokens comp_tokens[] = {` as enum `comp_tokens`);
     a generic C# class tagged by its constraint's type parameter (`class EnumOps<T> where T : Enum`
-    as class `T`)."""
+    as class `T`); a Ruby `def self.name` inside an `if` at class level tagged as a singleton
+    method named `self`."""
     constants = {(t.name, t.line) for t in tags if t.kind in CONSTANT_KINDS}
     kept = []
     for tag in tags:
@@ -132,6 +133,8 @@ def without_misreadings(tags: list[Tag], lang: str) -> list[Tag]:
         if tag.kind not in CONSTANT_KINDS and (tag.name, tag.line) in constants:
             continue
         if tag.kind in TYPE_KINDS and re.search(rf"\b{re.escape(tag.name)}\s*(\[|=|;|,|\))", tag.text):
+            continue
+        if lang == "ruby" and tag.kind == "singletonMethod" and tag.name == "self":
             continue
         kept.append(tag)
     return kept

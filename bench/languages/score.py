@@ -161,14 +161,19 @@ def covers(slice_: dict[str, Any], tag: Tag, lines: list[str]) -> bool:
 def inner_lines(tags: list[Tag], lines: list[str], per_file: int) -> list[tuple[int, str, Tag]]:
     """Up to `per_file` (line, word, function) strictly inside a counted function's body whose
     innermost counted definition is that function (lambdas and local functions are no symbols: a
-    line inside one belongs to the function around it), each with an identifier of that line."""
+    line inside one belongs to the function around it), each with an identifier of that line. A
+    line declaring a nested counted definition is its line, not the outer function's (Rust's
+    one-line `fn check<T: Send>() {}` inside a function, a local `struct Guard {`)."""
     ranged = [t for t in tags if t.end is not None and t.end > t.line]
     functions = [t for t in ranged if t.kind in FUNCTION_KINDS]
+    declared = {t.line for t in tags}
     picked: list[tuple[int, str, Tag]] = []
     used_words: set[str] = set()
     for function in functions:
         assert function.end is not None
         for number in range(function.line + 1, function.end):
+            if number in declared:
+                continue
             holders = [t for t in ranged if t.line < number < (t.end or 0)]
             innermost = min(holders, key=lambda t: (t.end or 0) - t.line)
             if innermost is not function:
