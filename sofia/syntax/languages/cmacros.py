@@ -115,7 +115,8 @@ CALLED_MACROS = frozenset(
 
 _MACRO_WORD = re.compile(rb"_{2,4}[A-Za-z][A-Za-z0-9_]*")
 """Found by its leading underscores (a literal the scan skips to); checked against the table."""
-_PLAIN_WORD = re.compile(rb"(?:notrace|asmlinkage|noinline|noinstr)\b")
+_PLAIN_WORDS = (b"notrace", b"asmlinkage", b"noinline", b"noinstr")
+"""The attribute macros without leading underscores, found by a plain search."""
 _WORDS = frozenset(word.encode() for word in ATTRIBUTE_MACROS)
 _CALLED = frozenset(word.encode() for word in CALLED_MACROS)
 
@@ -201,9 +202,16 @@ def _uses(source: bytes, cpp: bool) -> list[tuple[int, int]]:
 def _known(source: bytes) -> list[tuple[int, int]]:
     """The spans of the kernel's and glibc's attribute macros (with their arguments)."""
     spans: list[tuple[int, int]] = []
-    for match in _PLAIN_WORD.finditer(source):
-        if match.start() == 0 or not _word_byte(source[match.start() - 1]):
-            spans.append(match.span())
+    for word in _PLAIN_WORDS:
+        at = source.find(word)
+        while at >= 0:
+            end = at + len(word)
+            alone = (at == 0 or not _word_byte(source[at - 1])) and (
+                end == len(source) or not _word_byte(source[end])
+            )
+            if alone:
+                spans.append((at, end))
+            at = source.find(word, end)
     for match in _MACRO_WORD.finditer(source):
         word = match.group(0)
         start, end = match.span()
