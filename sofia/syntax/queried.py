@@ -142,6 +142,9 @@ class Spec:
     """A captured `@value` → its literal text, "" for an expression, None to let its node type
     tell, where the type does not (a C macro's body is raw text: `0x0002` is a literal,
     `(1 << 3)` is not)."""
+    via: Callable[[Node], str] | None = None
+    """A function → its `via` cell: what it implements for its owner (a Rust method of an
+    `impl Trait for Type` block: the trait), "" for none."""
     value_type: Callable[[Node, Node], str] | None = None
     """(declaration, name node) → the `type` cell of a field, constant or variable row, where the
     `@type` capture is only part of it (C's `char *names[4]` is a `char *[4]`)."""

@@ -91,7 +91,7 @@ class _Rows:
                     "vis": vis,
                     "mods": mods,
                     "attrs": attrs,
-                    "via": "",
+                    "via": spec.via(declaration.node) if spec.via is not None else "",
                 }
             )
         elif kind in ("field", "property"):

@@ -114,11 +114,27 @@ def detail(node: Node) -> str:
     return text_of(params)
 
 
+def via(node: Node) -> str:
+    """The trait a method of an `impl Trait for Type` block implements (`fmt::Display`)."""
+    trait = _implemented(node)
+    return " ".join(text_of(trait).split()) if trait is not None else ""
+
+
+def _implemented(node: Node) -> Node | None:
+    holder = node.parent.parent if node.parent is not None else None
+    if holder is None or holder.type != "impl_item":
+        return None
+    trait: Node | None = holder.child_by_field_name("trait")
+    return trait
+
+
 def signature(node: Node, name_node: Node, source: bytes) -> str:
-    """What follows the name up to the body: `<T: Clone>(x: &T) -> Option<T> where T: Debug`."""
+    """What follows the name up to the body: `<T: Clone>(x: &T) -> Option<T> where T: Debug`;
+    nothing for a method of an `impl Trait for Type` block, whose trait declares it (its `via`
+    names the trait), nor for a macro."""
     body = node.child_by_field_name("body")
     end = body.start_byte if body is not None else node.end_byte
-    if node.type == "macro_definition":
+    if node.type == "macro_definition" or _implemented(node) is not None:
         return ""
     text = source[name_node.end_byte : end].decode("utf-8", "replace")
     return " ".join(text.split()).removesuffix(";").strip()
@@ -276,5 +292,6 @@ SPEC = Spec(
     related=related,
     detail=detail,
     signature=signature,
+    via=via,
     import_text=import_text,
 )
