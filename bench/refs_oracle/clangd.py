@@ -65,6 +65,9 @@ def flags(corpus: Corpus) -> list[str]:
         "c++",
         "-std=c++17",
         f"-I{corpus.root / 'include'}",
+        # arrow.h includes its template bodies from arrow.tpp, a suffix refs does not read: it
+        # stays in the sdist, outside the corpus, found on the include path.
+        f"-I{sdist.parent / 'include' / 'LightGBM'}",
         f"-I{sdist / 'fmt' / 'include'}",
         f"-I{sdist / 'fast_double_parser' / 'include'}",
         f"-I{sdist / 'eigen'}",
@@ -134,6 +137,7 @@ class ClangdOracle:
         self.inactive_type = legend.index("comment")
         self.unresolved_lines: dict[str, list[int]] = {}
         self.opened: set[str] = set()
+        self.errors: dict[str, int] = {}
         corpora.say(f"indexing the {corpus.lang} corpus with {self.name} ({self.files} files)")
         started = time.perf_counter()
         first = next(p for p in self.paths if p.name.endswith(SOURCES[corpus.lang]))
@@ -174,6 +178,7 @@ class ClangdOracle:
                 if not begun:
                     return  # nothing to index (every unit was cached) or no progress reported
                 continue
+            self.note(message)
             if message.get("method") != "$/progress":
                 continue
             value = message["params"].get("value", {})
@@ -182,6 +187,37 @@ class ClangdOracle:
             elif value.get("kind") == "end" and begun:
                 return
         raise LspError(f"clangd's background index did not finish in {timeout:.0f} s")
+
+    def note(self, message: dict[str, Any]) -> None:
+        """Remember the errors clangd reports for an open file (its latest diagnostics)."""
+        if message.get("method") == "textDocument/publishDiagnostics":
+            params = message["params"]
+            rel = self.rel(str(params["uri"]))
+            if rel is not None:
+                self.errors[rel] = sum(1 for d in params.get("diagnostics", []) if d.get("severity") == 1)
+
+    def collect_errors(self, timeout: float = 300) -> None:
+        """Translation units clangd reports an error in (a header it cannot find ends the parse)
+        are unresolved, as go/types' and javac's are: a use refs returns there is not judged."""
+        deadline = time.monotonic() + timeout
+        while len(self.errors) < len(self.opened) and time.monotonic() < deadline:
+            try:
+                self.note(self.client.notifications.get(timeout=max(0.1, deadline - time.monotonic())))
+            except Empty:
+                break
+        while not self.client.notifications.empty():
+            self.note(self.client.notifications.get_nowait())
+        # A header opened alone may lack what its includer declares first; its uses are indexed
+        # in the translation units that include it, whose errors (an include that fails is
+        # reported at the `#include`) are what counts.
+        broken = sorted(
+            rel for rel, count in self.errors.items() if count and rel.endswith(SOURCES[self.corpus.lang])
+        )
+        if broken:
+            corpora.say(
+                f"{self.corpus.lang}: clangd reports errors in {len(broken)} files: {', '.join(broken[:8])}"
+            )
+        self.unresolved = sorted(set(self.unresolved) | set(broken))
 
     def rel(self, uri: str) -> str | None:
         path = Path(uri.removeprefix("file://"))
@@ -263,6 +299,7 @@ class ClangdOracle:
             self.entities[usr] = Entity(definition, sites - {where})
             out.append(definition)
         out += self.macros()
+        self.collect_errors()
         for owner, places in constructors.items():
             # A constructor's or destructor's name is the class's own: a declaration of nothing
             # asked, listed so that neither side counts it as a use of the class.

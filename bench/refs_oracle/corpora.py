@@ -60,8 +60,8 @@ C_DIRS = ("c",)
 """Brotli's C library, encoder, decoder and command-line tool, as its PyPI sdist bundles them."""
 CPP_SDIST = "lightgbm==4.5.0"
 CPP_DIRS = ("include", "src")
-"""LightGBM's own C++ (its CUDA parts left out); the sdist's bundled fmt, Eigen and
-fast_double_parser stay outside the corpus, on the include path."""
+"""LightGBM's own C++ (its CUDA sources, built only with USE_CUDA, are inactive code here); the
+sdist's bundled fmt, Eigen and fast_double_parser stay outside the corpus, on the include path."""
 CLANGD = "clangd"
 PHP_PACKAGES = (
     "php-symfony-console",
@@ -326,8 +326,6 @@ def sdist_corpus(lang: str, spec: str, dirs: tuple[str, ...], suffixes: tuple[st
         sdist = harness.pypi_sdist(spec)
         for name in dirs:
             copy_files(sdist / name, root / name, suffixes)
-        for cuda in [p for p in root.rglob("cuda") if p.is_dir()]:
-            shutil.rmtree(cuda)
         done(lang, (spec,))
     return Corpus(lang, root, (spec,))
 
