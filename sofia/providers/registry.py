@@ -90,6 +90,10 @@ class Provider:
     `discard()` it calls when the command ends, for whatever the provider did not claim."""
     self_check: Mapping[str, Any] | None = None
     """Arguments of a harmless call `sf doctor` makes over MCP in an empty git repository; None: none."""
+    list_tokens: int = 250
+    """The most estimated tokens the tool's `tools/list` definition (description, schema,
+    annotations) may cost: every agent turn pays it. `tests/server/test_tools_list.py` holds each
+    tool to its ceiling and the ceilings of all served tools to the whole list's budget."""
 
     @cached_property
     def implementation(self) -> Implementation:
@@ -216,6 +220,7 @@ PROVIDERS: tuple[Provider, ...] = (
             "sf code internal/server/server.go Server.Routes New",
             "sf code app/Models/User.php --api",
         ),
+        list_tokens=360,
     ),
     Provider(
         name="grep",
@@ -234,6 +239,7 @@ PROVIDERS: tuple[Provider, ...] = (
             'sf grep "fn\\w+\\(" --regex --root src --ignore-dir generated',
             "sf grep --no-case --max-per-pattern 5 -- -foo",
         ),
+        list_tokens=380,
     ),
     Provider(
         name="refs",
@@ -252,6 +258,7 @@ PROVIDERS: tuple[Provider, ...] = (
             "sf refs Repo.fetch get_user --root src --ext py",
             "sf refs useCartStore --kind call --max-per-symbol 0",
         ),
+        list_tokens=360,
     ),
     Provider(
         name="changed",
@@ -269,6 +276,7 @@ PROVIDERS: tuple[Provider, ...] = (
             "sf changed --staged",
             "sf changed HEAD~3 -- src/",
         ),
+        list_tokens=340,
     ),
     Provider(
         name="vue_routes",
@@ -335,6 +343,7 @@ PROVIDERS: tuple[Provider, ...] = (
             "sf cc bash 3f2a --category test --min-count 2",
             "sf cc bash --full --no-subagents",
         ),
+        list_tokens=340,
     ),
     Provider(
         name="cc_candidates",
@@ -345,6 +354,7 @@ PROVIDERS: tuple[Provider, ...] = (
             "repeat, as evidence for which dedicated tool would save the most."
         ),
         examples=("sf cc candidates", "sf cc candidates --since 7d --project api", "sf cc candidates 3f2a"),
+        list_tokens=300,
     ),
     Provider(
         name="composer_ls",
@@ -385,6 +395,7 @@ PROVIDERS: tuple[Provider, ...] = (
             "sf composer check enum",
             "sf composer check --script lint --jobs 2 --timeout 120",
         ),
+        list_tokens=340,
     ),
     Provider(
         name="packagist_status",

@@ -1,12 +1,12 @@
 """Every registered tool, called over MCP on real fixtures, in both payload formats: one compact JSON
 object per call, or with `--payload toon` its TOON form (decoding to that very object) unless that
-would cost more tokens; `code` slices are source text in both. Adding a tool means adding its row;
-a tool without one fails."""
+would cost more tokens; `code` slices are source text in both. Each tool's row is in its test
+folder's `served.py` (tests/served.py); a tool without one fails."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from tests.github.fakegh import FakeGh
 from tests.github.helpers import VIEWER, branches_query, github_repo, prs_query, record_api_repo
 from tests.helpers import Repo
 from tests.packagist.server import FakePackagist
+from tests.served import Row, rows
 from tests.server.harness import TABULAR, Connection, connect, server_env, text
 from tests.server.snapshot import registered
 
@@ -52,42 +53,7 @@ export default createRouter({
 """
 
 
-@dataclass(frozen=True)
-class Row:
-    arguments: dict[str, Any]
-    keys: tuple[str, ...]
-    """Top-level keys the JSON payload must have (empty: the payload is source text)."""
-    check: Callable[[str], bool] = lambda payload: True
-
-
-ROWS: dict[str, Row] = {
-    "code": Row({"files": ["app/src/Models/Widget.php"]}, ("files",), lambda p: "final class Widget" in p),
-    "grep": Row({"patterns": ["caption"], "root": "app"}, ("patterns",), lambda p: "Widget::caption" in p),
-    "refs": Row(
-        {"symbols": ["Widget::caption"], "root": "app"},
-        ("symbols",),
-        lambda p: '"qname":"Widget::caption"' in p,
-    ),
-    "changed": Row({"root": "app"}, ("files",), lambda p: "+Widget::caption; -Widget::label" in p),
-    "vue_routes": Row({"root": "app"}, ("routes",), lambda p: "/widgets/:id" in p),
-    "cc_ls": Row({}, ("sessions",), lambda p: "acme-api" in p),
-    "cc_show": Row({}, ("session",), lambda p: "fix/retry-ctx" in p),
-    "cc_resume": Row({}, ("goal",), lambda p: "Fix the flaky TestRetry" in p),
-    "cc_prompts": Row({}, ("prompts",), lambda p: "Also run the whole package" in p),
-    "cc_bash": Row({}, ("commands",), lambda p: '"git status"' in p),
-    "cc_candidates": Row({}, ("heavy_tools",), lambda p: '"Grep"' in p),
-    "composer_ls": Row({"root": "php"}, ("packages",), lambda p: "acme/array-reader" in p),
-    "composer_show": Row(
-        {"package": "acme/array-reader", "root": "php"}, ("name",), lambda p: "Typed reads" in p
-    ),
-    "composer_check": Row(
-        {"package": "array-reader", "root": "php"}, ("results",), lambda p: '"status":"ok"' in p
-    ),
-    "packagist_status": Row({"root": "php"}, ("packages",), lambda p: '"state":"in-sync"' in p),
-    "github_ci": Row({"root": "api"}, ("runs",), lambda p: "9123" in p),
-    "github_pr": Row({}, ("prs",), lambda p: "acme/b" in p),
-    "github_branches": Row({}, ("branches",), lambda p: "feat/done" in p),
-}
+ROWS = rows()
 SLICE = Row(
     {"files": ["app/src/Models/Widget.php"], "symbols": ["Widget::caption"]},
     (),
