@@ -41,6 +41,13 @@ def _is_environ(node: ast.expr) -> bool:
     )
 
 
+def _reads_by_name(func: ast.expr) -> bool:
+    """`environ.get`, `environ.pop`, `environ.setdefault` or `os.getenv`."""
+    if not isinstance(func, ast.Attribute):
+        return False
+    return func.attr == "getenv" or (_is_environ(func.value) and func.attr in ("get", "pop", "setdefault"))
+
+
 def environment_reads(tree: ast.Module) -> list[tuple[int, str]]:
     """(line, name) of every read of a named variable: `environ[X]`, `environ.get(X)`,
     `environ.pop(X)`, `environ.setdefault(X)`, `os.getenv(X)`."""
@@ -58,11 +65,8 @@ def environment_reads(tree: ast.Module) -> list[tuple[int, str]]:
         key: ast.expr | None = None
         if isinstance(node, ast.Subscript) and _is_environ(node.value):
             key = node.slice
-        elif isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute):
-            if _is_environ(node.func.value) and node.func.attr in ("get", "pop", "setdefault"):
-                key = node.args[0]
-            elif node.func.attr == "getenv":
-                key = node.args[0]
+        elif isinstance(node, ast.Call) and node.args and _reads_by_name(node.func):
+            key = node.args[0]
         if key is not None:
             reads.append((node.lineno, named(key)))
     return reads

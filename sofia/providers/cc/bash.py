@@ -9,11 +9,8 @@ from pydantic import Field
 
 from sofia.errors import param
 from sofia.output.budget import Shrink, fit
-from sofia.providers.contract import Context, Implementation
-from sofia.providers.params import Input
-
-from .categories import category as category_of
-from .common import (
+from sofia.providers.cc.categories import category as category_of
+from sofia.providers.cc.common import (
     Cut,
     ProjectsDir,
     Redact,
@@ -25,7 +22,9 @@ from .common import (
     result_tail,
     wants_redaction,
 )
-from .rules import cut, one_line
+from sofia.providers.cc.rules import cut, one_line
+from sofia.providers.contract import Context, Implementation
+from sofia.providers.params import Input
 
 COMMAND_CHARS = 120
 LIMIT_HINT = f"pass {param('limit', 0)} for all"

@@ -22,9 +22,8 @@ import orjson
 
 from sofia import settings
 from sofia.output.redact import REDACTION_VERSION
-
-from .digest import Digest
-from .reader import PARSER_VERSION
+from sofia.providers.cc.digest import Digest
+from sofia.providers.cc.reader import PARSER_VERSION
 
 log = logging.getLogger("sofia.cc.cache")
 

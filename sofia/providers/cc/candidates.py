@@ -11,11 +11,8 @@ from pydantic import Field
 
 from sofia.errors import param
 from sofia.output.budget import Shrink, fit
-from sofia.providers.contract import Cli, Context, Implementation
-from sofia.providers.params import Input
-
-from .categories import category
-from .common import (
+from sofia.providers.cc.categories import category
+from sofia.providers.cc.common import (
     SESSION_PATH,
     Cut,
     ProjectFilter,
@@ -33,12 +30,14 @@ from .common import (
     selecting,
     wants_redaction,
 )
-from .digest import Digest, Thread
-from .discovery import Session, list_sessions, resolve_root
-from .loading import Attribution, Loader, agent_files, attribute_legacy_agents, with_agents
-from .parallel import Job
-from .rules import cut, one_line
-from .selector import select
+from sofia.providers.cc.digest import Digest, Thread
+from sofia.providers.cc.discovery import Session, list_sessions, resolve_root
+from sofia.providers.cc.loading import Attribution, Loader, agent_files, attribute_legacy_agents, with_agents
+from sofia.providers.cc.parallel import Job
+from sofia.providers.cc.rules import cut, one_line
+from sofia.providers.cc.selector import select
+from sofia.providers.contract import Cli, Context, Implementation
+from sofia.providers.params import Input
 
 COMMAND_CHARS = 140
 LIMIT_HINT = f"pass {param('limit', 0)} for all"

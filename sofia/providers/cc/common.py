@@ -12,15 +12,14 @@ from pydantic import AfterValidator, BaseModel, Field
 
 from sofia.output import budget as budgets
 from sofia.output.notes import Place, not_followed
+from sofia.providers.cc import latest
+from sofia.providers.cc.digest import Digest
+from sofia.providers.cc.discovery import Session, parse_since, peek
+from sofia.providers.cc.loading import Loader, agent_files, with_agents
+from sofia.providers.cc.location import projects_root
+from sofia.providers.cc.selector import project_label, select
 from sofia.providers.contract import Cli, Context, ProviderError
 from sofia.providers.params import Input, PathParam
-
-from . import latest
-from .digest import Digest
-from .discovery import Session, parse_since, peek
-from .loading import Loader, agent_files, with_agents
-from .location import projects_root
-from .selector import project_label, select
 
 
 def is_session_path(selector: str) -> bool:

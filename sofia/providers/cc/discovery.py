@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sofia.errors import ArgumentError, param
+from sofia.providers.cc.location import projects_root
 from sofia.providers.contract import Context, ProviderError
-
-from .location import projects_root
 
 AGENT_PREFIX = "agent-"
 SUFFIX = ".jsonl"

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .digest import Digest
-from .discovery import Session
+from sofia.providers.cc.digest import Digest
+from sofia.providers.cc.discovery import Session
 
 if TYPE_CHECKING:
-    from .loading import Loader
+    from sofia.providers.cc.loading import Loader
 
 
 def updated(session: Session, digest: Digest) -> float:

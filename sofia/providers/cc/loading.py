@@ -10,13 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sofia.providers.cc.digest import Digest
+from sofia.providers.cc.discovery import Listing, Session, TranscriptFile, legacy_agents_in, peek
 from sofia.providers.contract import Context
 
-from .digest import Digest
-from .discovery import Listing, Session, TranscriptFile, legacy_agents_in, peek
-
 if TYPE_CHECKING:
-    from .parallel import Job
+    from sofia.providers.cc.parallel import Job
 
 log = logging.getLogger("sofia.cc")
 
@@ -29,7 +28,7 @@ class Loader:
 
     def __init__(self, ctx: Context, redact: bool, store: bool = True) -> None:
         """`store=False` reads cache entries but never writes one."""
-        from . import cache
+        from sofia.providers.cc import cache
 
         self.ctx = ctx
         self.redact = redact
@@ -76,8 +75,8 @@ class Loader:
         return out
 
     def _parse(self, jobs: list[Job]) -> Iterable[tuple[Job, Digest | OSError]]:
-        from . import parallel
-        from .reader import read_transcript
+        from sofia.providers.cc import parallel
+        from sofia.providers.cc.reader import read_transcript
 
         size = sum(job[0].size for job in jobs)
         workers = parallel.worker_count(len(jobs))

@@ -10,11 +10,8 @@ from pydantic import Field
 from sofia.errors import param
 from sofia.output.budget import Shrink, fit
 from sofia.output.notes import plural
-from sofia.providers.contract import Context, Implementation
-from sofia.providers.params import Input
-
-from . import mdtext, timefmt
-from .common import (
+from sofia.providers.cc import mdtext, timefmt
+from sofia.providers.cc.common import (
     Cut,
     ProjectFilter,
     ProjectsDir,
@@ -30,12 +27,14 @@ from .common import (
     result_tail,
     wants_redaction,
 )
-from .digest import Digest
-from .discovery import Session, list_sessions, resolve_root
-from .latest import newest_first, updated
-from .loading import Loader, attribute_legacy_agents
-from .rules import cut, one_line
-from .selector import project_label
+from sofia.providers.cc.digest import Digest
+from sofia.providers.cc.discovery import Session, list_sessions, resolve_root
+from sofia.providers.cc.latest import newest_first, updated
+from sofia.providers.cc.loading import Loader, attribute_legacy_agents
+from sofia.providers.cc.rules import cut, one_line
+from sofia.providers.cc.selector import project_label
+from sofia.providers.contract import Context, Implementation
+from sofia.providers.params import Input
 
 TITLE_CHARS = 60
 

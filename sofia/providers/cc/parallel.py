@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from .cache import Cache
-from .digest import Digest
-from .discovery import TranscriptFile
+from sofia.providers.cc.cache import Cache
+from sofia.providers.cc.digest import Digest
+from sofia.providers.cc.discovery import TranscriptFile
 
 Job = tuple[TranscriptFile, "str | None"]
 """A file to parse and, for a subagent file, its agent id."""
@@ -49,7 +49,7 @@ def _can_spawn() -> bool:
 
 def parse_job(job: Job, redact: bool, cache_dir: str | None) -> Digest:
     """Parse one file (in whichever process) and store its digest in the cache."""
-    from .reader import read_transcript
+    from sofia.providers.cc.reader import read_transcript
 
     file, agent = job
     digest = read_transcript(file.path, agent, redact)

@@ -8,10 +8,7 @@ from pydantic import Field
 
 from sofia.errors import param
 from sofia.output.budget import Lower, Shrink, fit, note
-from sofia.providers.contract import Context, Implementation
-from sofia.providers.params import Input
-
-from .common import (
+from sofia.providers.cc.common import (
     BIGGER,
     ProjectsDir,
     Redact,
@@ -24,7 +21,9 @@ from .common import (
     texts_note,
     wants_redaction,
 )
-from .rules import cut
+from sofia.providers.cc.rules import cut
+from sofia.providers.contract import Context, Implementation
+from sofia.providers.params import Input
 
 TEXT_CHARS = 2000
 

@@ -6,10 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from sofia.output.budget import Lower, Shrink, fit
-from sofia.providers.contract import Context, Implementation
-
-from . import timefmt
-from .common import (
+from sofia.providers.cc import timefmt
+from sofia.providers.cc.common import (
     BIGGER,
     Cut,
     SessionCliParams,
@@ -23,7 +21,8 @@ from .common import (
     texts_note,
     wants_redaction,
 )
-from .rules import collapse, cut, one_line, relative_to
+from sofia.providers.cc.rules import collapse, cut, one_line, relative_to
+from sofia.providers.contract import Context, Implementation
 
 ASK_CHARS = 240
 NEXT_CHARS = 600

@@ -15,15 +15,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sofia.errors import param, tool
+from sofia.providers.cc import timefmt
+from sofia.providers.cc.discovery import (
+    SUFFIX,
+    Listing,
+    Session,
+    list_sessions,
+    peek,
+    resolve_root,
+    session_from_path,
+)
+from sofia.providers.cc.latest import newest
 from sofia.providers.contract import Context, ProviderError
 from sofia.runtime import files
 
-from . import timefmt
-from .discovery import SUFFIX, Listing, Session, list_sessions, peek, resolve_root, session_from_path
-from .latest import newest
-
 if TYPE_CHECKING:
-    from .loading import Loader
+    from sofia.providers.cc.loading import Loader
 
 Newest = Callable[[Sequence[Session]], Session]
 

@@ -6,11 +6,9 @@ from typing import Any
 
 from sofia.errors import tool
 from sofia.output.budget import Lower, Shrink, fit, note
-from sofia.providers.contract import Context, Implementation
-
-from . import mdtext, timefmt
-from .categories import category
-from .common import (
+from sofia.providers.cc import mdtext, timefmt
+from sofia.providers.cc.categories import category
+from sofia.providers.cc.common import (
     BIGGER,
     Cut,
     Opened,
@@ -25,7 +23,8 @@ from .common import (
     texts_note,
     wants_redaction,
 )
-from .rules import cut, one_line, relative_to
+from sofia.providers.cc.rules import cut, one_line, relative_to
+from sofia.providers.contract import Context, Implementation
 
 PROMPT_CHARS = 200
 PROMPTS_HEAD = 10

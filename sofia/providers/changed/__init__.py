@@ -17,12 +17,11 @@ from pydantic_core import PydanticCustomError
 
 from sofia.errors import param
 from sofia.output.tables import cut
+from sofia.providers.changed import classify, gitdiff, report
+from sofia.providers.changed.scope import PathSpace, plain_pathspec
 from sofia.providers.contract import Cli, Context, Implementation, ProviderError
 from sofia.providers.params import Input, PathParam
 from sofia.runtime import git
-
-from . import classify, gitdiff, report
-from .scope import PathSpace, plain_pathspec
 
 RANGE_MAX = 1024
 """Longest `range` accepted: two revision names and `...` fit many times over."""

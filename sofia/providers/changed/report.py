@@ -16,10 +16,9 @@ from sofia.errors import param
 from sofia.output import budget as budgets
 from sofia.output.notes import Place, not_followed
 from sofia.output.tables import elide
+from sofia.providers.changed import classify, gitdiff, names
+from sofia.providers.changed.symbols import PROBLEMS, Found, SymbolFinder, read_worktree
 from sofia.providers.contract import Context
-
-from . import classify, gitdiff, names
-from .symbols import PROBLEMS, Found, SymbolFinder, read_worktree
 
 ELIDABLE = {"old_path": "", "lang": "", "symbols": ""}
 SUBMODULE_MODE = "160000"

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sofia.output.tables import cut
+from sofia.providers.changed import classify, gitdiff
 from sofia.providers.contract import Context
-
-from . import classify, gitdiff
 
 MAX_SIDE_BYTES = 1 << 20
 """Sides larger than this are not parsed for symbols."""

@@ -17,13 +17,12 @@ from sofia.output.tables import elide
 from sofia.output.tokens import estimate
 from sofia.providers.contract import Cli, Context, Implementation, ProviderError
 from sofia.providers.params import Input, PathParam
+from sofia.providers.vue.evaluate import MAX_STEPS
+from sofia.providers.vue.globs import MAX_LISTED
+from sofia.providers.vue.modules import Loader, Module
+from sofia.providers.vue.routes import RouteWalker, find_routes, place
+from sofia.providers.vue.values import Unknown
 from sofia.runtime import paths, rg
-
-from .evaluate import MAX_STEPS
-from .globs import MAX_LISTED
-from .modules import Loader, Module
-from .routes import RouteWalker, find_routes, place
-from .values import Unknown
 
 ELIDABLE = {"name": "", "component": "", "meta": "", "depth": 0, "redirect": "", "alias": "", "file": 0}
 DIRECTORIES = ("router", "routers", "routes")

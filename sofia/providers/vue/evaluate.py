@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from . import library, loaders
-from .modules import EXTENSIONS, WRAPPERS, Module, string_value, text, unwrap
-from .modules import Loader as ModuleLoader
-from .values import (
+from sofia.providers.vue import library, loaders
+from sofia.providers.vue.modules import EXTENSIONS, WRAPPERS, Module, string_value, text, unwrap
+from sofia.providers.vue.modules import Loader as ModuleLoader
+from sofia.providers.vue.values import (
     NULL,
     UNDEFINED,
     Array,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .values import (
+from sofia.providers.vue.values import (
     NULL,
     UNDEFINED,
     Array,
@@ -24,7 +24,7 @@ from .values import (
 )
 
 if TYPE_CHECKING:
-    from .evaluate import Evaluator
+    from sofia.providers.vue.evaluate import Evaluator
 
 
 def array_method(ev: Evaluator, array: Array, method: str, args: list[Any], origin: Origin) -> Any:

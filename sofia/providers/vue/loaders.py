@@ -6,15 +6,27 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import globs
-from .modules import Module
-from .values import UNDEFINED, Array, Context, FileRef, Loader, Obj, ObjectLit, Origin, Regex, Scope, Unknown
+from sofia.providers.vue import globs
+from sofia.providers.vue.modules import Module
+from sofia.providers.vue.values import (
+    UNDEFINED,
+    Array,
+    Context,
+    FileRef,
+    Loader,
+    Obj,
+    ObjectLit,
+    Origin,
+    Regex,
+    Scope,
+    Unknown,
+)
 
 GLOB_NAMES = {"glob": False, "globEager": True, "globEagerDefault": True}
 """`import.meta` loaders and whether each is eager."""
 
 if TYPE_CHECKING:
-    from .evaluate import Evaluator
+    from sofia.providers.vue.evaluate import Evaluator
 
 
 def vite_glob(ev: Evaluator, method: str, nodes: list[Any], scope: Scope, origin: Origin) -> Any:

@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from sofia.output.notes import Place
+from sofia.providers.vue.misses import Misses
 from sofia.runtime.paths import under
-
-from .misses import Misses
 
 MAX_MODULES = 200
 EXTENSIONS = (".ts", ".js", ".mts", ".mjs", ".tsx", ".jsx")
@@ -197,7 +196,7 @@ def load_aliases(root: Path) -> list[tuple[str, list[str]]]:
     """Path aliases as (prefix, [target prefixes]), longest prefix first: `resolve.alias` of the
     vite config at `root`, then `compilerOptions.paths` of tsconfig/jsconfig in the simple
     `"@/*": ["src/*"]` form; with neither, `@/` and `~/` mapped to `src/`."""
-    from .aliases import vite_aliases
+    from sofia.providers.vue.aliases import vite_aliases
 
     declared = dict(vite_aliases(root))
     for prefix, targets in _tsconfig_aliases(root):

@@ -11,12 +11,22 @@ from sofia.errors import param
 from sofia.output.notes import Place
 from sofia.output.tables import cut
 from sofia.providers.contract import ProviderError
-
-from .evaluate import Evaluator
-from .misses import Misses
-from .modules import Loader, Module, collapse, first_error_line, string_value, text, unwrap
-from .values import NULL, UNDEFINED, Array, FileRef, Func, Namespace, ObjectLit, Origin, Scope, Unknown
-from .values import Loader as LazyModule
+from sofia.providers.vue.evaluate import Evaluator
+from sofia.providers.vue.misses import Misses
+from sofia.providers.vue.modules import Loader, Module, collapse, first_error_line, string_value, text, unwrap
+from sofia.providers.vue.values import (
+    NULL,
+    UNDEFINED,
+    Array,
+    FileRef,
+    Func,
+    Namespace,
+    ObjectLit,
+    Origin,
+    Scope,
+    Unknown,
+)
+from sofia.providers.vue.values import Loader as LazyModule
 
 FUNCTIONS = ("arrow_function", "function_expression", "function", "function_declaration")
 EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:(//|[^/])")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .modules import Module
+from sofia.providers.vue.modules import Module
 
 
 @dataclass(frozen=True)
