@@ -19,7 +19,7 @@ from sofia.providers.contract import Cli, Context, Implementation, ProviderError
 from sofia.providers.params import Input, PathParam
 from sofia.providers.vue.evaluate import MAX_STEPS
 from sofia.providers.vue.globs import MAX_LISTED
-from sofia.providers.vue.modules import Loader, Module
+from sofia.providers.vue.modules import Module, ModuleLoader
 from sofia.providers.vue.routes import RouteWalker, find_routes, place
 from sofia.providers.vue.values import Unknown
 from sofia.runtime import paths, rg
@@ -157,11 +157,11 @@ def _note_run_time(walker: RouteWalker, module: Module) -> None:
 
 def _attempt(
     base: Path, shown: str, router: Path, file: str, ctx: Context
-) -> tuple[Loader, RouteWalker, Module, bool]:
+) -> tuple[ModuleLoader, RouteWalker, Module, bool]:
     """Read one candidate router module and walk its table (found: False when it has none)."""
-    loader = Loader(base, shown)
+    loader = ModuleLoader(base, shown)
     if not loader.inside(router):
-        loader = Loader(router.parent, paths.shown(router.parent, ctx.root))
+        loader = ModuleLoader(router.parent, paths.shown(router.parent, ctx.root))
     module = loader.load(router)
     if module is None:
         raise ProviderError(f"cannot read the router module {file or loader.rel(router)}", "check the file")

@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sofia.providers.vue import library, loaders
-from sofia.providers.vue.modules import EXTENSIONS, WRAPPERS, Module, string_value, text, unwrap
-from sofia.providers.vue.modules import Loader as ModuleLoader
+from sofia.providers.vue.modules import EXTENSIONS, WRAPPERS, Module, ModuleLoader, string_value, text, unwrap
 from sofia.providers.vue.values import (
     NULL,
     UNDEFINED,
@@ -30,7 +29,7 @@ from sofia.providers.vue.values import (
     FileRef,
     Func,
     ImportMeta,
-    Loader,
+    LazyModule,
     Namespace,
     Obj,
     ObjectLit,
@@ -807,7 +806,7 @@ class Evaluator:
                 if entry_key == key:
                     return value
             return Unknown(origin, "a context key not among its files")
-        if isinstance(callee, Loader):
+        if isinstance(callee, LazyModule):
             value = self.file_value(callee.path, origin)
             return Promise(self.member(value, callee.name, origin) if callee.name else value)
         fallback = callee if isinstance(callee, Unknown) else Unknown(origin, "a call not followed")
@@ -872,7 +871,7 @@ class Evaluator:
         return UNDEFINED
 
     def callback(self, fn: Any, origin: Origin) -> Callable[[list[Any]], Any] | None:
-        if isinstance(fn, (Func, Context, Loader)):
+        if isinstance(fn, (Func, Context, LazyModule)):
             return lambda args: self.apply(fn, args, origin)
         return None
 
@@ -888,7 +887,7 @@ class Evaluator:
             return library.string_method(receiver, method, args, origin)
         if isinstance(receiver, Builtin) and method == "call" and args:
             return library.type_tag(args[0], origin)
-        if isinstance(receiver, (Func, Loader, Context)) and method in ("call", "apply"):
+        if isinstance(receiver, (Func, LazyModule, Context)) and method in ("call", "apply"):
             rest = (
                 args[1:]
                 if method == "call"
@@ -897,7 +896,7 @@ class Evaluator:
             return self.apply(receiver, rest, origin)
         if isinstance(receiver, (Namespace, Obj, ObjectLit)):
             member = self.member(receiver, method, origin)
-            if isinstance(member, (Func, Loader, Context)):
+            if isinstance(member, (Func, LazyModule, Context)):
                 return self.apply(member, args, origin)
         if isinstance(receiver, Unknown):
             return self._pass_through(args, origin) or receiver

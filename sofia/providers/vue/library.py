@@ -12,7 +12,7 @@ from sofia.providers.vue.values import (
     Array,
     Context,
     Func,
-    Loader,
+    LazyModule,
     Namespace,
     Obj,
     ObjectLit,
@@ -144,7 +144,7 @@ def type_tag(value: Any, origin: Origin) -> Any:
         return "[object Undefined]"
     if value is NULL:
         return "[object Null]"
-    if isinstance(value, (Func, Loader, Context)):
+    if isinstance(value, (Func, LazyModule, Context)):
         return "[object Function]"
     if isinstance(value, (ObjectLit, Obj, Namespace)):
         return "[object Object]" if not isinstance(value, Namespace) else "[object Module]"

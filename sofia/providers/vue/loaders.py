@@ -13,7 +13,7 @@ from sofia.providers.vue.values import (
     Array,
     Context,
     FileRef,
-    Loader,
+    LazyModule,
     Obj,
     ObjectLit,
     Origin,
@@ -78,7 +78,7 @@ def vite_glob(ev: Evaluator, method: str, nodes: list[Any], scope: Scope, origin
         if as_text:
             value: Any = Unknown(origin, f"{kind or query} import of {ev.loader.rel(path)}")
         elif not eager:
-            value = Loader(path, name)
+            value = LazyModule(path, name)
         else:
             value = ev.file_value(path, origin)
             if name:

@@ -242,7 +242,7 @@ def _strip_json_comments(raw: str) -> str:
     return re.sub(r",(\s*[}\]])", r"\1", without)
 
 
-class Loader:
+class ModuleLoader:
     """Parses modules on demand, each once, within the root and the module limit."""
 
     def __init__(self, root: Path, shown_root: str = ".") -> None:

@@ -13,20 +13,28 @@ from sofia.output.tables import cut
 from sofia.providers.contract import ProviderError
 from sofia.providers.vue.evaluate import Evaluator
 from sofia.providers.vue.misses import Misses
-from sofia.providers.vue.modules import Loader, Module, collapse, first_error_line, string_value, text, unwrap
+from sofia.providers.vue.modules import (
+    Module,
+    ModuleLoader,
+    collapse,
+    first_error_line,
+    string_value,
+    text,
+    unwrap,
+)
 from sofia.providers.vue.values import (
     NULL,
     UNDEFINED,
     Array,
     FileRef,
     Func,
+    LazyModule,
     Namespace,
     ObjectLit,
     Origin,
     Scope,
     Unknown,
 )
-from sofia.providers.vue.values import Loader as LazyModule
 
 FUNCTIONS = ("arrow_function", "function_expression", "function", "function_declaration")
 EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:(//|[^/])")
@@ -57,7 +65,7 @@ def place(origin: Origin) -> Place:
 class RouteWalker:
     """Flattens route tables into rows; what it cannot follow goes to `misses`."""
 
-    def __init__(self, loader: Loader) -> None:
+    def __init__(self, loader: ModuleLoader) -> None:
         self.loader = loader
         self.evaluator = Evaluator(loader)
         self.rows: list[dict[str, Any]] = []

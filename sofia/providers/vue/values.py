@@ -119,7 +119,7 @@ class FileRef:
 
 
 @dataclass(frozen=True)
-class Loader:
+class LazyModule:
     """`() => import(x)`: a lazy glob entry, called to get a Promise of the module at `path` (or
     of its export `name`); the module is read only when called."""
 
