@@ -65,7 +65,7 @@ def _cli_spellings(provider: Provider) -> dict[str, str]:
     """How each field is spelt on the command line, as the CLI itself derives it."""
     parser = argparse.ArgumentParser(add_help=False)
     spelled = {}
-    model = provider.cli_input_model
+    model = provider.cli_params
     for spec in arguments.add_model_arguments(parser, model):
         display = spec.display
         if spec.kind == "bool" and model.model_fields[spec.name].default is True:
@@ -94,10 +94,10 @@ def tool_section(provider: Provider) -> Iterator[str]:
         yield f" · deadline {provider.timeout:g} s"
     yield "\n\n"
     yield render(provider.description) + "\n\n"
-    schema = input_schema(provider.input_model)
+    schema = input_schema(provider.params)
     spelled = _cli_spellings(provider)
     required = set(schema.get("required", []))
-    own = set(command_entries(provider.cli)[0].input_model.model_fields) if provider.mode_flag else set()
+    own = set(command_entries(provider.cli)[0].params.model_fields) if provider.mode_flag else set()
     rows = []
     for name, prop in schema["properties"].items():
         if own and name in own:
@@ -179,9 +179,9 @@ def _cli_form(provider: Provider) -> str:
     """`sf code PATH...`: the command and its positionals, as the CLI spells them."""
     parser = argparse.ArgumentParser(add_help=False)
     words = ["sf", *provider.cli]
-    for spec in arguments.add_model_arguments(parser, provider.cli_input_model):
+    for spec in arguments.add_model_arguments(parser, provider.cli_params):
         if spec.cli.positional:
-            field = provider.cli_input_model.model_fields[spec.name]
+            field = provider.cli_params.model_fields[spec.name]
             shown = f"{spec.display}..." if spec.kind == "list" else spec.display
             words.append(shown if field.is_required() else f"[{shown}]")
     return " ".join(words)

@@ -32,7 +32,7 @@ def call(
     are spelled the MCP way, as the worker spells them."""
     provider = by_name(tool)
     assert provider is not None, f"no tool named {tool}"
-    model = provider.cli_input_model if cli else provider.input_model
+    model = provider.cli_params if cli else provider.params
     params = model.model_validate(dict(arguments))
     if isinstance(root, Context):
         assert budget is None and not context, "a whole Context carries its own budget and fields"

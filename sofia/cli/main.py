@@ -181,11 +181,9 @@ def _parse_and_run(args: list[str], selected: tuple[str, ...], entries: list[Pro
     if entries:
         from sofia.cli import arguments
 
-        specs = arguments.add_model_arguments(leaves[selected], entries[0].cli_input_model)
+        specs = arguments.add_model_arguments(leaves[selected], entries[0].cli_params)
         for mode in entries[1:]:
-            specs += arguments.add_mode_arguments(
-                leaves[selected], mode.cli_input_model, mode.mode_flag, specs
-            )
+            specs += arguments.add_mode_arguments(leaves[selected], mode.cli_params, mode.mode_flag, specs)
         _spell_help(leaves[selected], specs)
         _add_output_options(leaves[selected])
         if arguments.has_after_dashdash(specs) and "--" in args:
@@ -310,9 +308,9 @@ def _run_provider(
         values = arguments.collect(namespace, specs, after)
         provider = arguments.choose_mode(entries, values, specs)
         try:
-            params = provider.cli_input_model.model_validate(values)
+            params = provider.cli_params.model_validate(values)
         except ValidationError as exc:
-            raise UsageError(_validation_message(exc, specs, provider.cli_input_model)) from None
+            raise UsageError(_validation_message(exc, specs, provider.cli_params)) from None
     except UsageError as exc:
         print(f"{command}: error: {exc}", file=sys.stderr)
         print(f"(see {command} --help)", file=sys.stderr)
@@ -321,7 +319,7 @@ def _run_provider(
     exit_code = EXIT_OK
     try:
         with proc.children_end_on_interrupt():
-            prepare = provider.cli_prepare()
+            prepare = provider.prepare
             if prepare is not None:
                 params = prepare(params, ctx)
             result = provider.run(params, ctx)
@@ -348,7 +346,7 @@ def _run_provider(
     if isinstance(result, Outcome):
         exit_code, result = result.exit_code, result.result
     result = errors.render_all(result, spell)
-    text = errors.render(render.render(result, namespace.format, provider.renderer()), spell)
+    text = errors.render(render.render(result, namespace.format, provider.render), spell)
     sys.stdout.write(text)
     sys.stdout.flush()
     if namespace.format != "json":

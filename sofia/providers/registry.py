@@ -128,21 +128,25 @@ class Provider:
         """The CLI group the command belongs to (its first word)."""
         return self.cli[0]
 
+    # The hooks of `Implementation`, forwarded under their own names.
     @property
-    def input_model(self) -> type[BaseModel]:
+    def params(self) -> type[BaseModel]:
         return self.implementation.params
 
     @property
-    def cli_input_model(self) -> type[BaseModel]:
+    def cli_params(self) -> type[BaseModel]:
+        """The CLI's input model: the hook's, else `params`."""
         return self.implementation.cli_params or self.implementation.params
 
     def run(self, params: Any, ctx: Context) -> Any:
         return self.implementation.run(params, ctx)
 
-    def renderer(self) -> Callable[[Any, str], str | None] | None:
+    @property
+    def render(self) -> Callable[[Any, str], str | None] | None:
         return self.implementation.render
 
-    def cli_prepare(self) -> Callable[[Any, Context], Any] | None:
+    @property
+    def prepare(self) -> Callable[[Any, Context], Any] | None:
         return self.implementation.prepare
 
     def as_text(self, result: Any) -> str | None:

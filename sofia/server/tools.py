@@ -52,7 +52,7 @@ def build(providers: Sequence[Provider]) -> dict[str, ToolSpec]:
     specs: dict[str, ToolSpec] = {}
     for provider in providers:
         try:
-            model = provider.input_model
+            model = provider.params
             specs[provider.name] = ToolSpec(provider, model, definition(provider, model))
         except Exception:
             log.exception("tool %s left out: its provider %s failed to load", provider.name, provider.module)

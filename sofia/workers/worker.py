@@ -181,7 +181,7 @@ def _execute(request: CallRequest) -> CallReply:
         allowed=tuple(Path(root) for root in request.allowed),
     )
     try:
-        params = provider.input_model.model_validate(request.arguments)
+        params = provider.params.model_validate(request.arguments)
         return _encode(provider, provider.run(params, ctx), toon=request.payload == "toon")
     except ProviderError as exc:
         return CallReply("provider_error", message=str(exc))

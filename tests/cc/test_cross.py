@@ -84,7 +84,7 @@ def test_registration() -> None:
         assert provider is not None
         assert provider.cli == ("cc", name.removeprefix("cc_"))
         assert provider.module == module.__name__
-        assert provider.cli_input_model is module.CliParams
+        assert provider.cli_params is module.CliParams
         assert provider.annotations.read_only and not provider.annotations.open_world
         assert provider.mcp
 
@@ -112,7 +112,7 @@ def test_no_planted_secret_reaches_any_format(
     assert provider is not None
     result = call(module, projects_dir=str(full_root), **params)
     for fmt in ("toon", "json", "md"):
-        text = render(result, fmt, provider.renderer())
+        text = render(result, fmt, provider.render)
         assert _planted(text) == 0, (fmt, text)
     shown = call(module, projects_dir=str(full_root), cli=True, redact=False, **params)
     assert shown["redactions"] == 0

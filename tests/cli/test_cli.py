@@ -163,7 +163,7 @@ def test_registry_names_follow_the_cli_path(provider: object) -> None:
     assert isinstance(provider, Provider)
     assert provider.name == "_".join((*provider.cli, *([provider.mode_flag] if provider.mode_flag else [])))
     assert provider.description.strip()
-    model = provider.input_model
+    model = provider.params
     for name, field in model.model_fields.items():
         assert field.description, f"{provider.name}.{name} has no description"
     assert model.model_config.get("extra") == "forbid"

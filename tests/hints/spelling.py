@@ -15,7 +15,7 @@ def command_line(*path: str) -> CommandLine:
     entries = command_entries(path)
     assert entries, path
     parser = argparse.ArgumentParser()
-    specs = arguments.add_model_arguments(parser, entries[0].cli_input_model)
+    specs = arguments.add_model_arguments(parser, entries[0].cli_params)
     for mode in entries[1:]:
-        specs += arguments.add_mode_arguments(parser, mode.cli_input_model, mode.mode_flag, specs)
+        specs += arguments.add_mode_arguments(parser, mode.cli_params, mode.mode_flag, specs)
     return CommandLine(specs)

@@ -19,7 +19,7 @@ def _fields_by_package() -> dict[str, set[str]]:
         if parts[:2] != ["sofia", "providers"]:
             continue  # a test provider
         names = fields.setdefault(parts[2], set())
-        names.update(provider.input_model.model_fields, provider.cli_input_model.model_fields)
+        names.update(provider.params.model_fields, provider.cli_params.model_fields)
     return fields
 
 

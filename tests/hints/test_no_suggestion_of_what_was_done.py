@@ -37,7 +37,7 @@ def raw_call(tool: str, arguments: dict[str, Any], root: Path, budget: int | Non
     """The provider's own result (references unspelled) and its validated parameters."""
     provider = by_name(tool)
     assert provider is not None
-    params = provider.input_model.model_validate(arguments)
+    params = provider.params.model_validate(arguments)
     return provider.run(params, Context(root=root, budget=budget)), params
 
 

@@ -57,7 +57,7 @@ def _wrong_values(field: Any) -> list[Any]:
 def _cases() -> list[tuple[str, str, Any]]:
     cases = []
     for provider in served():
-        for name, field in provider.input_model.model_fields.items():
+        for name, field in provider.params.model_fields.items():
             cases.extend((provider.name, name, value) for value in _wrong_values(field))
     return cases
 
@@ -67,10 +67,8 @@ def test_no_refusal_of_any_tool_speaks_pydantic() -> None:
     spoke = []
     for tool, name, value in _cases():
         provider = next(p for p in served() if p.name == tool)
-        required = {
-            n: "x" for n, f in provider.input_model.model_fields.items() if f.is_required() and n != name
-        }
-        _, problems = validate(provider.input_model, {**required, name: value})
+        required = {n: "x" for n, f in provider.params.model_fields.items() if f.is_required() and n != name}
+        _, problems = validate(provider.params, {**required, name: value})
         spoke += [f"{tool}.{name}={value!r:.40}: {line}" for line in problems if not pydantic_free(line)]
     assert spoke == []
 

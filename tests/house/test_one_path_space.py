@@ -62,9 +62,7 @@ def workspace(tmp_path: Path) -> Path:
 def call(tool: str, workspace: Path, **arguments: Any) -> dict[str, Any]:
     provider = by_name(tool)
     assert provider is not None, tool
-    result = provider.run(
-        provider.input_model.model_validate(arguments), Context(root=workspace, budget=None)
-    )
+    result = provider.run(provider.params.model_validate(arguments), Context(root=workspace, budget=None))
     assert isinstance(result, dict)
     return result
 

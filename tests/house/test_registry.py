@@ -47,7 +47,7 @@ def test_every_hook_resolves_and_has_its_shape(provider: Provider) -> None:
 
 @pytest.mark.parametrize("provider", REAL, ids=lambda p: p.name)
 def test_every_path_parameter_is_marked(provider: Provider) -> None:
-    for model in {provider.input_model, provider.cli_input_model}:
+    for model in {provider.params, provider.cli_params}:
         for name, field in model.model_fields.items():
             if name in PATH_NAMES:
                 assert path_param(field) is not None, f"{provider.name}.{name} is a path without PathParam"
@@ -61,7 +61,7 @@ def test_a_head_start_module_has_start_and_discard(provider: Provider) -> None:
 
 @pytest.mark.parametrize("provider", [p for p in REAL if p.dedup_bypass], ids=lambda p: p.name)
 def test_a_dedup_bypass_is_a_boolean_parameter(provider: Provider) -> None:
-    field = provider.input_model.model_fields[provider.dedup_bypass]
+    field = provider.params.model_fields[provider.dedup_bypass]
     assert field.annotation is bool and field.default is False
 
 
@@ -69,16 +69,16 @@ def test_a_dedup_bypass_is_a_boolean_parameter(provider: Provider) -> None:
 def test_a_cli_only_mode_extends_the_command_it_lives_in(provider: Provider) -> None:
     own = command_entries(provider.cli)[0]
     assert not provider.mcp and own.mcp and not own.mode_flag
-    assert issubclass(provider.input_model, own.input_model)
-    flag = provider.input_model.model_fields[provider.mode_flag]
+    assert issubclass(provider.params, own.params)
+    flag = provider.params.model_fields[provider.mode_flag]
     assert flag.annotation is bool and flag.default is False
-    assert provider.mode_flag not in own.input_model.model_fields
+    assert provider.mode_flag not in own.params.model_fields
 
 
 @pytest.mark.parametrize("provider", [p for p in REAL if p.self_check is not None], ids=lambda p: p.name)
 def test_a_self_check_is_a_valid_call(provider: Provider) -> None:
     assert provider.mcp
-    assert isinstance(provider.input_model.model_validate(dict(provider.self_check or {})), BaseModel)
+    assert isinstance(provider.params.model_validate(dict(provider.self_check or {})), BaseModel)
 
 
 def test_every_served_tool_has_a_line_in_the_instructions() -> None:

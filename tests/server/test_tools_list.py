@@ -82,7 +82,7 @@ async def test_schemas_are_flat_described_and_show_their_defaults(
         for node in _walk(schema):
             assert not {"title", "$ref", "$defs", "anyOf"} & set(node), (tool["name"], node)
         required = set(schema.get("required", []))
-        model = {p.name: p for p in registered()}[tool["name"]].input_model
+        model = {p.name: p for p in registered()}[tool["name"]].params
         for prop, spec in schema["properties"].items():
             assert spec.get("description"), (tool["name"], prop)
             assert isinstance(spec["type"], str), (tool["name"], prop)  # one type: every client dialect
