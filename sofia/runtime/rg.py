@@ -1,6 +1,7 @@
 """Locating ripgrep and walking trees with it, so every walk (code, grep, vue) follows one rule set:
 .gitignore/.ignore/excludes honoured even outside git, hidden files included, symlinks not
-followed, and the default ignore directories skipped below the starting point."""
+followed, and the default ignore directories skipped below the starting point where git tracks no
+file in them (`skips`)."""
 
 from __future__ import annotations
 
@@ -10,37 +11,16 @@ import shutil
 import sys
 import sysconfig
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
 from sofia.errors import ProviderError
-from sofia.runtime import proc
+from sofia.runtime import proc, skips
 
-DEFAULT_IGNORE_DIRS = (
-    ".git",
-    ".hg",
-    ".svn",
-    ".idea",
-    ".vscode",
-    "node_modules",
-    "vendor",
-    "var",
-    "dist",
-    "build",
-    "target",
-    "__pycache__",
-    ".venv",
-    "venv",
-    ".tox",
-    ".mypy_cache",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".next",
-    ".nuxt",
-    "coverage",
-)
-"""Directory names skipped at any depth below the starting point; a root named explicitly is searched."""
+DEFAULT_IGNORE_DIRS = (*skips.VCS_DIRS, *skips.NAMED_DIRS)
+"""Directory names skipped at any depth below the starting point (the named ones only where git
+tracks no file in them: `skips`); a root named explicitly is searched."""
 
 MIN_VERSION = (14, 1)
 REINSTALL = "reinstall sofia (it depends on the ripgrep wheel) or put rg >= 14.1 on PATH"
@@ -91,13 +71,27 @@ def executable() -> str:
     return locate()[0]
 
 
-def walk_args(ignore_dirs: Iterable[str] = (), *, defaults: bool = True) -> list[str]:
-    """The rg options shared by every walk and search (after `rg --no-config`); `defaults=False`
-    leaves out DEFAULT_IGNORE_DIRS for a caller with a pruning rule of its own."""
-    args = ["--hidden", "--no-require-git"]
-    for name in (*(DEFAULT_IGNORE_DIRS if defaults else ()), *ignore_dirs):
-        args.append(f"--glob=!{name}/")
+def walk_args(
+    ignore_dirs: Iterable[str] = (), *, cwd: Path | None = None, defaults: bool = True
+) -> list[str]:
+    """The rg options shared by every walk and search run in `cwd` (after `rg --no-config`):
+    hidden files, ignore files honoured in and outside git (`skips.repository_args`), the default
+    skips of `skips.rules`, and `ignore_dirs` skipped at any depth whatever git tracks. Without a `cwd` every default name is skipped everywhere (no tracked exception);
+    `defaults=False` leaves the defaults out for a caller with a pruning rule of its own."""
+    args = ["--hidden", *(skips.repository_args(cwd) if cwd is not None else ["--no-require-git"])]
+    if defaults and cwd is not None:
+        args += skips.rules(cwd)
+    elif defaults:
+        args += [f"--glob=!{name}/" for name in DEFAULT_IGNORE_DIRS]
+    args += [f"--glob=!{name}/" for name in ignore_dirs]
     return args
+
+
+def counted(done: proc.Completed, cwd: Path) -> tuple[skips.Skips, proc.Completed]:
+    """What a run given `skips.COUNT` skipped by default, and the run without those lines on its
+    stderr (so its errors read as ever)."""
+    found, rest = skips.read(done.stderr, cwd)
+    return found, replace(done, stderr=rest) if rest is not done.stderr else done
 
 
 UNNAMED = "(an entry ripgrep did not name)"
@@ -125,6 +119,8 @@ class Listing:
 
     files: list[str]
     skipped: list[Skipped]
+    defaults: skips.Skips = field(default_factory=skips.Skips)
+    """What the walk skipped by default (directories by name), for the caller's note."""
 
 
 def problems(stderr: str) -> list[Skipped]:
@@ -135,7 +131,7 @@ def problems(stderr: str) -> list[Skipped]:
     found: list[Skipped] = []
     for line in stderr.splitlines():
         errno = _OS_ERROR.search(line)
-        if not line.startswith("rg: ") or errno is None:
+        if not line.startswith("rg: ") or errno is None or line.startswith("rg: DEBUG|"):
             continue
         body = line[4 : errno.start()]
         io_error = _IO_ERROR.fullmatch(body)
@@ -193,7 +189,7 @@ def walk(
     timeout: float = 60.0,
 ) -> Listing:
     """Files under `paths` (relative to `cwd`) that a walk keeps, sorted by path bytes, without `./`,
-    and the entries it could not read.
+    the entries it could not read, and the directories it skipped by default name.
 
     `globs` are rg include globs (`*.php`); `extra` are further rg options (rules of a caller's own);
     `defaults=False` walks into DEFAULT_IGNORE_DIRS too.
@@ -204,7 +200,8 @@ def walk(
         "--no-config",
         "--files",
         "--null",
-        *walk_args(ignore_dirs, defaults=defaults),
+        *walk_args(ignore_dirs, cwd=cwd, defaults=defaults),
+        *((skips.COUNT,) if defaults else ()),
         *extra,
     ]
     args.extend(f"--iglob={g}" for g in globs)
@@ -214,10 +211,11 @@ def walk(
         done = proc.run(args, cwd=cwd, timeout=timeout)
     except proc.ProgramNotFound:
         raise not_found() from None
+    found, done = counted(done, cwd)
     names = [os.fsdecode(p) for p in done.stdout.split(b"\0") if p]
     skipped = outcome(done, f"listing {', '.join(paths)}", results=bool(names))
     cleaned = [n[2:] if n.startswith("./") else n for n in names]
-    return Listing(sorted(set(cleaned), key=os.fsencode), skipped)
+    return Listing(sorted(set(cleaned), key=os.fsencode), skipped, found)
 
 
 def list_files(
@@ -258,7 +256,7 @@ def files_with_words(
     if not words or not paths:
         return []
     args = [executable(), "--no-config", "--files-with-matches", "--null", "--no-messages"]
-    args += ["--fixed-strings", "--word-regexp", "--case-sensitive", *walk_args(ignore_dirs)]
+    args += ["--fixed-strings", "--word-regexp", "--case-sensitive", *walk_args(ignore_dirs, cwd=cwd)]
     args.extend(f"--iglob={g}" for g in globs)
     args.extend(f"--regexp={w}" for w in words)
     found: set[str] = set()

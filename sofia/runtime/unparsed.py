@@ -54,7 +54,7 @@ def count(
     """Whole-word, literal occurrences of `word` under `paths` in files whose extension is not one
     of `parsed_extensions` (with the dot), by one `rg --count-matches` walk."""
     args = [rg.executable(), "--no-config", "--count-matches", "--fixed-strings", "--word-regexp"]
-    args += ["--with-filename", "--null", *rg.walk_args(ignore_dirs)]
+    args += ["--with-filename", "--null", *rg.walk_args(ignore_dirs, cwd=cwd)]
     for extension in sorted(set(parsed_extensions)):
         args.append(f"--iglob=!*{extension}")
     args += ["--regexp", word, "--", *paths]

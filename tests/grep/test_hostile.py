@@ -139,12 +139,19 @@ def test_binary_files_are_not_searched_by_the_walk(tmp_path: Path) -> None:
     assert "skipped" not in result
 
 
-def test_binary_file_named_as_root_is_skipped(tmp_path: Path) -> None:
-    write(tmp_path, {"blob.bin": b"NEEDLE\x00\x01\x02NEEDLE"})
-    result = grep(tmp_path, "NEEDLE", root="blob.bin")
-    assert result["patterns"] == [] and result["empty"] == ["NEEDLE"]
-    assert result["skipped"] == [{"path": "blob.bin", "reason": "binary"}]
-    assert result["notes"] == ["1 file skipped; their matches are not counted"]
+def test_binary_file_named_as_root_is_read_whole_as_rg_reads_it(tmp_path: Path) -> None:
+    """A walk skips a binary file (and says so, docs/grep.md); naming it is how to search it."""
+    write(tmp_path, {"blob.bin": b"NEEDLE\x00\x01\x02NEEDLE", "a.txt": "NEEDLE\n"})
+    walked = grep(tmp_path, "NEEDLE", "OTHER")
+    assert walked["patterns"][0]["total"] == 1 and "skipped" not in walked
+    assert walked["notes"][-1].startswith(
+        "1 binary file skipped (a NUL byte: ripgrep stops reading): blob.bin;"
+    )
+    for patterns in (["NEEDLE"], ["NEEDLE", "OTHER"]):
+        result = grep(tmp_path, *patterns, root="blob.bin")
+        (entry,) = result["patterns"]
+        assert entry["total"] == 2 and [(h["line"], h["col"]) for h in rows(entry)] == [(1, 1), (1, 10)]
+        assert "skipped" not in result and result["notes"] == []
 
 
 def test_root_may_be_a_file(tmp_path: Path) -> None:

@@ -44,7 +44,10 @@ def test_reference_tree_literal_word_php(tmp_path: Path) -> None:
     assert rows(entry)[0]["symbol"] == "UserService::deleteUser"
     assert rows(entry)[0]["text"] == "if ($status === TARGET) {"
     assert rows(entry)[1]["symbol"] == ""
-    assert result["empty"] == [] and result["notes"] == []
+    assert result["empty"] == []
+    assert result["notes"] == [
+        '1 directory skipped by name (git tracks no file in them): vendor; to search one, give it as root="vendor"'
+    ]
 
 
 def test_reference_tree_ignore_dir_empties_the_pattern(tmp_path: Path) -> None:

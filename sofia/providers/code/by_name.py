@@ -204,7 +204,7 @@ def _nowhere(
             "--no-line-number",
             "--ignore-case",
         ]
-        args += [*rg.walk_args(), *(f"--iglob={g}" for g in GLOBS), f"--max-count={SUGGESTION_WORDS}"]
+        args += [*rg.walk_args(cwd=root), *(f"--iglob={g}" for g in GLOBS), f"--max-count={SUGGESTION_WORDS}"]
         args += [f"--regexp=\\b[A-Za-z_]\\w*{stem}\\w*|\\b{stem}\\w*", "--", *searched]
         done = proc.run(args, cwd=root, timeout=ctx.timeout(20.0))
         words = sorted(set(done.out.split()))

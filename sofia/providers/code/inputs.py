@@ -130,12 +130,14 @@ def expand(
 
 
 def _listed(targets: list[str], root: Path, timeout: float, text: str, notes: list[str]) -> list[str]:
-    """rg's walk of `targets`; what it could not read becomes one note about `text`."""
-    from sofia.runtime import rg
+    """rg's walk of `targets`; what it could not read becomes one note about `text`, and the
+    directories it skipped by default name one more (each can be named to be read)."""
+    from sofia.runtime import rg, skips
 
     listing = rg.walk(targets, cwd=root, timeout=timeout)
     if listing.skipped:
         notes.append(rg.skipped_note(listing.skipped, f"were left out of {text}"))
+    notes.extend(skips.notes(listing.defaults, str, "files"))
     return listing.files
 
 

@@ -26,6 +26,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from sofia.providers.grep.matches import Hit, data_bytes
+from sofia.runtime.skips import Skips
 
 if TYPE_CHECKING:
     from sofia.providers.grep.request import Request
@@ -46,6 +47,12 @@ class Walked:
     problems: dict[str, str] = field(default_factory=dict)
     binary: set[bytes] = field(default_factory=set)
     """Files rg stopped reading at a NUL byte; they are skipped as binary, as the detail phase does."""
+    skips: Skips = field(default_factory=Skips)
+    """What the walk skipped by default (directories by name, binary files), for the note."""
+    overflow: dict[str, int] | None = None
+    """Set when the walk was stopped at `Reader` limits: each pattern's matches in the lines read
+    by then (literals counted here; None for the others until sampled), so the broad ones can be
+    counted by rg alone."""
 
     @cached_property
     def joined(self) -> bytes:
@@ -114,6 +121,10 @@ class Reader:
         self._counts: dict[bytes, dict[bytes, int]] = {needle: {} for needle in needles}
         self._touched: list[tuple[tuple[bytes, list[int], list[bytes]], int]] = []
         """The files a chunk added lines to, each with how many lines it had before."""
+        self.lines = 0
+        """Matching lines read so far."""
+        self.read = 0
+        """Bytes of rg's output read so far."""
 
     def feed(self, complete_lines: bytes) -> None:
         """Messages that end at a line end (a chunk never splits one)."""
@@ -140,8 +151,14 @@ class Reader:
             skip = len(prefix)
             numbers, contents = (files[-1][1], files[-1][2]) if files else ([], [])
         self._prefix = prefix
+        self.read += len(complete_lines)
+        self.lines += sum(len(file[2]) - start for file, start in self._touched)
         if self._counts:
             self._count([(file[0], file[2][start:]) for file, start in self._touched])
+
+    def counts(self) -> dict[bytes, int]:
+        """Each needle's matches in the lines read so far."""
+        return {needle: sum(counts.values()) for needle, counts in self._counts.items()}
 
     def _begin(self, raw: bytes) -> bytes:
         """A new file; the prefix its matches start with."""

@@ -12,12 +12,21 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sofia.output.tokens import estimate
 from sofia.providers.contract import Context
 from sofia.providers.grep.matches import Hit
-from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Detailed, Ripgrep, display_path
+from sofia.providers.grep.ripgrep import (
+    MAX_PROCESSES,
+    SAMPLE_LINES,
+    Counted,
+    Detailed,
+    Ripgrep,
+    display_path,
+)
 from sofia.providers.grep.shape import PatternResult, Shaper
 from sofia.providers.grep.symbols import Symbols
 from sofia.providers.grep.text import hit_text
+from sofia.runtime.skips import Skips
 
 if TYPE_CHECKING:
+    from sofia.providers.grep.combined import Walked
     from sofia.providers.grep.request import Request
 
 HEARTBEAT = 0.5
@@ -27,6 +36,8 @@ READING = "reading hits"
 PARSING = "finding enclosing symbols"
 
 WARM_MODULES = ("orjson", "sofia.output.budget", "sofia.syntax", "tree_sitter", "toon_format")
+KEEP_SHARE = 0.25
+"""Share of a stopped walk's lines the patterns walking again together may account for."""
 
 _T = TypeVar("_T")
 
@@ -46,16 +57,16 @@ class _Pattern:
 
 def search(request: Request, ctx: Context) -> dict[str, Any]:
     ripgrep = Ripgrep(request, ctx)
-    skipped: dict[str, str] = {}
+    seen = _Seen()
     with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(request.patterns))) as pool:
         if not request.fixed:
             list(pool.map(ripgrep.check_regex, request.patterns))
-        states = _one_walk(request, ripgrep, pool, skipped, ctx) if len(request.patterns) > 1 else None
+        states = _one_walk(request, ripgrep, pool, seen, ctx) if len(request.patterns) > 1 else None
         if states is None:
-            states = _walk_each(request, ripgrep, pool, skipped, ctx)
-    results = [_result(state, skipped) for state in states]
+            states = _walk_each(request, ripgrep, pool, seen, ctx)
+    results = [_result(state, seen.skipped) for state in states]
     symbols = Symbols(request.cwd)
-    shaper = Shaper(request, results, skipped, ctx.budget)
+    shaper = Shaper(request, results, seen.skipped, ctx.budget, seen.defaults)
 
     def parse(files: Sequence[bytes]) -> None:
         symbols.load(files, lambda done, total: _progress(ctx, done, total, PARSING))
@@ -63,8 +74,21 @@ def search(request: Request, ctx: Context) -> dict[str, Any]:
     return shaper.fit(parse, symbols.enclosing)
 
 
+@dataclass
+class _Seen:
+    """What the runs of one search left out: files whose matches are not counted (display path
+    -> reason), and what the walks skipped by default."""
+
+    skipped: dict[str, str] = field(default_factory=dict)
+    defaults: Skips = field(default_factory=Skips)
+
+    def add(self, counted: Counted) -> None:
+        self.skipped.update(counted.problems)
+        self.defaults.update(counted.skips)
+
+
 def _walk_each(
-    request: Request, ripgrep: Ripgrep, pool: ThreadPoolExecutor, skipped: dict[str, str], ctx: Context
+    request: Request, ripgrep: Ripgrep, pool: ThreadPoolExecutor, seen: _Seen, ctx: Context
 ) -> list[_Pattern]:
     """One count walk per pattern (exact per-file counts without streaming every match), then the
     matches of just the files whose hits are shown."""
@@ -72,43 +96,105 @@ def _walk_each(
     _warm_imports()
     counted = _gather(counting, ctx, COUNTING)
     for result in counted:
-        skipped.update(result.problems)
+        seen.add(result)
     ctx.check_deadline()
     states = [
         _state(request, ctx, pattern, result)
         for pattern, result in zip(request.patterns, counted, strict=True)
     ]
-    _read_hits(states, ripgrep, pool, skipped, ctx)
+    _read_hits(states, ripgrep, pool, seen.skipped, ctx)
     return states
 
 
 def _one_walk(
-    request: Request, ripgrep: Ripgrep, pool: ThreadPoolExecutor, skipped: dict[str, str], ctx: Context
+    request: Request, ripgrep: Ripgrep, pool: ThreadPoolExecutor, seen: _Seen, ctx: Context
 ) -> list[_Pattern] | None:
-    """Several patterns from one walk (see `combined`); None when rg refuses them together."""
+    """Several patterns from one walk (see `combined`); None when rg refuses them together.
+
+    A walk that reaches `ripgrep.WALK_LINES` is stopped, and its broadest patterns (`_broad`)
+    get count runs of their own while the others walk again together, so what Python decodes
+    stays bounded whatever the patterns match, and a broad pattern costs what rg's count of it
+    costs."""
+    pending = list(request.patterns)
+    alone: dict[str, Future[Counted]] = {}
+    walking: Future[Walked | None] | None = pool.submit(ripgrep.walk_all, pending)
+    _warm_imports()
+    walked: Walked | None = None
+    while walking is not None:
+        (walked,) = _gather([walking], ctx, COUNTING)
+        walking = None
+        if walked is None and not alone:
+            return None
+        if walked is None or walked.overflow is not None:
+            broad = _broad(ripgrep, pool, pending, walked, ctx) if walked is not None else pending
+            pending = [pattern for pattern in pending if pattern not in broad]
+            walking = pool.submit(ripgrep.walk_all, pending) if pending else None
+            alone.update((pattern, pool.submit(ripgrep.count, pattern)) for pattern in broad)
+            walked = None
+    together = _from_walk(request, ripgrep, pool, seen, ctx, pending, walked) if walked else {}
+    counted = dict(zip(alone, _gather(list(alone.values()), ctx, COUNTING), strict=True))
+    for result in counted.values():
+        seen.add(result)
+    ctx.check_deadline()
+    separate = [_state(request, ctx, pattern, result) for pattern, result in counted.items()]
+    _read_hits(separate, ripgrep, pool, seen.skipped, ctx)
+    by_pattern = {**together, **{state.pattern: state for state in separate}}
+    return [by_pattern[pattern] for pattern in request.patterns]
+
+
+def _from_walk(
+    request: Request,
+    ripgrep: Ripgrep,
+    pool: ThreadPoolExecutor,
+    seen: _Seen,
+    ctx: Context,
+    patterns: list[str],
+    walked: Walked,
+) -> dict[str, _Pattern]:
+    """Each of `patterns` counted on the lines of the walk that read them all."""
     from sofia.providers.grep import combined
 
-    walking = pool.submit(ripgrep.walk_all)
-    _warm_imports()
-    (walked,) = _gather([walking], ctx, COUNTING)
-    if walked is None:
-        return None
+    skipped = seen.skipped
     skipped.update(walked.problems)
-    skipped.update((display_path(path), "binary") for path in walked.binary)
+    if request.target == ".":  # a file named as the root is read whole, as rg reads it
+        skipped.update((display_path(path), "binary") for path in walked.binary)
+    seen.defaults.update(walked.skips)
     if skipped:
         walked.keep({path for path in set(walked.paths) if display_path(path) in skipped})
     if combined.counted_here(request):
-        found = [combined.literal(pattern, walked) for pattern in request.patterns]
+        found = [combined.literal(pattern, walked) for pattern in patterns]
     else:
-        found = _gather([pool.submit(ripgrep.matches_in, p, walked) for p in request.patterns], ctx, COUNTING)
+        found = _gather([pool.submit(ripgrep.matches_in, p, walked) for p in patterns], ctx, COUNTING)
     ctx.check_deadline()
-    states = []
-    for pattern, attributed in zip(request.patterns, found, strict=True):
+    states: dict[str, _Pattern] = {}
+    for pattern, attributed in zip(patterns, found, strict=True):
         state = _state(request, ctx, pattern, Counted(attributed.counts, {}))
         state.hits = attributed.hits(walked, state.need)
         state.next_file = len(state.files)
-        states.append(state)
+        states[pattern] = state
     return states
+
+
+def _broad(
+    ripgrep: Ripgrep, pool: ThreadPoolExecutor, patterns: list[str], walked: Walked, ctx: Context
+) -> list[str]:
+    """The patterns of a stopped walk to count alone: the most matched first, until those left
+    account for at most KEEP_SHARE of the lines read (always at least one)."""
+    assert walked.overflow is not None
+    matches = walked.overflow
+    lines = len(walked.contents)
+    if not matches:
+        jobs = [pool.submit(ripgrep.sample_count, pattern, walked) for pattern in patterns]
+        matches = dict(zip(patterns, _gather(jobs, ctx, COUNTING), strict=True))
+        lines = min(lines, SAMPLE_LINES)
+    left = sum(matches.values())
+    broad: list[str] = []
+    for pattern in sorted(patterns, key=lambda p: -matches[p]):
+        if broad and left <= KEEP_SHARE * lines:
+            break
+        broad.append(pattern)
+        left -= matches[pattern]
+    return broad
 
 
 def _warm_imports() -> None:

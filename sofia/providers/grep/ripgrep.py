@@ -19,7 +19,7 @@ from sofia.providers.contract import Context, DeadlineExceeded, ProviderError
 from sofia.providers.grep import early as early_runs
 from sofia.providers.grep.matches import Hit, data_bytes
 from sofia.runtime import files as filekinds
-from sofia.runtime import proc, rg
+from sofia.runtime import proc, rg, skips
 
 if TYPE_CHECKING:
     from sofia.providers.grep.combined import Attributed, Walked
@@ -36,8 +36,18 @@ STREAM_CHUNK = 4 << 20
 """Bytes of a running walk's output decoded at a time."""
 STREAM_POLL = 0.005
 """Seconds between looks at a running run's output when it has written nothing new."""
+WALK_LINES = 200_000
+"""Matching lines the one walk of several patterns reads at most: past that (or WALK_BYTES of
+output) it stops, and its broadest patterns are counted by rg alone (`Ripgrep.walk_all`), so
+Python never decodes every line of a pattern that matches most of a tree."""
+WALK_BYTES = 128 << 20
+SAMPLE_LINES = 20_000
+"""Lines of a stopped walk on which each pattern rg alone attributes is counted, to tell the
+broad ones (the literals counted here are counted on every line read)."""
 
 _COUNT_LINE = re.compile(rb"([^\x00]*)\x00(\d+)\n")
+_SEARCHED = re.compile(rb"^(\d+) bytes searched$", re.MULTILINE)
+"""The line of rg's `--stats` (printed after the counts) that says how much it read."""
 
 
 @dataclass
@@ -45,6 +55,10 @@ class Counted:
     counts: dict[bytes, int]
     problems: dict[str, str]
     """Display path -> skip reason, from rg's stderr."""
+    skips: skips.Skips = field(default_factory=skips.Skips)
+    """What the walk skipped by default (directories by name, binary files)."""
+    searched: int = 0
+    """Bytes ripgrep searched (its `--stats`): what a walk of the tree costs."""
 
 
 @dataclass
@@ -68,7 +82,8 @@ class Ripgrep:
         self.ctx = ctx
         self.executable = rg.executable()
         self.matching = _matching_args(request)
-        self.walk = [f"--iglob=*.{ext}" for ext in request.exts] + rg.walk_args(request.ignore_dirs)
+        self.walk = [f"--iglob=*.{ext}" for ext in request.exts]
+        self.walk += rg.walk_args(request.ignore_dirs, cwd=request.cwd)
 
     def check_regex(self, pattern: str) -> None:
         """Compile `pattern` by searching empty input; rg's parse error becomes a ProviderError."""
@@ -87,6 +102,8 @@ class Ripgrep:
             "--no-config",
             *self.matching,
             *self.walk,
+            skips.COUNT,
+            "--stats",
             "--count-matches",
             "--with-filename",
             "--null",
@@ -95,15 +112,17 @@ class Ripgrep:
             self.request.target,
         ]
 
-    def walk_command(self) -> list[str]:
-        """The one walk of a multi-pattern search: every matching line of any pattern, as JSON."""
+    def walk_command(self, patterns: Sequence[str] | None = None) -> list[str]:
+        """The one walk of a multi-pattern search: every matching line of any of `patterns` (all
+        of the request's by default), as JSON."""
         return [
             self.executable,
             "--no-config",
             *self.matching,
             *self.walk,
+            skips.COUNT,
             "--json",
-            *(f"--regexp={pattern}" for pattern in self.request.patterns),
+            *(f"--regexp={pattern}" for pattern in (self.request.patterns if patterns is None else patterns)),
             "--",
             self.request.target,
         ]
@@ -115,17 +134,22 @@ class Ripgrep:
             return [self.walk_command()]
         return [self.count_command(self.request.patterns[0])]
 
-    def walk_all(self) -> Walked | None:
-        """Every line any pattern matches, from one walk read while it runs (so decoding
-        overlaps ripgrep's walk instead of following it); None when rg refused the patterns
-        together (they are then counted one by one)."""
+    def walk_all(self, patterns: Sequence[str] | None = None) -> Walked | None:
+        """Every line any of `patterns` (all by default) matches, from one walk read while it
+        runs (so decoding overlaps ripgrep's walk instead of following it); None when rg refused
+        the patterns together (they are then counted one by one).
+
+        Past WALK_LINES matching lines (or WALK_BYTES of output) the walk is stopped: what was
+        read comes back with `overflow` set, each pattern's matches in it counted where they are
+        counted here, so the caller can hand the broad ones to count runs of their own."""
         from sofia.providers.grep import combined
 
-        command = self.walk_command()
+        chosen = list(self.request.patterns if patterns is None else patterns)
+        command = self.walk_command(chosen)
         started = early_runs.claim(command, self.request.cwd) or self._start(command)
         timeout, give_up = self.time_box()
         counted = combined.counted_here(self.request)
-        reader = combined.Reader([pattern.encode() for pattern in self.request.patterns] if counted else ())
+        reader = combined.Reader([pattern.encode() for pattern in chosen] if counted else ())
         offset, size = 0, STREAM_CHUNK
         try:
             while True:
@@ -136,6 +160,13 @@ class Ripgrep:
                 if whole:
                     reader.feed(chunk[:whole])
                     offset, size = offset + whole, STREAM_CHUNK
+                    if running and (reader.lines > WALK_LINES or reader.read > WALK_BYTES):
+                        started.kill()
+                        walked = combined.Walked()
+                        reader.finish(walked)
+                        found = reader.counts()
+                        walked.overflow = {p: found[p.encode()] for p in chosen} if counted else {}
+                        return walked
                 elif len(chunk) == size:
                     size *= 2  # one message longer than a chunk
                 elif not running:
@@ -148,9 +179,31 @@ class Ripgrep:
         done = started.wait(timeout, stdout_from=offset)
         if done.returncode == 2 and not offset:
             return None
-        walked = combined.Walked(problems=self._problems(done, True))
+        found_skips, done = rg.counted(done, self.request.cwd)
+        walked = combined.Walked(problems=self._problems(done, True), skips=found_skips)
         reader.finish(walked)
         return walked
+
+    def sample_count(self, pattern: str, walked: Walked) -> int:
+        """`pattern`'s matches in the first SAMPLE_LINES lines of a stopped walk, by rg itself."""
+        from sofia.providers.grep import combined
+
+        sample = combined.Walked(contents=walked.contents[:SAMPLE_LINES])
+        command = [self.executable, "--no-config", *self.matching, "--count-matches", "--text"]
+        command += [f"--regexp={pattern}", "-"]
+        try:
+            done = proc.run(
+                command,
+                cwd=self.request.cwd,
+                timeout=self.ctx.timeout(RG_TIMEOUT),
+                input=combined.stream(sample),
+            )
+        except proc.ProgramNotFound:
+            raise rg.not_found() from None
+        except proc.ProgramTimeout:
+            raise self._timed_out(self.ctx.timeout(RG_TIMEOUT)) from None
+        text = done.stdout.strip()
+        return int(text) if text.isdigit() else 0
 
     def matches_in(self, pattern: str, walked: Walked) -> Attributed:
         """`pattern`'s own matches on the walk's lines, by rg itself reading them on standard input."""
@@ -192,8 +245,10 @@ class Ripgrep:
         return self._counted(self._collect(started, RG_TIMEOUT))
 
     def _counted(self, done: proc.Completed) -> Counted:
+        found, done = rg.counted(done, self.request.cwd)
         counts = {m.group(1): int(m.group(2)) for m in _COUNT_LINE.finditer(done.stdout)}
-        return Counted(counts, self._problems(done, bool(counts)))
+        searched = _SEARCHED.search(done.stdout)
+        return Counted(counts, self._problems(done, bool(counts)), found, int(searched[1]) if searched else 0)
 
     def details(self, pattern: str, files: Sequence[bytes], max_lines: int) -> Detailed:
         """The matches of `files` (at most `max_lines` matching lines each), from `rg --json`."""
@@ -210,6 +265,8 @@ class Ripgrep:
                 args.append(f"--max-count={max_lines}")
             done = self._run([*args, "--", *(os.fsdecode(p) for p in batch)], RG_TIMEOUT)
             _parse_json(done.stdout, result)
+            if self.request.target != ".":
+                result.binary.clear()  # a file named as the root is read whole, as rg reads it
             result.problems.update(self._problems(done, bool(done.stdout)))
         return result
 

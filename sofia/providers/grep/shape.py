@@ -16,6 +16,8 @@ from sofia.errors import param
 from sofia.output import budget as budgets
 from sofia.providers.grep.matches import Hit
 from sofia.providers.grep.ripgrep import display_path
+from sofia.runtime import skips
+from sofia.runtime.skips import Skips
 
 if TYPE_CHECKING:
     from sofia.providers.grep.request import Request
@@ -65,11 +67,16 @@ class Shaper:
         results: Sequence[PatternResult],
         skipped: dict[str, str],
         budget: int | None,
+        defaults: Skips | None = None,
     ) -> None:
         self.request = request
         self.results = results
         self.skipped = sorted(skipped.items(), key=lambda item: item[0].encode("utf-8", "replace"))
         self.budget = budget
+        left_out = defaults or Skips()
+        self.default_notes = skips.notes(
+            Skips(left_out.dirs, left_out.binary - skipped.keys()), request.shown, "root"
+        )
         self.top = max((len(r.hits) for r in results), default=0)
         self.unseen = [self._unseen(r) for r in results]
 
@@ -177,7 +184,7 @@ class Shaper:
                 )
             else:
                 notes.append(f"{count} file{'s' * (count != 1)} skipped; their matches are not counted")
-        result["notes"] = notes
+        result["notes"] = [*notes, *self.default_notes]
         omitted = {"hits": total_hits - shown_hits, "skipped": count - SKIPPED_ROWS}
         return budgets.with_omitted(result, omitted)
 

@@ -16,6 +16,9 @@ from sofia.errors import ArgumentError, param
 from sofia.providers.contract import Context
 from sofia.providers.grep.request import Request, build
 from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Ripgrep, display_path
+from sofia.providers.refs import bound
+from sofia.runtime import skips
+from sofia.runtime.skips import Skips
 
 if TYPE_CHECKING:
     from sofia.providers.refs.match import Matched
@@ -129,6 +132,9 @@ class Found:
     deadline_cut: int = 0
     """Candidate files left unclassified because the deadline came near."""
     candidates: int = 0
+    notes: list[str] = field(default_factory=list)
+    """What the walk skipped by default and, for a name in very many files, the sample
+    classified (`bound`): shown as they are."""
 
 
 def search(params: Params, ctx: Context) -> dict[str, Any]:
@@ -218,6 +224,9 @@ def collect(params: Params, ctx: Context) -> Found:
     )
     counts: dict[str, dict[bytes, int]] = {}
     problems: dict[str, str] = {}
+    skipped = Skips()
+    searched = 0
+    limit = bound.budget(0, params.max_per_symbol > 0)
     ripgrep = Ripgrep(request, ctx)
     jobs: list[tuple[str, Ripgrep]] = [(n, ripgrep) for n in names]
     if vue_request is not None:
@@ -235,29 +244,39 @@ def collect(params: Params, ctx: Context) -> Found:
             if index >= stream
         ]
         if stream:
-            futures.insert(0, _done(_count_and_classify(ripgrep, names[0], names, ctx, early)))
+            streamed = _count_and_classify(ripgrep, names[0], names, ctx, early, bound.stream_limit(limit))
+            futures.insert(0, _done(streamed))
         for index, ((spelling, _), future) in enumerate(zip(jobs, futures, strict=True)):
             counted = future.result()
             if index == lists:
                 vue_files = [path.removeprefix(b"./") for path in counted.counts]
             counts[spelling] = {path.removeprefix(b"./"): n for path, n in counted.counts.items() if n > 0}
             problems.update(counted.problems)
+            skipped.update(counted.skips)
+            searched = max(searched, counted.searched)
     components = {n: _component_files(vue_files or [], n) for n in component_names}
     ctx.check_deadline()
     found = Found(request, queries, counts, spellings, components)
     found.unparsed.update(problems)
-    _classify(found, ctx, early)
+    found.notes += skips.notes(skipped, request.shown, "root")
+    _classify(found, ctx, early, bound.budget(searched, params.max_per_symbol > 0))
     return found
 
 
 def _count_and_classify(
-    ripgrep: Ripgrep, spelling: str, names: list[str], ctx: Context, into: dict[bytes, Parsed | str]
+    ripgrep: Ripgrep,
+    spelling: str,
+    names: list[str],
+    ctx: Context,
+    into: dict[bytes, Parsed | str],
+    limit: int | None = None,
 ) -> Counted:
     """`spelling`'s count run, each file it reports classified (for `names`) while it goes on
     walking, so parsing overlaps ripgrep's walk instead of following it: in this process for
     the first PARALLEL_FROM files, then in forked processes chunk by chunk where `jobs_for`
-    allows. Classification stops at the deadline's reserve; the count always completes (its
-    totals are exact)."""
+    allows. Classification stops at the deadline's reserve, and after `limit` bytes of source
+    (the rest waits for the sample, `bound`); the count always completes (its totals are
+    exact)."""
     from sofia.providers.grep.ripgrep import count_lines
 
     started = ripgrep.start_count(spelling)
@@ -269,6 +288,7 @@ def _count_and_classify(
     jobs = jobs_for(PARALLEL_FROM)
     forked = _Forked(cwd, names, stop_at, jobs) if jobs > 1 else None
     offset = 0
+    streamed = 0
     try:
         while True:
             running = started.running()
@@ -280,6 +300,10 @@ def _count_and_classify(
                 if count <= 0:
                     continue
                 raw = raw.removeprefix(b"./")
+                if limit is not None:
+                    if streamed >= limit:
+                        continue
+                    streamed += bound.size(cwd, raw)
                 if forked is not None and len(into) >= PARALLEL_FROM:
                     kept = _recalled(cwd, raw, names)  # kept by an earlier call: no process needed
                     if kept is not None:
@@ -392,10 +416,13 @@ def jobs_for(candidates: int) -> int:
     return wanted
 
 
-def _classify(found: Found, ctx: Context, early: dict[bytes, Parsed | str] | None = None) -> None:
-    """Parse and classify candidates in path order until the deadline's reserve is reached;
-    files classified while the count ran (`early`, for the same names) or by an earlier call
-    and unchanged since are taken as they were."""
+def _classify(
+    found: Found, ctx: Context, early: dict[bytes, Parsed | str] | None = None, limit: int | None = None
+) -> None:
+    """Parse and classify candidates (a sample of at most `limit` bytes of them: `bound`) in path
+    order until the deadline's reserve is reached; files classified while the count ran
+    (`early`, for the same names) or by an earlier call and unchanged since are taken as they
+    were."""
     from sofia.providers.refs import memo
 
     wanted: dict[bytes, set[str]] = {}
@@ -407,8 +434,13 @@ def _classify(found: Found, ctx: Context, early: dict[bytes, Parsed | str] | Non
         for rel in files:
             wanted.setdefault(os.fsencode(rel), set()).add(name)
     order = [raw for raw in sorted(wanted) if display_path(raw) not in found.unparsed]
-    found.candidates = len(order)
     cwd = found.request.cwd
+    segments = [segment for query in found.queries for segment in (*query.qualifier, query.name)]
+    sample = bound.select(order, cwd, limit, segments)
+    if sample.left_out:
+        order = sample.chosen
+        found.notes.append(bound.note(sample))
+    found.candidates = len(order)
     recalled: dict[str, Parsed | str] = {}
     items: list[tuple[bytes, list[str]]] = []
     for raw in order:

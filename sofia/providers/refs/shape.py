@@ -200,6 +200,7 @@ def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str
     if others:
         places = [Place(found.request.shown(path), 0, why) for path, why in others]
         notes.append(not_followed("files", places, "their occurrences are counted as unclassified"))
+    notes.extend(found.notes)
     return notes
 
 

@@ -22,7 +22,7 @@ from sofia.providers.vue.globs import MAX_LISTED
 from sofia.providers.vue.modules import Module, ModuleLoader
 from sofia.providers.vue.routes import RouteWalker, find_routes, place
 from sofia.providers.vue.values import Unknown
-from sofia.runtime import paths, rg
+from sofia.runtime import paths, rg, skips
 
 ELIDABLE = {"name": "", "component": "", "meta": "", "depth": 0, "redirect": "", "alias": "", "file": 0}
 DIRECTORIES = ("router", "routers", "routes")
@@ -58,6 +58,7 @@ def locate(base: Path, shown: str, ctx: Context, notes: list[str]) -> list[str]:
     if listing.skipped:
         skipped = [replace(entry, path=paths.under(shown, entry.path)) for entry in listing.skipped]
         notes.append(rg.skipped_note(skipped, "were not searched for a router"))
+    notes.extend(skips.notes(listing.defaults, lambda rel: paths.under(shown, rel), "root"))
     found = listing.files
     candidates = [p for p in found if any(p == n or p.endswith("/" + n) for n in ROUTER_NAMES)]
     if not candidates:

@@ -1,0 +1,101 @@
+"""What `refs` classifies of a name found in very many files: what an exact answer costs, and the
+bounded sample taken instead when the caller shows only a few uses (docs/refs.md, "Limits").
+
+Classifying a candidate means parsing it, which costs far more per byte than ripgrep's count: a
+name in most files of a large tree (`self`, `err`, `i`) would take tens of times the count. So
+when uses are capped (`max_per_symbol` above 0) and the candidates hold more source than
+`budget` allows, a deterministic sample of them is classified: the files named after a segment
+of a query first (where a definition most often is), then the rest in the order of a hash of
+their path, which spreads any prefix of it over the whole tree, until the budget is spent. The
+text totals stay ripgrep's exact counts; the other totals and the uses listed cover the sample,
+and the files left out count as unclassified. A call with `max_per_symbol: 0` asks for every
+use and classifies every candidate (within the deadline).
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sofia.errors import param
+
+FLOOR = 4 << 20
+"""Bytes of candidate source always classified whole: a name in a few hundred files is exact."""
+SHARE = 0.005
+"""Share of the bytes ripgrep searched that may be classified beyond FLOOR: on this project's
+machine parsing reads about 1/200 of what ripgrep's count reads in the same time, so the
+classification costs about what the count did."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """The candidates chosen, in path order, and what was left out."""
+
+    chosen: list[bytes]
+    left_out: int
+    chosen_bytes: int
+    total_bytes: int
+
+
+def budget(searched: int, capped: bool) -> int | None:
+    """Bytes of candidate source to classify at most; None: every candidate."""
+    if not capped:
+        return None
+    return max(FLOOR, int(SHARE * searched))
+
+
+def select(candidates: Sequence[bytes], cwd: Path, limit: int | None, segments: Sequence[str]) -> Sample:
+    """The candidates to classify under `limit` bytes (all of them when they fit)."""
+    sizes = {raw: size(cwd, raw) for raw in candidates}
+    total = sum(sizes.values())
+    if limit is None or total <= limit:
+        return Sample(list(candidates), 0, total, total)
+    stems = set(segments)
+    order = sorted(candidates, key=lambda raw: (_stem(raw) not in stems, zlib.crc32(raw), raw))
+    chosen: list[bytes] = []
+    used = 0
+    for raw in order:
+        if chosen and used + sizes[raw] > limit:
+            break
+        chosen.append(raw)
+        used += sizes[raw]
+    kept = set(chosen)
+    return Sample([raw for raw in candidates if raw in kept], len(candidates) - len(kept), used, total)
+
+
+def note(sample: Sample) -> str:
+    """Says that the totals but text cover a sample, and how to narrow or ask for every file."""
+    count = len(sample.chosen) + sample.left_out
+    return (
+        f"classified a sample of {len(sample.chosen):,} of {count:,} candidate files "
+        f"({_mib(sample.chosen_bytes)} of {_mib(sample.total_bytes)} of source, spread over the tree: "
+        "a name in this many files costs far more to classify than to count); text totals are exact, "
+        "the other totals and the uses listed cover the sample and the rest are counted as unclassified; "
+        f"narrow with {param('root')}, {param('exts')} or a qualified name, or pass "
+        f"{param('max_per_symbol', 0)} to classify every file"
+    )
+
+
+def stream_limit(limit: int | None) -> int | None:
+    """Bytes classified while ripgrep still counts, before the sample can be chosen."""
+    return None if limit is None else FLOOR
+
+
+def size(cwd: Path, raw: bytes) -> int:
+    """`raw`'s size in bytes (0 when it cannot be read: the parse will say why)."""
+    try:
+        return os.stat(cwd / os.fsdecode(raw)).st_size
+    except OSError:
+        return 0
+
+
+def _stem(raw: bytes) -> str:
+    name = os.path.basename(os.fsdecode(raw))
+    return name.split(".", 1)[0]
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1 << 20):,.1f} MiB"

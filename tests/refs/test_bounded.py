@@ -1,0 +1,105 @@
+"""A name in very many files: with uses capped, `refs` classifies a deterministic sample spread
+over the tree (the file named after the name first), keeps ripgrep's exact text total, counts
+the rest as unclassified and says so; asked for every use, it classifies every file."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sofia.providers.refs import bound
+from sofia.runtime import rg
+from tests.refs.conftest import entry, refs, rows
+
+FILES = 120
+BUCKETS = ("exact", "name", "definitions", "in_comments", "in_strings", "locals", "elsewhere", "other")
+
+
+@pytest.fixture
+def common(tmp_path: Path) -> Path:
+    """`helper` defined once (helper.py) and used, mentioned and shadowed in every other file."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "helper.py").write_text("def helper(x):\n    return x\n")
+    for index in range(FILES):
+        (tmp_path / "pkg" / f"mod{index:03}.py").write_text(
+            "from pkg.helper import helper\n\n\n"
+            f"def run{index}():\n"
+            "    # helper does the work\n"
+            f"    return helper({index}) + len('helper')\n\n\n"
+            "def shadow(helper):\n"
+            "    return helper\n"
+        )
+    return tmp_path
+
+
+def rg_count(root: Path, name: str) -> int:
+    args = [rg.executable(), "--no-config", "--count-matches", "--no-filename", "-F", "-w", "--hidden"]
+    done = subprocess.run([*args, "-e", name, "--", "."], cwd=root, capture_output=True, check=True)
+    return sum(int(n) for n in done.stdout.split())
+
+
+@pytest.fixture
+def small_budget(monkeypatch: pytest.MonkeyPatch) -> int:
+    """A budget of about a tenth of the candidates' source."""
+    limit = 2_000
+    monkeypatch.setattr(bound, "FLOOR", limit)
+    monkeypatch.setattr(bound, "SHARE", 0.0)
+    return limit
+
+
+def sampled(result: dict[str, Any]) -> str:
+    notes: list[str] = [n for n in result["notes"] if n.startswith("classified a sample of ")]
+    (note,) = notes
+    return note
+
+
+@pytest.mark.parametrize("symbols", [["helper"], ["helper", "shadow"]])
+def test_a_capped_call_classifies_a_sample_and_keeps_the_text_total(
+    common: Path, small_budget: int, symbols: list[str]
+) -> None:
+    result = refs(common, *symbols, max_per_symbol=20)
+    found = entry(result, "helper")
+    totals = found["totals"]
+    assert totals["text"] == rg_count(common, "helper")
+    assert 0 < totals["unclassified"] < totals["text"]
+    assert sum(totals.get(key, 0) for key in BUCKETS) + totals["unclassified"] == totals["text"]
+    note = sampled(result)
+    assert note.startswith("classified a sample of ") and f" of {FILES + 1:,} candidate files (" in note
+    assert note.endswith("or pass max_per_symbol=0 to classify every file")
+    # The file named after the name is always in the sample: the definition is found.
+    assert [d["file"] for d in found["definitions"]] == ["pkg/helper.py"]
+    assert result == refs(common, *symbols, max_per_symbol=20)  # the same sample every time
+
+
+def test_the_uses_of_the_sample_are_those_of_the_whole_answer(common: Path, small_budget: int) -> None:
+    whole = entry(refs(common, "helper", max_per_symbol=0), "helper")
+    part = entry(refs(common, "helper", max_per_symbol=1000), "helper")
+    for match in ("exact", "name"):
+        assert {tuple(r.items()) for r in rows(part, match)} <= {tuple(r.items()) for r in rows(whole, match)}
+    files = {r["file"] for r in rows(part, "exact")}
+    assert len(files) > 2 and files != {r["file"] for r in rows(whole, "exact")}
+    spread = sorted(int(f[len("pkg/mod") : -3]) for f in files if f.startswith("pkg/mod"))
+    assert spread[-1] - spread[0] > FILES // 2  # spread over the tree, not the first files in path order
+
+
+def test_every_use_asked_for_classifies_every_file(common: Path, small_budget: int) -> None:
+    result = refs(common, "helper", max_per_symbol=0)
+    totals = entry(result, "helper")["totals"]
+    assert "unclassified" not in totals
+    assert not [n for n in result["notes"] if n.startswith("classified a sample")]
+    assert totals["exact"] == 2 * FILES and totals["locals"] == 2 * FILES  # an import and a call each
+
+
+def test_candidates_within_the_budget_are_all_classified(common: Path) -> None:
+    result = refs(common, "helper", max_per_symbol=20)
+    assert "unclassified" not in entry(result, "helper")["totals"]
+    assert not [n for n in result["notes"] if n.startswith("classified a sample")]
+
+
+def test_the_budget_follows_what_ripgrep_read() -> None:
+    assert bound.budget(10 << 30, capped=False) is None
+    assert bound.budget(0, capped=True) == bound.FLOOR
+    assert bound.budget(10 << 30, capped=True) == int(bound.SHARE * (10 << 30)) > bound.FLOOR
