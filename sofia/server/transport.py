@@ -1,8 +1,8 @@
-"""The stdio transport between the wire and the SDK's server: every line read through the guard,
+"""The stdio transport between the wire and the SDK's server: every line read through `lines`,
 every message written as one line that any client can parse.
 
 It stands where the SDK's own `stdio_server` would, with the same two streams, and adds what that
-one lacks: lines the SDK cannot take are answered here (`sofia.server.guard`); a batch is answered
+one lacks: lines the SDK cannot take are answered here (`sofia.server.lines`); a batch is answered
 with one array; an outgoing message holding a lone surrogate (an echo of what a client sent) is
 written with U+FFFD in its place instead of ending the server; and the text of a JSON-RPC error is
 bounded, so no echo of a huge input comes back whole.
@@ -25,7 +25,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 
 from sofia.errors import bounded
-from sofia.server import guard
+from sofia.server import lines
 from sofia.server.stdio import MAX_LINE, LineReader, LineWriter, Overlong
 
 log = logging.getLogger("sofia.mcp")
@@ -51,9 +51,9 @@ async def stdio_transport(reader: LineReader, writer: LineWriter) -> AsyncIterat
                 if isinstance(raw, Overlong):
                     text = f"Parse error: a line of {raw.size:,} bytes, over the {MAX_LINE:,}-byte limit"
                     log.warning("answered a line it could not read: %s", text)
-                    await outbox.write_answers([guard.error(None, guard.PARSE_ERROR, text)], batch=False)
+                    await outbox.write_answers([lines.error(None, lines.PARSE_ERROR, text)], batch=False)
                     continue
-                got = guard.read(raw)
+                got = lines.read(raw)
                 if got is None:
                     continue
                 if got.answers:
@@ -125,7 +125,7 @@ class Outbox:
             for item in items:
                 await self._line(item)
 
-    async def open_batch(self, expected: list[guard.RequestId], answers: list[dict[str, Any]]) -> None:
+    async def open_batch(self, expected: list[lines.RequestId], answers: list[dict[str, Any]]) -> None:
         """A batch was read: its own `answers` now, and the SDK's answers to `expected` to come."""
         waiting: dict[tuple[bool, Any], int] = {}
         for request_id in expected:

@@ -22,7 +22,7 @@ from sofia.providers.cc.common import (
     result_tail,
     wants_redaction,
 )
-from sofia.providers.cc.rules import cut, one_line
+from sofia.providers.cc.summarise import cut, one_line
 from sofia.providers.contract import Context, Implementation
 from sofia.providers.params import Input
 

@@ -34,8 +34,8 @@ from sofia.providers.cc.digest import Digest, Thread
 from sofia.providers.cc.discovery import Session, list_sessions, resolve_root
 from sofia.providers.cc.loading import Attribution, Loader, agent_files, attribute_legacy_agents, with_agents
 from sofia.providers.cc.parallel import Job
-from sofia.providers.cc.rules import cut, one_line
 from sofia.providers.cc.selector import select
+from sofia.providers.cc.summarise import cut, one_line
 from sofia.providers.contract import Cli, Context, Implementation
 from sofia.providers.params import Input
 

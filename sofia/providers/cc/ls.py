@@ -31,8 +31,8 @@ from sofia.providers.cc.digest import Digest
 from sofia.providers.cc.discovery import Session, list_sessions, resolve_root
 from sofia.providers.cc.latest import newest_first, updated
 from sofia.providers.cc.loading import Loader, attribute_legacy_agents
-from sofia.providers.cc.rules import cut, one_line
 from sofia.providers.cc.selector import project_label
+from sofia.providers.cc.summarise import cut, one_line
 from sofia.providers.contract import Context, Implementation
 from sofia.providers.params import Input
 

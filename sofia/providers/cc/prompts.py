@@ -21,7 +21,7 @@ from sofia.providers.cc.common import (
     texts_note,
     wants_redaction,
 )
-from sofia.providers.cc.rules import cut
+from sofia.providers.cc.summarise import cut
 from sofia.providers.contract import Context, Implementation
 from sofia.providers.params import Input
 

@@ -17,7 +17,7 @@ from sofia.output.redact import Redactor
 from sofia.output.tokens import estimate
 from sofia.providers.cc import classify, timefmt
 from sofia.providers.cc.digest import Agent, Digest, Thread
-from sofia.providers.cc.rules import BRIEF_INPUT, FILE_TOUCH, MAX_PROMPTS, brief
+from sofia.providers.cc.summarise import BRIEF_INPUT, FILE_TOUCH, MAX_PROMPTS, brief
 
 PARSER_VERSION = 2
 """Bumped whenever a digest could change for the same file: caches key on it."""

@@ -21,7 +21,7 @@ from sofia.providers.cc.common import (
     texts_note,
     wants_redaction,
 )
-from sofia.providers.cc.rules import collapse, cut, one_line, relative_to
+from sofia.providers.cc.summarise import collapse, cut, one_line, relative_to
 from sofia.providers.contract import Context, Implementation
 
 ASK_CHARS = 240

@@ -23,7 +23,7 @@ from sofia.providers.cc.common import (
     texts_note,
     wants_redaction,
 )
-from sofia.providers.cc.rules import cut, one_line, relative_to
+from sofia.providers.cc.summarise import cut, one_line, relative_to
 from sofia.providers.contract import Context, Implementation
 
 PROMPT_CHARS = 200

@@ -1,4 +1,5 @@
-"""Reading one protocol line: what the SDK can take, and the JSON-RPC answer for what it cannot.
+"""The JSON-RPC line classifier: what the SDK can take of one protocol line, and the JSON-RPC
+answer for what it cannot.
 
 The SDK's stdio transport parses each line with pydantic's JSON parser and, when that fails,
 drops the line: a request it cannot parse is never answered and the client waits for ever. That

@@ -8,7 +8,7 @@ import pytest
 
 from sofia.providers.cc import bash, timefmt
 from sofia.providers.cc.categories import CATEGORIES, category
-from sofia.providers.cc.rules import brief, cut, relative_to
+from sofia.providers.cc.summarise import brief, cut, relative_to
 
 PINNED = {
     "grep -rn foo .": "search",

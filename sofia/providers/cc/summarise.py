@@ -1,5 +1,5 @@
-"""The derived rules every cc tool shares: how a tool call is summarised, which tool touches which
-file, and the text forms used in outputs (what a human turn is lives in `classify`)."""
+"""How the cc tools summarise what a session did: a tool call in a few words, which tool touches
+which file, and the text forms of the outputs (what a human turn is lives in `classify`)."""
 
 from __future__ import annotations
 
