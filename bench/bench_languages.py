@@ -124,7 +124,8 @@ def oracle_row(lang: str, corpus: Corpus, count: int, min_scored: int) -> tuple[
     grep_misses: list[dict[str, Any]] = []
     for rel in files:
         lines = (corpus.root / rel).read_text(errors="replace").splitlines()
-        picks = score.inner_lines(wanted[rel], lines, GREP_LINES_PER_FILE)
+        declared = {t.line for t in all_tags.get(rel, [])}
+        picks = score.inner_lines(wanted[rel], lines, GREP_LINES_PER_FILE, declared)
         hits = calls.grep_hits(corpus.root, rel, [word for _, word, _ in picks])
         for number, word, function in picks:
             inside += 1

@@ -158,15 +158,18 @@ def covers(slice_: dict[str, Any], tag: Tag, lines: list[str]) -> bool:
     return bool(slice_["text"] == "".join(lines[slice_["line"] - 1 : slice_["end_line"]]))
 
 
-def inner_lines(tags: list[Tag], lines: list[str], per_file: int) -> list[tuple[int, str, Tag]]:
+def inner_lines(
+    tags: list[Tag], lines: list[str], per_file: int, declared: set[int] | None = None
+) -> list[tuple[int, str, Tag]]:
     """Up to `per_file` (line, word, function) strictly inside a counted function's body whose
     innermost counted definition is that function (lambdas and local functions are no symbols: a
     line inside one belongs to the function around it), each with an identifier of that line. A
-    line declaring a nested counted definition is its line, not the outer function's (Rust's
-    one-line `fn check<T: Send>() {}` inside a function, a local `struct Guard {`)."""
+    line declaring a nested definition (any of `declared`, the lines ctags tags, counted or not)
+    is that definition's, not the outer function's (Rust's one-line `fn check<T: Send>() {}`
+    inside a function, a local `struct Guard {`)."""
     ranged = [t for t in tags if t.end is not None and t.end > t.line]
     functions = [t for t in ranged if t.kind in FUNCTION_KINDS]
-    declared = {t.line for t in tags}
+    declared = {t.line for t in tags} | (declared or set())
     picked: list[tuple[int, str, Tag]] = []
     used_words: set[str] = set()
     for function in functions:
