@@ -1,6 +1,40 @@
 """sofia's one exception hierarchy, the one way an error message quotes what the caller sent, and
 the one way a message names a parameter.
 
+    Exception
+    ├── SofiaError                    raised on purpose; each edge answers it
+    │   ├── ProviderError             the caller can fix it: CLI exit 1, an MCP isError result
+    │   │   ├── ArgumentError         ... about the arguments alone: CLI exit 2 (a usage error)
+    │   │   ├── changed.gitdiff.GitFailed        git refused the diff; git's own words
+    │   │   └── github.gh.GhUnavailable          gh is missing or not logged in
+    │   ├── UsageError                a bad command line or setting: CLI exit 2, sf mcp will not start
+    │   └── DeadlineExceeded          the call's deadline passed inside a provider
+    │
+    │   Internal: raised and caught inside sofia, never shown as they are. Each derives from the
+    │   builtin its catchers already take (an OSError of any read, a ValueError of any parse), so
+    │   a handler written for the builtin keeps working; where it is caught it becomes a
+    │   ProviderError, a note naming the file, or a fallback. They stay outside SofiaError so that
+    │   an `except SofiaError` at an edge never answers one as the caller's mistake by accident.
+    ├── ValueError
+    │   ├── runtime.globs.GlobError           a malformed pattern: code's note, vue's "not followed"
+    │   ├── composer.manifest.ManifestError   an unusable composer.json: a row's error, with its line
+    │   ├── syntax.lookup.BadName             a name that cannot be looked up: a ProviderError
+    │   └── cli.configedit.ConfigError        a client's file that does not parse: left untouched
+    ├── OSError
+    │   ├── runtime.files.NotRegular          a FIFO, device or directory where a file was named
+    │   ├── FileNotFoundError
+    │   │   └── runtime.proc.ProgramNotFound  git, rg, gh, php not installed: a ProviderError
+    │   └── TimeoutError
+    │       └── runtime.proc.ProgramTimeout   a program ran past its timeout (group killed)
+    └── syntax.grammars.ParseUnavailable      no tree for a source: raw text or no symbols instead
+        ├── ParseTooLarge, ParseTimeout
+        └── LanguageUnsupported
+
+Private control flow never leaves the module that raises it: vue's evaluator's `_Return`,
+`_Break` and `_Continue`; a worker's `_Interrupt` (a BaseException, so no provider's `except
+Exception` swallows it) and its `_SoftDeadline` and `_Cancelled`; Packagist's `_TooLarge`.
+`tests/house/test_errors.py` keeps this drawing complete.
+
 Every layer imports from here (it imports nothing of sofia), so a lower layer (`runtime`) never
 reaches up into `providers` for an exception type.
 

@@ -18,7 +18,8 @@ from typing import Any
 
 
 class ConfigError(ValueError):
-    """The existing file cannot be read as its format: it is left untouched."""
+    """The existing file cannot be read as its format: it is left untouched. Internal, a ValueError
+    of a parse `sf init` reports per client (see the drawing in `sofia.errors`)."""
 
 
 def read_text(path: Path) -> tuple[str, str]:

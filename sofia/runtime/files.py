@@ -73,7 +73,8 @@ def require(
 
 
 class NotRegular(OSError):
-    """`read_regular` met something that is not a regular file; `kind` says what it is."""
+    """`read_regular` met something that is not a regular file; `kind` says what it is. Internal, an
+    OSError like every other failed read (see the drawing in `sofia.errors`)."""
 
     def __init__(self, path: str | os.PathLike[str], found: str) -> None:
         super().__init__(f"not a regular file ({found}): {os.fspath(path)}")

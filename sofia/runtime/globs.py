@@ -18,7 +18,8 @@ MAX_EXPANSIONS = 256
 
 
 class GlobError(ValueError):
-    """A malformed or uninterpreted pattern; the message says what is wrong."""
+    """A malformed or uninterpreted pattern; the message says what is wrong. Internal, a ValueError
+    as its catchers expect (the drawing in `sofia.errors` says why it is not a SofiaError)."""
 
 
 @dataclass(frozen=True)

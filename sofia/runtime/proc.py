@@ -27,7 +27,8 @@ _stopping = threading.Event()
 
 
 class ProgramNotFound(FileNotFoundError):
-    """The executable is not installed (or not on PATH)."""
+    """The executable is not installed (or not on PATH). Internal, the FileNotFoundError `exec`
+    raises, named (see the drawing in `sofia.errors`)."""
 
     def __init__(self, program: str) -> None:
         super().__init__(f"{program} not found")
@@ -35,7 +36,8 @@ class ProgramNotFound(FileNotFoundError):
 
 
 class ProgramTimeout(TimeoutError):
-    """The program ran past its timeout; its process group was killed."""
+    """The program ran past its timeout; its process group was killed. Internal, a TimeoutError
+    (see the drawing in `sofia.errors`)."""
 
     def __init__(self, args: Sequence[str], timeout: float) -> None:
         super().__init__(f"{args[0]} timed out after {timeout:g} s")

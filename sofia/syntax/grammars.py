@@ -24,7 +24,8 @@ GRAMMARS = tuple(record.name for record in registry.GRAMMARS)
 
 
 class ParseUnavailable(Exception):
-    """No tree can be had for this source; callers fall back to raw text or to no symbols."""
+    """No tree can be had for this source; callers fall back to raw text or to no symbols. Internal:
+    never the caller's mistake, so not a SofiaError (see the drawing in `sofia.errors`)."""
 
 
 class ParseTooLarge(ParseUnavailable):

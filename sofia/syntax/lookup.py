@@ -17,7 +17,8 @@ _GO_RECEIVER = re.compile(r"^\(?\*?\s*([A-Za-z_][\w]*)(?:\[[^\]]*\])?\)?\.(\w+)$
 
 
 class BadName(ValueError):
-    """A requested name that cannot be looked up; the message says why and how to write it."""
+    """A requested name that cannot be looked up; the message says why and how to write it.
+    Internal, a ValueError its callers turn into a ProviderError (see the drawing in `sofia.errors`)."""
 
     def __init__(self, message: str, hint: str) -> None:
         super().__init__(message)

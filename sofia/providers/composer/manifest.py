@@ -29,7 +29,8 @@ _AUTOLOAD_FIELDS = ("autoload", "autoload-dev")
 
 
 class ManifestError(ValueError):
-    """The manifest cannot be used; the message says why, `line` where (0 when not known)."""
+    """The manifest cannot be used; the message says why, `line` where (0 when not known).
+    Internal, a ValueError of a parse (see the drawing in `sofia.errors`)."""
 
     def __init__(self, message: str, line: int = 0, keys: tuple[str, ...] = (), brief: str = "") -> None:
         super().__init__(message)
