@@ -1,8 +1,9 @@
 """The one token estimate used for budgets, compact-or-raw decisions and token-economy figures.
 
 ASCII code points / 4 (rounded half up) plus 1 per non-ASCII code point; for bytes, every
-undecodable byte counts as one non-ASCII unit. It matches the reference implementation's
-estimator so ratios stay comparable.
+undecodable byte counts as one non-ASCII unit. It is the estimate of sofia's Go original
+(`pkg/tokens` of github.com/sofia-ctx/sofia, whose cc tools measured tool results with it), so
+figures measured there and here compare.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""One file, one document: the decision rules a–g (docs/code.md, "Which files are summarised") and
+"""One file, one document: the decision rules (docs/code.md, "Which files are summarised": unreadable,
+binary, unsupported type, below the raw threshold, too large, parse failed, summary not smaller) and
 the summary document assembled from a summariser's fields (key order, `brief`, elided columns)."""
 
 from __future__ import annotations

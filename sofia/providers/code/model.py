@@ -47,4 +47,5 @@ class Summary:
     skipped: list[tuple[int, str]] = field(default_factory=list)
     """Declarations the summariser has no row kind for, as (line, source text): named in notes."""
     extra_raw_tok: int = 0
-    """api: estimated tokens of the other files read (traits, parents), for rule g and stats."""
+    """api: estimated tokens of the other files read (traits, parents), for the summary-not-smaller
+    rule and stats."""
