@@ -91,93 +91,117 @@ def choose_mode(entries: Sequence[Any], values: dict[str, Any], specs: list[Fiel
     return entry
 
 
+Parser = argparse.ArgumentParser | argparse._ArgumentGroup
+
+
+@dataclass(frozen=True)
+class _Field:
+    """What the command line needs of one model field, read once from the model."""
+
+    name: str
+    kind: str
+    choices: tuple[Any, ...]
+    required: bool
+    default: Any
+    help: str
+    cli: Cli
+
+    @property
+    def metavar(self) -> str:
+        return self.cli.metavar or self.name.upper()
+
+
+def _read_field(name: str, field: Any) -> _Field:
+    from pydantic_core import PydanticUndefined
+
+    kind, choices = _kind(field.annotation)
+    default = None if field.default is PydanticUndefined else field.default
+    if field.default_factory is not None:
+        default = field.default_factory()
+    help_text = (field.description or "").rstrip(".")
+    shown = _default_text(default)
+    if shown and kind != "bool":
+        help_text += f" (default: {shown})"
+    return _Field(name, kind, choices, field.is_required(), default, help_text, _cli_of(field.metadata))
+
+
 def add_model_arguments(
-    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+    parser: Parser,
     model: Any,
     skip: Collection[str] = (),
     mode: str = "",
 ) -> list[FieldArg]:
     """Add one argument per field of `model` (but those in `skip`) to `parser`; return how each
-    field is spelled."""
-    from pydantic_core import PydanticUndefined
-
+    field is spelled: after a bare `--`, a positional, or an option."""
     specs: list[FieldArg] = []
-    for name, field in model.model_fields.items():
+    for name, model_field in model.model_fields.items():
         if name in skip:
             continue
-        cli = _cli_of(field.metadata)
-        kind, choices = _kind(field.annotation)
-        required = field.is_required()
-        default = None if field.default is PydanticUndefined else field.default
-        if field.default_factory is not None:
-            default = field.default_factory()
-        help_text = (field.description or "").rstrip(".")
-        shown = _default_text(default)
-        if shown and kind != "bool":
-            help_text += f" (default: {shown})"
-        metavar = cli.metavar or name.upper()
-        if cli.after_dashdash:
-            display = f"-- {metavar}..."
-            specs.append(FieldArg(name, kind, cli, display, mode, metavar))
-            continue
-        if cli.positional:
-            nargs: str | None
-            if kind == "list":
-                nargs = "+" if required else "*"
-            else:
-                nargs = None if required else "?"
-            kwargs: dict[str, Any] = {"help": help_text, "metavar": metavar, "default": argparse.SUPPRESS}
-            if nargs:
-                kwargs["nargs"] = nargs
-            if choices:
-                kwargs["choices"] = choices
-            parser.add_argument(name, **kwargs)
-            specs.append(FieldArg(name, kind, cli, metavar, mode, metavar))
-            continue
-        flag = cli.flag or "--" + name.replace("_", "-")
-        flags = [flag, *([cli.short] if cli.short else [])]
-        shown_metavar, negative = "", ""
-        if kind == "bool":
-            if default is True:
-                negative = "--no-" + flag.removeprefix("--")
-                parser.add_argument(
-                    *flags,
-                    dest=name,
-                    action=argparse.BooleanOptionalAction,
-                    default=argparse.SUPPRESS,
-                    help=help_text + " (default: on)",
-                )
-            else:
-                parser.add_argument(
-                    *flags, dest=name, action="store_true", default=argparse.SUPPRESS, help=help_text
-                )
-        elif kind == "list":
+        field = _read_field(name, model_field)
+        if field.cli.after_dashdash:
+            specs.append(FieldArg(name, field.kind, field.cli, f"-- {field.metavar}...", mode, field.metavar))
+        elif field.cli.positional:
+            _add_positional(parser, field)
+            specs.append(FieldArg(name, field.kind, field.cli, field.metavar, mode, field.metavar))
+        else:
+            specs.append(_add_option(parser, field, mode))
+    return specs
+
+
+def _add_positional(parser: Parser, field: _Field) -> None:
+    nargs: str | None
+    if field.kind == "list":
+        nargs = "+" if field.required else "*"
+    else:
+        nargs = None if field.required else "?"
+    kwargs: dict[str, Any] = {"help": field.help, "metavar": field.metavar, "default": argparse.SUPPRESS}
+    if nargs:
+        kwargs["nargs"] = nargs
+    if field.choices:
+        kwargs["choices"] = field.choices
+    parser.add_argument(field.name, **kwargs)
+
+
+def _add_option(parser: Parser, field: _Field, mode: str) -> FieldArg:
+    """`--flag` (and its short form): a switch, a repeatable list, or one value."""
+    cli, name = field.cli, field.name
+    flag = cli.flag or "--" + name.replace("_", "-")
+    flags = [flag, *([cli.short] if cli.short else [])]
+    shown_metavar, negative = "", ""
+    if field.kind == "bool":
+        if field.default is True:
+            negative = "--no-" + flag.removeprefix("--")
             parser.add_argument(
                 *flags,
                 dest=name,
-                action="append",
+                action=argparse.BooleanOptionalAction,
                 default=argparse.SUPPRESS,
-                metavar=cli.metavar or "VALUE",
-                help=help_text
-                + (" (repeatable; comma-separated values allowed)" if cli.split else " (repeatable)"),
+                help=field.help + " (default: on)",
             )
-            shown_metavar = cli.metavar or "VALUE"
         else:
-            kwargs = {
-                "dest": name,
-                "default": argparse.SUPPRESS,
-                "help": help_text,
-                "metavar": cli.metavar or "N",
-            }
-            if kind == "str":
-                kwargs["metavar"] = cli.metavar or "VALUE"
-            if choices:
-                kwargs["choices"] = choices
-                kwargs.pop("metavar")
-            parser.add_argument(*flags, **kwargs)
-            shown_metavar = kwargs.get("metavar") or "{" + ",".join(map(str, choices)) + "}"
-        specs.append(FieldArg(name, kind, cli, flag, mode, shown_metavar, negative))
-    return specs
+            parser.add_argument(
+                *flags, dest=name, action="store_true", default=argparse.SUPPRESS, help=field.help
+            )
+    elif field.kind == "list":
+        shown_metavar = cli.metavar or "VALUE"
+        repeat = " (repeatable; comma-separated values allowed)" if cli.split else " (repeatable)"
+        parser.add_argument(
+            *flags,
+            dest=name,
+            action="append",
+            default=argparse.SUPPRESS,
+            metavar=shown_metavar,
+            help=field.help + repeat,
+        )
+    else:
+        kwargs: dict[str, Any] = {"dest": name, "default": argparse.SUPPRESS, "help": field.help}
+        if field.choices:
+            kwargs["choices"] = field.choices
+            shown_metavar = "{" + ",".join(map(str, field.choices)) + "}"
+        else:
+            kwargs["metavar"] = shown_metavar = cli.metavar or ("VALUE" if field.kind == "str" else "N")
+        parser.add_argument(*flags, **kwargs)
+    return FieldArg(name, field.kind, cli, flag, mode, shown_metavar, negative)
 
 
 def collect(
