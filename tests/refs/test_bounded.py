@@ -103,3 +103,26 @@ def test_the_budget_follows_what_ripgrep_read() -> None:
     assert bound.budget(10 << 30, capped=False) is None
     assert bound.budget(0, capped=True) == bound.FLOOR
     assert bound.budget(10 << 30, capped=True) == int(bound.SHARE * (10 << 30)) > bound.FLOOR
+
+
+@pytest.mark.parametrize(
+    ("file", "definition"),
+    [
+        ("util.py", "def helper(x):\n    return x\n"),
+        ("slab.c", "void\nhelper(const void *p)\n{\n}\n"),
+        ("slab_common.c", "void helper(const void *object)\n{\n}\n"),
+        ("macros.h", "#define helper(p) free(p)\n"),
+    ],
+)
+def test_a_sample_holds_the_file_defining_the_name_whatever_its_name(
+    tmp_path: Path, small_budget: int, file: str, definition: str
+) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / file).write_text(definition)
+    for index in range(FILES):
+        (tmp_path / "pkg" / f"mod{index:03}.py").write_text(
+            f"def run{index}():\n    return helper({index})\n" * 3
+        )
+    found = entry(refs(tmp_path, "helper", max_per_symbol=20), "helper")
+    assert found["totals"]["unclassified"] > 0  # a sample
+    assert [d["file"] for d in found["definitions"]] == [f"pkg/{file}"]

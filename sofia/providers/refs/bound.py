@@ -5,7 +5,7 @@ Classifying a candidate means parsing it, which costs far more per byte than rip
 name in most files of a large tree (`self`, `err`, `i`) would take tens of times the count. So
 when uses are capped (`max_per_symbol` above 0) and the candidates hold more source than
 `budget` allows, a deterministic sample of them is classified: the files named after a segment
-of a query first (where a definition most often is), then the rest in the order of a hash of
+of a query and those with a line that reads like a definition of it first, then the rest in the order of a hash of
 their path, which spreads any prefix of it over the whole tree, until the budget is spent. The
 text totals stay ripgrep's exact counts; the other totals and the uses listed cover the sample,
 and the files left out count as unclassified. A call with `max_per_symbol: 0` asks for every
@@ -47,14 +47,26 @@ def budget(searched: int, capped: bool) -> int | None:
     return max(FLOOR, int(SHARE * searched))
 
 
-def select(candidates: Sequence[bytes], cwd: Path, limit: int | None, segments: Sequence[str]) -> Sample:
-    """The candidates to classify under `limit` bytes (all of them when they fit)."""
+def select(
+    candidates: Sequence[bytes],
+    cwd: Path,
+    limit: int | None,
+    segments: Sequence[str],
+    names: Sequence[str] = (),
+    timeout: float = 20.0,
+) -> Sample:
+    """The candidates to classify under `limit` bytes (all of them when they fit): files with a
+    line that reads like a definition of one of `names` first, so a sample still finds where the
+    name is defined, then files named after a segment, then the rest spread over the tree."""
     sizes = {raw: size(cwd, raw) for raw in candidates}
     total = sum(sizes.values())
     if limit is None or total <= limit:
         return Sample(list(candidates), 0, total, total)
     stems = set(segments)
-    order = sorted(candidates, key=lambda raw: (_stem(raw) not in stems, zlib.crc32(raw), raw))
+    defining = defining_files(candidates, cwd, names, timeout) if names else set()
+    order = sorted(
+        candidates, key=lambda raw: (raw not in defining, _stem(raw) not in stems, zlib.crc32(raw), raw)
+    )
     chosen: list[bytes] = []
     used = 0
     for raw in order:
@@ -64,6 +76,38 @@ def select(candidates: Sequence[bytes], cwd: Path, limit: int | None, segments: 
         used += sizes[raw]
     kept = set(chosen)
     return Sample([raw for raw in candidates if raw in kept], len(candidates) - len(kept), used, total)
+
+
+DEFINING = (
+    r"(?:^|[\s(#])(?:def|class|func|fn|fun|function|struct|enum|union|interface|trait|protocol|module|"
+    r"record|object|typealias|type|typedef|define|sub|macro_rules!)\s+\*?(?:{name})\b"
+    r"|^[A-Za-z_][\w\s\*&:<>,]*[\s\*&:](?:{name})\s*\([^;]*$"
+    r"|^(?:{name})\s*\([^;]*$"
+)
+"""A line that reads like a definition of the name in any language sofia reads: a declaring
+keyword before it, or (C, C++) a file-level function head without a closing `;`."""
+
+
+def defining_files(
+    candidates: Sequence[bytes], cwd: Path, names: Sequence[str], timeout: float
+) -> set[bytes]:
+    """The candidates holding a definition-looking line of one of `names` (one rg run)."""
+    import re
+
+    from sofia.runtime import proc, rg
+
+    pattern = DEFINING.format(name="|".join(re.escape(name) for name in names))
+    found: set[bytes] = set()
+    paths = [os.fsdecode(raw) for raw in candidates]
+    for start in range(0, len(paths), 2000):
+        args = [rg.executable(), "--no-config", "--files-with-matches", "--null", "--no-ignore", "--hidden"]
+        args += ["--regexp", pattern, "--", *paths[start : start + 2000]]
+        try:
+            done = proc.run(args, cwd=cwd, timeout=timeout)
+        except (proc.ProgramNotFound, proc.ProgramTimeout):
+            return found
+        found.update(os.fsencode(os.fsdecode(p)).removeprefix(b"./") for p in done.stdout.split(b"\0") if p)
+    return found
 
 
 def note(sample: Sample) -> str:

@@ -436,7 +436,8 @@ def _classify(
     order = [raw for raw in sorted(wanted) if display_path(raw) not in found.unparsed]
     cwd = found.request.cwd
     segments = [segment for query in found.queries for segment in (*query.qualifier, query.name)]
-    sample = bound.select(order, cwd, limit, segments)
+    names = [query.name for query in found.queries]
+    sample = bound.select(order, cwd, limit, segments, names, ctx.timeout(20.0))
     if sample.left_out:
         order = sample.chosen
         found.notes.append(bound.note(sample))
