@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sofia.errors import tool
@@ -53,106 +54,147 @@ CliParams = SessionCliParams
 def run(params: Params, ctx: Context) -> dict[str, Any]:
     opened = open_session(params.session, params.projects_dir, ctx, wants_redaction(params), subagents=True)
     digest = opened.digest
-    files = _file_rows(digest.main.files, digest.cwd)
-    tasks = sorted(digest.agents.items(), key=lambda item: (-item[1].output_tokens, item[0]))
+    view = _View(
+        opened=opened,
+        files=_file_rows(digest.main.files, digest.cwd),
+        tasks=sorted(digest.agents.items(), key=lambda item: (-item[1].output_tokens, item[0])),
+        budget=ctx.budget,
+        reading=reading_notes(opened.sources),
+    )
     knobs = {
         "prompt_chars": PROMPT_CHARS,
         "head": PROMPTS_HEAD,
         "tail": PROMPTS_TAIL,
-        "files": min(FILES_SHOWN, len(files)),
+        "files": min(FILES_SHOWN, len(view.files)),
         "fat": min(FAT_SHOWN, len(digest.fat_results)),
-        "tasks": min(TASKS_SHOWN, len(tasks)),
+        "tasks": min(TASKS_SHOWN, len(view.tasks)),
         "last_text": LAST_TEXT_CHARS,
     }
-    reading = reading_notes(opened.sources)
+    return fit(view.build, knobs, LADDER, ctx.budget)
 
-    def build(k: dict[str, int]) -> dict[str, Any]:
-        prompts = _pick_prompts(digest.prompts, k["head"], k["tail"])
-        shown_files = files[: k["files"]]
-        fat = digest.fat_results[: k["fat"]]
-        shown_tasks = tasks[: k["tasks"]]
-        notes = kept_prompts_note(digest) + reading
+
+@dataclass(frozen=True)
+class _Shown:
+    """What one rung of the ladder shows of each list."""
+
+    prompts: list[tuple[int, str]]
+    files: list[tuple[str, list[int]]]
+    fat: list[Any]
+    tasks: list[tuple[str, Any]]
+
+
+@dataclass(frozen=True)
+class _View:
+    """The digest of one session and the lists the budget shortens; `build(knobs)` is one rung."""
+
+    opened: Opened
+    files: list[tuple[str, list[int]]]
+    tasks: list[tuple[str, Any]]
+    budget: int | None
+    reading: list[str]
+
+    def build(self, k: dict[str, int]) -> dict[str, Any]:
+        digest = self.opened.digest
+        shown = _Shown(
+            _pick_prompts(digest.prompts, k["head"], k["tail"]),
+            self.files[: k["files"]],
+            digest.fat_results[: k["fat"]],
+            self.tasks[: k["tasks"]],
+        )
         omitted = {
-            "prompts": digest.prompts_total - len(prompts),
-            "files": len(files) - len(shown_files),
-            "fat_results": digest.fat_total - len(fat),
-            "subagents.tasks": len(tasks) - len(shown_tasks),
+            "prompts": digest.prompts_total - len(shown.prompts),
+            "files": len(self.files) - len(shown.files),
+            "fat_results": digest.fat_total - len(shown.fat),
+            "subagents.tasks": len(self.tasks) - len(shown.tasks),
         }
-        if len(prompts) < digest.prompts_total:
-            by_budget = len(prompts) < len(_pick_prompts(digest.prompts, PROMPTS_HEAD, PROMPTS_TAIL))
-            notes.append(
-                note(
-                    "prompts",
-                    len(prompts),
-                    digest.prompts_total,
-                    "prompts",
-                    ctx.budget if by_budget else None,
-                    PROMPTS_HINT,
-                    limit=f"first {k['head']} and last {k['tail']}",
-                )
-            )
-        for listed in (
-            Cut("files", "files", len(files), min(FILES_SHOWN, len(files)), len(shown_files)),
-            Cut("fat_results", "results", digest.fat_total, min(FAT_SHOWN, digest.fat_total), len(fat)),
-            Cut("subagents.tasks", "tasks", len(tasks), min(TASKS_SHOWN, len(tasks)), len(shown_tasks)),
-        ):
-            notes += cut_note(listed, ctx.budget, BIGGER)
-        shown_prompts = [one_line(text) for _, text in prompts]
-        notes += texts_note(
-            "prompts", shown_prompts, k["prompt_chars"], PROMPT_CHARS, ctx.budget, PROMPTS_HINT
-        )
-        notes += texts_note(
-            "last_text", [digest.last_text], k["last_text"], LAST_TEXT_CHARS, ctx.budget, BIGGER
-        )
-        shown_texts = [
-            digest.cwd,
-            digest.branch,
-            digest.model,
-            digest.version,
-            digest.title,
-            digest.last_text,
-            *(text for _, text in prompts),
-            *(path for path, _ in shown_files),
-            *(row[2] for row in fat),
-            *(url for _, url in digest.prs),
-            *(agent.task for _, agent in shown_tasks),
-        ]
         return {
-            "session": _identity(opened),
+            "session": _identity(self.opened),
             "tokens": dict(
                 zip(("input", "output", "cache_read", "cache_create"), digest.main.usage, strict=True)
             ),
             "prompts_total": digest.prompts_total,
-            "prompts": [{"i": i, "text": cut(one_line(text), k["prompt_chars"])} for i, text in prompts],
+            "prompts": [
+                {"i": i, "text": cut(one_line(text), k["prompt_chars"])} for i, text in shown.prompts
+            ],
             "injected": digest.injected,
             "tools": _tools(digest.main.tool_calls, digest.main.result_tokens),
             "unattributed_result_tokens": digest.main.unattributed,
             "bash": _categories(digest.main.commands),
             "files": [
                 {"path": relative_to(path, digest.cwd), "reads": t[0], "edits": t[1], "writes": t[2]}
-                for path, t in shown_files
+                for path, t in shown.files
             ],
-            "fat_results": [{"tokens": row[0], "tool": row[1], "brief": row[2]} for row in fat],
+            "fat_results": [{"tokens": row[0], "tool": row[1], "brief": row[2]} for row in shown.fat],
             "prs": [{"number": number, "url": url} for number, url in digest.prs],
-            "subagents": {
-                "count": len(tasks),
-                "tool_calls": sum(digest.sub.tool_calls.values()),
-                "output_tokens": digest.sub.usage[1],
-                "tasks": [
-                    {
-                        "agent": key,
-                        "task": cut(one_line(agent.task), TASK_CHARS),
-                        "tool_calls": agent.tool_calls,
-                        "output_tokens": agent.output_tokens,
-                    }
-                    for key, agent in shown_tasks
-                ],
-            },
+            "subagents": self._subagents(shown.tasks),
             "last_text": cut(digest.last_text, k["last_text"]),
-            **result_tail(digest.redactions_in(*shown_texts), notes, omitted),
+            **result_tail(digest.redactions_in(*self._texts(shown)), self._notes(k, shown), omitted),
         }
 
-    return fit(build, knobs, LADDER, ctx.budget)
+    def _notes(self, k: dict[str, int], shown: _Shown) -> list[str]:
+        """The reading notes, then one note per list or text the rung shortened."""
+        digest = self.opened.digest
+        notes = kept_prompts_note(digest) + self.reading
+        if len(shown.prompts) < digest.prompts_total:
+            by_budget = len(shown.prompts) < len(_pick_prompts(digest.prompts, PROMPTS_HEAD, PROMPTS_TAIL))
+            notes.append(
+                note(
+                    "prompts",
+                    len(shown.prompts),
+                    digest.prompts_total,
+                    "prompts",
+                    self.budget if by_budget else None,
+                    PROMPTS_HINT,
+                    limit=f"first {k['head']} and last {k['tail']}",
+                )
+            )
+        files, fat, tasks = len(self.files), digest.fat_total, len(self.tasks)
+        for listed in (
+            Cut("files", "files", files, min(FILES_SHOWN, files), len(shown.files)),
+            Cut("fat_results", "results", fat, min(FAT_SHOWN, fat), len(shown.fat)),
+            Cut("subagents.tasks", "tasks", tasks, min(TASKS_SHOWN, tasks), len(shown.tasks)),
+        ):
+            notes += cut_note(listed, self.budget, BIGGER)
+        prompts = [one_line(text) for _, text in shown.prompts]
+        notes += texts_note("prompts", prompts, k["prompt_chars"], PROMPT_CHARS, self.budget, PROMPTS_HINT)
+        notes += texts_note(
+            "last_text", [digest.last_text], k["last_text"], LAST_TEXT_CHARS, self.budget, BIGGER
+        )
+        return notes
+
+    def _subagents(self, tasks: list[tuple[str, Any]]) -> dict[str, Any]:
+        digest = self.opened.digest
+        return {
+            "count": len(self.tasks),
+            "tool_calls": sum(digest.sub.tool_calls.values()),
+            "output_tokens": digest.sub.usage[1],
+            "tasks": [
+                {
+                    "agent": key,
+                    "task": cut(one_line(agent.task), TASK_CHARS),
+                    "tool_calls": agent.tool_calls,
+                    "output_tokens": agent.output_tokens,
+                }
+                for key, agent in tasks
+            ],
+        }
+
+    def _texts(self, shown: _Shown) -> list[str]:
+        """Every text the rung shows, where redactions are counted."""
+        digest = self.opened.digest
+        return [
+            digest.cwd,
+            digest.branch,
+            digest.model,
+            digest.version,
+            digest.title,
+            digest.last_text,
+            *(text for _, text in shown.prompts),
+            *(path for path, _ in shown.files),
+            *(row[2] for row in shown.fat),
+            *(url for _, url in digest.prs),
+            *(agent.task for _, agent in shown.tasks),
+        ]
 
 
 def _identity(opened: Opened) -> dict[str, Any]:
