@@ -80,72 +80,20 @@ def _result(
     notes: list[str],
     budget: int | None,
 ) -> dict[str, Any]:
+    """The result with at most `k` uses and `d` definitions per symbol, and one note for each list
+    so shortened."""
     entries: list[dict[str, Any]] = []
     extra: list[str] = []
     omitted: dict[str, int] = {}
-    cap = params.max_per_symbol
     for index, (m, uses) in enumerate(zip(matched, shown, strict=True)):
-        totals: dict[str, int] = {
-            "text": m.text,
-            "uses": m.totals["uses"],
-            EXACT: m.totals[EXACT],
-            NAME: m.totals[NAME],
-            "definitions": len(m.definitions),
-        }
-        optional = {
-            **m.totals,
-            "unclassified": m.unclassified,
-            "unparsed": m.outside.occurrences if m.outside is not None else 0,
-        }
-        totals.update({key: optional[key] for key in OPTIONAL_TOTALS if optional.get(key)})
-        entry: dict[str, Any] = {
-            "symbol": m.query.text,
-            "totals": totals,
-            "kinds": dict(sorted(m.kinds.items())),
-        }
-        if params.definitions and m.definitions:
-            entry["definitions"] = [
-                {
-                    "file": found.request.shown(x.file),
-                    "line": x.line,
-                    "col": x.col,
-                    "end_line": x.end_line,
-                    "kind": x.kind,
-                    "qname": x.qname,
-                    "sig": x.sig,
-                    "uses": x.uses,
-                }
-                for x in m.definitions[:d]
-            ]
-        visible = uses[:k]
-        exact = [u for u in visible if u.match == EXACT]
-        names = [u for u in visible if u.match == NAME]
-        if exact:
-            entry[EXACT] = _rows(exact, found)
-        if names:
-            entry[NAME] = _rows(names, found)
+        entries.append(_entry(params, found, m, uses[:k], d))
         key = f"symbols[{index}]"
-        if len(uses) > len(visible):
-            omitted[f"{key}.uses"] = len(uses) - len(visible)
-            by_cap = bool(cap) and len(uses) > cap
-            by_budget = len(visible) < (min(cap, len(uses)) if cap else len(uses))
-            hint = (
-                f"{m.query.text}: " + ("" if by_budget else f"raise {param('max_per_symbol')} or ") + NARROW
-            )
-            limit = param("max_per_symbol", cap) if by_cap else ""
-            cut = budget if by_budget else None
-            extra.append(budgets.note(f"{key}.uses", len(visible), len(uses), "uses", cut, hint, limit=limit))
+        if len(uses) > k:
+            omitted[f"{key}.uses"] = len(uses) - k
+            extra.append(_uses_note(params, m, key, len(uses), k, budget))
         if params.definitions and len(m.definitions) > d:
             omitted[f"{key}.definitions"] = len(m.definitions) - d
-            limit = f"at most {MAX_DEFINITIONS}" if len(m.definitions) > MAX_DEFINITIONS else ""
-            cut = budget if d < min(MAX_DEFINITIONS, len(m.definitions)) else None
-            hint = f"{m.query.text}: qualify the name or narrow {param('root')}"
-            extra.append(
-                budgets.note(
-                    f"{key}.definitions", d, len(m.definitions), "definitions", cut, hint, limit=limit
-                )
-            )
-        entries.append(entry)
+            extra.append(_definitions_note(m, key, d, budget))
     result: dict[str, Any] = {
         "root": found.request.root_display,
         "symbols": entries,
@@ -154,6 +102,63 @@ def _result(
     raw = sum(estimate(f"{f}:{line}:{text}\n") for m in matched for (f, line), text in m.raw_lines.items())
     result["stats"] = {"raw_tok": raw}
     return budgets.with_omitted(result, omitted)
+
+
+def _entry(params: Params, found: Found, m: Matched, visible: list[Use], d: int) -> dict[str, Any]:
+    """One symbol's entry: its totals and kinds, its first `d` definitions, its visible uses."""
+    totals: dict[str, int] = {
+        "text": m.text,
+        "uses": m.totals["uses"],
+        EXACT: m.totals[EXACT],
+        NAME: m.totals[NAME],
+        "definitions": len(m.definitions),
+    }
+    optional = {
+        **m.totals,
+        "unclassified": m.unclassified,
+        "unparsed": m.outside.occurrences if m.outside is not None else 0,
+    }
+    totals.update({key: optional[key] for key in OPTIONAL_TOTALS if optional.get(key)})
+    entry: dict[str, Any] = {"symbol": m.query.text, "totals": totals, "kinds": dict(sorted(m.kinds.items()))}
+    if params.definitions and m.definitions:
+        entry["definitions"] = [
+            {
+                "file": found.request.shown(x.file),
+                "line": x.line,
+                "col": x.col,
+                "end_line": x.end_line,
+                "kind": x.kind,
+                "qname": x.qname,
+                "sig": x.sig,
+                "uses": x.uses,
+            }
+            for x in m.definitions[:d]
+        ]
+    exact = [u for u in visible if u.match == EXACT]
+    names = [u for u in visible if u.match == NAME]
+    if exact:
+        entry[EXACT] = _rows(exact, found)
+    if names:
+        entry[NAME] = _rows(names, found)
+    return entry
+
+
+def _uses_note(params: Params, m: Matched, key: str, total: int, k: int, budget: int | None) -> str:
+    """Why a symbol shows `k` of its `total` uses: the cap (`max_per_symbol`), the budget, or both."""
+    cap = params.max_per_symbol
+    by_cap = bool(cap) and total > cap
+    by_budget = k < (min(cap, total) if cap else total)
+    hint = f"{m.query.text}: " + ("" if by_budget else f"raise {param('max_per_symbol')} or ") + NARROW
+    limit = param("max_per_symbol", cap) if by_cap else ""
+    return budgets.note(f"{key}.uses", k, total, "uses", budget if by_budget else None, hint, limit=limit)
+
+
+def _definitions_note(m: Matched, key: str, d: int, budget: int | None) -> str:
+    total = len(m.definitions)
+    limit = f"at most {MAX_DEFINITIONS}" if total > MAX_DEFINITIONS else ""
+    cut = budget if d < min(MAX_DEFINITIONS, total) else None
+    hint = f"{m.query.text}: qualify the name or narrow {param('root')}"
+    return budgets.note(f"{key}.definitions", d, total, "definitions", cut, hint, limit=limit)
 
 
 def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str]:
