@@ -124,8 +124,7 @@ def oracle_row(lang: str, corpus: Corpus, count: int, min_scored: int) -> tuple[
     grep_misses: list[dict[str, Any]] = []
     for rel in files:
         lines = (corpus.root / rel).read_text(errors="replace").splitlines()
-        declared = {t.line for t in all_tags.get(rel, [])}
-        picks = score.inner_lines(wanted[rel], lines, GREP_LINES_PER_FILE, declared)
+        picks = score.inner_lines(wanted[rel], lines, GREP_LINES_PER_FILE, all_tags.get(rel, []))
         hits = calls.grep_hits(corpus.root, rel, [word for _, word, _ in picks])
         for number, word, function in picks:
             inside += 1

@@ -159,17 +159,18 @@ def covers(slice_: dict[str, Any], tag: Tag, lines: list[str]) -> bool:
 
 
 def inner_lines(
-    tags: list[Tag], lines: list[str], per_file: int, declared: set[int] | None = None
+    tags: list[Tag], lines: list[str], per_file: int, every: list[Tag] | None = None
 ) -> list[tuple[int, str, Tag]]:
     """Up to `per_file` (line, word, function) strictly inside a counted function's body whose
     innermost counted definition is that function (lambdas and local functions are no symbols: a
-    line inside one belongs to the function around it), each with an identifier of that line. A
-    line declaring a nested definition (any of `declared`, the lines ctags tags, counted or not)
-    is that definition's, not the outer function's (Rust's one-line `fn check<T: Send>() {}`
-    inside a function, a local `struct Guard {`)."""
+    line inside one belongs to the function around it), each with an identifier of that line.
+    With `every` (all ctags' tags, counted or not), a line declaring or inside another
+    definition nested in the function is not picked: some languages make a local function a
+    symbol of its own (Rust's `fn check<T: Send>() {}` inside a function, a local `struct`)."""
     ranged = [t for t in tags if t.end is not None and t.end > t.line]
     functions = [t for t in ranged if t.kind in FUNCTION_KINDS]
-    declared = {t.line for t in tags} | (declared or set())
+    others = [t for t in every or [] if t.end is not None and t.end > t.line]
+    declared = {t.line for t in tags} | {t.line for t in every or []}
     picked: list[tuple[int, str, Tag]] = []
     used_words: set[str] = set()
     for function in functions:
@@ -180,6 +181,8 @@ def inner_lines(
             holders = [t for t in ranged if t.line < number < (t.end or 0)]
             innermost = min(holders, key=lambda t: (t.end or 0) - t.line)
             if innermost is not function:
+                continue
+            if any(function.line < t.line < number < (t.end or 0) for t in others):
                 continue
             words = [w for w in WORD.findall(lines[number - 1]) if w not in used_words]
             if words:
