@@ -68,6 +68,7 @@ def flags(corpus: Corpus) -> list[str]:
         # arrow.h includes its template bodies from arrow.tpp, a suffix refs does not read: it
         # stays in the sdist, outside the corpus, found on the include path.
         f"-I{sdist.parent / 'include' / 'LightGBM'}",
+        f"-I{sdist.parent / 'include'}",  # likewise LightGBM/cuda/*.hu
         f"-I{sdist / 'fmt' / 'include'}",
         f"-I{sdist / 'fast_double_parser' / 'include'}",
         f"-I{sdist / 'eigen'}",
@@ -259,8 +260,16 @@ class ClangdOracle:
             if unparsed:
                 self.unresolved_lines[rel] = unparsed
             for item, parent in walk(symbols, None):
-                where = self.location(rel, item["selectionRange"]["start"])
+                start = dict(item["selectionRange"]["start"])
+                if self.corpus.line(rel, int(start["line"]) + 1)[int(start["character"]) :].startswith("~"):
+                    start["character"] = int(start["character"]) + 1  # a destructor: the name after ~
+                where = self.location(rel, start)
                 if where is None:
+                    continue
+                if int(item["kind"]) == CONSTRUCTOR or str(item["name"]).rpartition("::")[2].startswith("~"):
+                    # A constructor's or destructor's name is its class's (`Foo(…)`, `~Foo()`,
+                    # `Foo<T>::Foo(…)`): a declaration, never a use of the class.
+                    constructors[self.written(where)].append(where)
                     continue
                 info = self.client.request(
                     "textDocument/symbolInfo",
@@ -275,9 +284,6 @@ class ClangdOracle:
                     continue
                 usr, name = str(entry["usr"]), own
                 kind = "constant" if parent == "enum" else kind_of(item)
-                if int(item["kind"]) == CONSTRUCTOR or name.startswith("~"):
-                    constructors[str(entry.get("containerName") or "")].append(where)
-                    continue
                 if kind is None:
                     continue
                 container = str(entry.get("containerName") or "").rstrip(":").rpartition("::")[2] or None
@@ -301,11 +307,8 @@ class ClangdOracle:
         out += self.macros()
         self.collect_errors()
         for owner, places in constructors.items():
-            # A constructor's or destructor's name is the class's own: a declaration of nothing
-            # asked, listed so that neither side counts it as a use of the class.
-            segments = owner.rstrip(":").rpartition("::")[2]
             for entity in self.entities.values():
-                if entity.definition.name == segments and entity.definition.kind == "class":
+                if entity.definition.name == owner and entity.definition.kind == "class":
                     entity.sites.update(places)
         return out
 
