@@ -2,17 +2,25 @@
 ripgrep and grep on two trees of more than 50,000 files, and output tokens vs `grep -rn` (with and
 without `-C2`) on real PHP code, plus the cap's effect on a broad query.
 
+Also what a search costs whatever the hit count (a pattern on every line of the kernel, alone and
+beside a rare one, against one `rg --count-matches -e … -e …`, with peak memory), and the totals on
+the kernel as a repository that tracks every file (its `drivers/target`, `tools/build`) against rg.
+
+    python bench/bench_grep.py [time inprocess small tokens cost tracked] [--before CHECKOUT]
+
 Corpora: a generated polyglot monorepo (reproducible: fixed seed, cached under bench/.cache) and the
-Linux kernel source from Debian's `linux-source-6.1`; PHP from Debian's Laravel and Symfony packages.
+Linux kernel source from Debian's `linux-source-6.1` (the tree bench/languages unpacks); PHP from
+Debian's Laravel and Symfony packages.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import shutil
 import statistics
 import subprocess
-import tarfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -278,24 +286,30 @@ def monorepo() -> Path:
     return root
 
 
-def linux_source() -> Path:
-    """The kernel tree of Debian's `linux-source-6.1`, without Debian's packaging lines that ignore the
-    whole top level (`/*`, `!/debian/`), so the upstream .gitignore rules apply as in a checkout."""
-    target = CACHE / "grep-linux"
-    done = target / ".done"
-    if done.exists():
-        return next(p for p in target.iterdir() if p.is_dir())
+def linux_tree() -> Path:
+    """The kernel sources bench/languages unpacks (one copy for every benchmark; its own empty git
+    repository, so nothing is tracked and the default names are skipped as outside git)."""
+    from languages.corpora import linux_tree as unpacked
+
+    return unpacked()
+
+
+def linux_tracked() -> Path:
+    """The same kernel sources as a repository that tracks them all (hard links to the unpacked
+    files, one commit): `drivers/target`, `include/target`, `tools/build` are tracked sources."""
+    target = CACHE / "grep-linux-git"
+    tree = target / "linux"
+    if (target / ".done").exists():
+        return tree
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
-    package = debian_package("linux-source-6.1")
-    (tarball,) = (package / "usr" / "src").glob("linux-source-*.tar.xz")
-    with tarfile.open(tarball) as archive:
-        archive.extractall(target, filter="data")
-    tree = next(p for p in target.iterdir() if p.is_dir())
-    gitignore = tree / ".gitignore"
-    rules = gitignore.read_text().splitlines()
-    gitignore.write_text("\n".join(r for r in rules if r.strip() not in ("/*", "!/debian/")) + "\n")
-    done.write_text((package / ".version").read_text())
+    source = linux_tree()
+    subprocess.run(["cp", "-al", str(source), str(tree)], check=True)
+    shutil.rmtree(tree / ".git")
+    git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com"]
+    for step in (["init", "-q"], ["add", "-A"], ["commit", "-qm", source.name]):
+        subprocess.run(["nice", "-n", "10", *git, *step], cwd=tree, check=True)
+    (target / ".done").write_text(source.name + "\n")
     return tree
 
 
@@ -316,10 +330,138 @@ def php_corpus() -> Path:
 
 # --- measuring ----------------------------------------------------------------------------------
 
+EVERY_LINE = "^"
+"""A regex matching every line of a tree (each counts once)."""
+BROAD = "x"
+"""A literal on most lines of the kernel (11.8 million matches)."""
+RARE = "spin_lock_irqsave"
+TRACKED_PATTERN = "EXPORT_SYMBOL_GPL("
 
-def rg_command(*patterns: str) -> list[str]:
-    """Bare ripgrep as a user would run it, given the same walk rules as `sf grep`."""
-    args = [rg.executable(), "--no-config", "-n", "--fixed-strings", *rg.walk_args()]
+
+def before_command(before: Path, *args: str) -> list[str]:
+    """`sf ARGS` run from the checkout `before` (its source tree), for a side-by-side row."""
+    from refs_oracle.refs_client import refs_command
+
+    return [*refs_command(before), *args]
+
+
+def peak(args: Sequence[str], cwd: Path) -> tuple[float, int]:
+    """Wall seconds and peak resident memory (KiB, the largest of the process and the children it
+    waited for: GNU time's %M) of one run."""
+    done = harness.run(["/usr/bin/time", "-f", "@@ %e %M", *args], cwd=cwd)
+    line = next(x for x in reversed(done.stderr.decode(errors="replace").splitlines()) if x.startswith("@@ "))
+    _, seconds, kib = line.split()
+    return float(seconds), int(kib)
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"{one:.1f} / {five:.1f}"
+
+
+def cost_rows(root: Path, before: Path | None, repeat: int = 3) -> list[list[object]]:
+    """A pattern on every line (and a literal on most lines) of the kernel, alone and beside a
+    rare one: `sf grep` against one `rg --count-matches -e … -e …`, wall time and peak memory,
+    interleaved; `before`'s `sf` once per row (it decodes every matching line)."""
+    cases = [
+        ([BROAD], False),
+        ([RARE, BROAD], False),
+        ([EVERY_LINE], True),
+        ([RARE, EVERY_LINE], True),
+    ]
+    rows: list[list[object]] = []
+    for patterns, regex in cases:
+        flags = ["--regex"] if regex else []
+        ours = [*sf_command("grep", *flags, "--", *patterns)]
+        theirs = rg_command(root, *patterns, count=True, regex=regex)
+        sf_runs: list[tuple[float, int]] = []
+        rg_runs: list[tuple[float, int]] = []
+        loads: list[str] = []
+        peak(theirs, root)  # warm the page cache
+        for _ in range(repeat):
+            loads.append(load())
+            sf_runs.append(peak(ours, root))
+            rg_runs.append(peak(theirs, root))
+        sf_time = statistics.median(t for t, _ in sf_runs)
+        rg_time = statistics.median(t for t, _ in rg_runs)
+        before_cell = ""
+        if before is not None:
+            before_time, before_kib = peak(before_command(before, "grep", *flags, "--", *patterns), root)
+            before_cell = f"{before_time:.1f} s, {before_kib / 1024:,.0f} MiB ({ratio(before_time, rg_time)})"
+        shown = " ".join(f"`{p}`" for p in patterns) + (" (regex)" if regex else "")
+        total = sum(hits(root, p, regex=regex) for p in patterns)
+        rows.append(
+            [
+                shown,
+                f"{total:,}",
+                ratio(sf_time, rg_time),
+                f"{sf_time:.2f} / {rg_time:.2f}",
+                f"{max(k for _, k in sf_runs) / 1024:,.0f} MiB",
+                before_cell,
+                ", ".join(loads),
+            ]
+        )
+    return rows
+
+
+def mcp_cost_row(root: Path) -> list[object]:
+    """The broad pair over MCP: wall time and the worker's peak memory."""
+    import anyio
+    from bench_refs import RssSampler
+
+    async def measure() -> tuple[float, int]:
+        async with harness.mcp_session(root, "--workers", "1") as session:
+            await session.call_tool("grep", {"patterns": ["warmup"]}, read_timeout_seconds=None)
+            with RssSampler() as sampler:
+                start = time.perf_counter()
+                result = await session.call_tool(
+                    "grep", {"patterns": [RARE, BROAD]}, read_timeout_seconds=None
+                )
+                elapsed = time.perf_counter() - start
+            assert not result.is_error, result
+            return elapsed, sampler.peak
+
+    elapsed, worker = anyio.run(measure)
+    return [
+        f"`grep {RARE} {BROAD}` over MCP (warm worker)",
+        f"{elapsed:.2f} s",
+        f"{worker / 2**20:,.0f} MiB",
+        load(),
+    ]
+
+
+def tracked_rows(root: Path, before: Path | None) -> list[list[object]]:
+    """On the kernel as a repository that tracks every file: each total against ripgrep with the
+    repository's ignore files and `.git` alone skipped."""
+    args = [rg.executable(), "--no-config", "--count-matches", "--fixed-strings", "--hidden", "--glob=!.git/"]
+    done = harness.run([*args, f"--regexp={TRACKED_PATTERN}", "--", "."], root)
+    expected = sum(int(line.rsplit(b":", 1)[1]) for line in done.stdout.splitlines() if line)
+    commands = {"sf": sf_command("grep", "--json", "--", TRACKED_PATTERN)}
+    if before is not None:
+        commands["before"] = before_command(before, "grep", "--json", "--", TRACKED_PATTERN)
+    rows: list[list[object]] = []
+    for name, command in commands.items():
+        answer = json.loads(harness.run(command, root).stdout)
+        total = answer["patterns"][0]["total"] if answer["patterns"] else 0
+        skipped = next((n for n in answer["notes"] if "skipped by name" in n), "none")
+        rows.append(
+            [
+                "this checkout" if name == "sf" else "before",
+                f"`{TRACKED_PATTERN}`",
+                f"{expected:,}",
+                f"{total:,}",
+                f"{expected - total:,}",
+                skipped,
+            ]
+        )
+    return rows
+
+
+def rg_command(root: Path, *patterns: str, count: bool = False, regex: bool = False) -> list[str]:
+    """Bare ripgrep as a user would run it in `root`, given the same walk rules as `sf grep`:
+    `-n`, or with `count` `--count-matches`."""
+    args = [rg.executable(), "--no-config", "--count-matches" if count else "-n"]
+    args += [*([] if regex else ["--fixed-strings"]), *rg.walk_args(cwd=root.resolve())]
     return [*args, *(f"--regexp={p}" for p in patterns), "--", "."]
 
 
@@ -329,7 +471,7 @@ def grep_command(pattern: str, *extra: str) -> list[str]:
 
 def files_walked(root: Path) -> int:
     done = subprocess.run(
-        [rg.executable(), "--no-config", "--files", *rg.walk_args(), "--", "."],
+        [rg.executable(), "--no-config", "--files", *rg.walk_args(cwd=root.resolve()), "--", "."],
         cwd=root,
         capture_output=True,
         check=True,
@@ -337,10 +479,8 @@ def files_walked(root: Path) -> int:
     return done.stdout.count(b"\n")
 
 
-def hits(root: Path, pattern: str) -> int:
-    done = harness.run(
-        [rg.executable(), "--no-config", "--count-matches", "-F", *rg.walk_args(), "-e", pattern], root
-    )
+def hits(root: Path, pattern: str, *, regex: bool = False) -> int:
+    done = harness.run(rg_command(root, pattern, count=True, regex=regex), root)
     return sum(int(line.rsplit(b":", 1)[1]) for line in done.stdout.splitlines() if line)
 
 
@@ -358,22 +498,57 @@ def side_by_side(commands: dict[str, list[str]], cwd: Path, repeat: int = 5) -> 
 
 
 def time_rows(
-    name: str, root: Path, single: str, three: Sequence[str], ten: Sequence[str]
+    name: str, root: Path, single: str, three: Sequence[str], ten: Sequence[str], before: Path | None = None
 ) -> list[list[object]]:
+    """`sf grep` against rg and grep, and with `before` the same calls of that checkout's `sf`,
+    all interleaved in the same rounds."""
     commands = {
         "sf": sf_command("grep", single),
         "sf-late": ["env", "SOFIA_HEAD_START=off", *sf_command("grep", single)],
-        "rg": rg_command(single),
+        "rg": rg_command(root, single),
         "grep": grep_command(single),
         "sf3": sf_command("grep", *three),
-        "rg-e": rg_command(*three),
-        **{f"rg:{p}": rg_command(p) for p in three},
+        "rg-e": rg_command(root, *three),
+        **{f"rg:{p}": rg_command(root, p) for p in three},
         "sf10": sf_command("grep", *ten),
-        "rg-e10": rg_command(*ten),
+        "rg-e10": rg_command(root, *ten),
     }
+    if before is not None:
+        commands |= {
+            "before": before_command(before, "grep", single),
+            "before3": before_command(before, "grep", *three),
+            "before10": before_command(before, "grep", *ten),
+        }
     t = side_by_side(commands, root)
     rg_each = sum(t[f"rg:{p}"] for p in three)
     size = f"{files_walked(root):,} files"
+    if before is not None:
+        return [
+            [
+                name,
+                size,
+                f"`{single}`",
+                ratio(t["sf"], t["rg"]),
+                ratio(t["before"], t["rg"]),
+                f"{t['sf']:.2f} / {t['before']:.2f} / {t['rg']:.2f}",
+            ],
+            [
+                name,
+                size,
+                "three patterns",
+                ratio(t["sf3"], t["rg-e"]),
+                ratio(t["before3"], t["rg-e"]),
+                f"{t['sf3']:.2f} / {t['before3']:.2f} / {t['rg-e']:.2f}",
+            ],
+            [
+                name,
+                size,
+                "ten patterns",
+                ratio(t["sf10"], t["rg-e10"]),
+                ratio(t["before10"], t["rg-e10"]),
+                f"{t['sf10']:.2f} / {t['before10']:.2f} / {t['rg-e10']:.2f}",
+            ],
+        ]
     return [
         [
             name,
@@ -407,7 +582,7 @@ def time_rows(
 
 def startup_row(root: Path, pattern: str) -> list[object]:
     """The fixed cost on a small tree, where process start-up is most of the time."""
-    t = side_by_side({"sf": sf_command("grep", pattern), "rg": rg_command(pattern)}, root, repeat=10)
+    t = side_by_side({"sf": sf_command("grep", pattern), "rg": rg_command(root, pattern)}, root, repeat=10)
     return [
         f"{files_walked(root):,} files",
         f"`sf grep {pattern}` (new process)",
@@ -432,7 +607,7 @@ def in_process_rows(
             start = time.perf_counter()
             call("grep", {"patterns": list(patterns)}, root, 20_000)
             middle = time.perf_counter()
-            harness.run(rg_command(*patterns), cwd=root)
+            harness.run(rg_command(root, *patterns), cwd=root)
             if round_:
                 ours.append(middle - start)
                 theirs.append(time.perf_counter() - middle)
@@ -447,7 +622,7 @@ def mcp_row(root: Path, pattern: str, calls: int = 10) -> list[object]:
     """`grep` over the real MCP server with a warm worker vs a bare rg process, interleaved."""
     import anyio
 
-    rg_args = rg_command(pattern)
+    rg_args = rg_command(root, pattern)
 
     async def measure() -> tuple[float, float]:
         over_mcp: list[float] = []
@@ -504,11 +679,80 @@ def token_rows(root: Path) -> tuple[list[list[object]], list[float], list[float]
     return rows, vs_context, vs_plain
 
 
-def main() -> None:
+SECTIONS = ("time", "inprocess", "small", "tokens", "cost", "tracked")
+
+
+def main(argv: Sequence[str]) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sections", nargs="*", help=f"sections to run: {', '.join(SECTIONS)} (default: all)")
+    parser.add_argument(
+        "--before", type=Path, help="another checkout (its source tree) timed in the same rounds"
+    )
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.sections) - set(SECTIONS))
+    if unknown:
+        parser.error(f"no section named {', '.join(unknown)} (choose from {', '.join(SECTIONS)})")
+    wanted = set(args.sections or SECTIONS)
+    before = args.before.resolve() if args.before else None
+    if "cost" in wanted:
+        cost(before)
+    if "tracked" in wanted:
+        body = table(
+            ["sf", "pattern", "rg total", "sf total", "missed", "directories skipped by name"],
+            tracked_rows(linux_tracked(), before),
+        )
+        section(
+            "grep: directories git tracks, whatever their name", body, "python bench/bench_grep.py tracked"
+        )
     corpora = [
         ("generated monorepo", monorepo(), "deleteUser", MONOREPO_THREE, MONOREPO_TEN),
-        ("Linux 6.1 (Debian linux-source-6.1)", linux_source(), "kmalloc_array", LINUX_THREE, LINUX_TEN),
+        ("Linux 6.1 (Debian linux-source-6.1)", linux_tree(), "kmalloc_array", LINUX_THREE, LINUX_TEN),
     ]
+    if "time" in wanted and before is not None:
+        rows = []
+        for name, root, single, three, ten in corpora:
+            rows += time_rows(name, root, single, three, ten, before)
+        body = table(
+            ["corpus", "walked", "query", "sf vs rg", "before vs rg", "seconds (sf / before / rg)"], rows
+        )
+        body += f"\n\nLoad average (1 / 5 min) at the end: {load()}."
+        section(
+            "grep: time end to end, before and after (median of 5, warm cache)",
+            body,
+            "python bench/bench_grep.py time --before DIR",
+        )
+    elif "time" in wanted:
+        time_section(corpora)
+    if "inprocess" in wanted:
+        inprocess_section(corpora)
+    if "small" in wanted:
+        small_section(corpora)
+    if "tokens" in wanted:
+        tokens_section()
+
+
+def cost(before: Path | None) -> None:
+    root = linux_tree()
+    body = table(
+        [
+            "patterns",
+            "matches",
+            "sf vs rg --count-matches",
+            "seconds (sf / rg)",
+            "sf peak RSS",
+            "before (once)",
+            "load average (1 / 5 min) per round",
+        ],
+        cost_rows(root, before),
+    )
+    body += "\n\n" + table(["call", "wall", "worker peak RSS", "load average"], [mcp_cost_row(root)])
+    body += f"\n\n{files_walked(root):,} files of the Linux tree; medians of 3 new `sf` processes and 3 rg runs, interleaved."
+    section("grep: cost whatever the hit count", body, "python bench/bench_grep.py cost")
+
+
+def time_section(corpora: Sequence[tuple[str, Path, str, Sequence[str], Sequence[str]]]) -> None:
     rows: list[list[object]] = []
     for name, root, single, three, ten in corpora:
         rows += time_rows(name, root, single, three, ten)
@@ -526,12 +770,16 @@ def main() -> None:
     )
     section("grep: time end to end (median of 5, warm cache)", body, "python bench/bench_grep.py")
 
-    rows = []
+
+def inprocess_section(corpora: Sequence[tuple[str, Path, str, Sequence[str], Sequence[str]]]) -> None:
+    rows: list[list[object]] = []
     for name, root, _, three, ten in corpora:
         rows += in_process_rows(name, root, [three, ten])
     body = table(["corpus", "search", "sf in process vs one `rg -n -e …`", "seconds (sf / rg)"], rows)
     section("grep: several patterns in process (median of 5, warm cache)", body, "python bench/bench_grep.py")
 
+
+def small_section(corpora: Sequence[tuple[str, Path, str, Sequence[str], Sequence[str]]]) -> None:
     small = corpora[1][1] / "kernel"
     body = table(
         ["tree", "call", "sf", "rg -n", "above rg"],
@@ -539,6 +787,8 @@ def main() -> None:
     )
     section("grep: small tree (median of 10, warm cache)", body, "python bench/bench_grep.py")
 
+
+def tokens_section() -> None:
     php = php_corpus()
     token_table, vs_context, vs_plain = token_rows(php)
     body = table(
@@ -560,4 +810,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])

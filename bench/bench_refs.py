@@ -1,7 +1,10 @@
 """`sf refs` against what an agent would otherwise run: end-to-end time vs `rg -w` on a tree of
 more than 50,000 files (a new CLI process, and over MCP with a warm worker), a name with more than
-10,000 occurrences over MCP inside the default deadline (exact totals, worker memory), and output
-tokens vs `grep -rn -w` and `grep -rn -w -C2` for the same symbols on the same files.
+10,000 occurrences over MCP inside the default deadline (exact totals, worker memory), names in
+most files of the Linux tree (`err`, `i`) with peak memory, and output tokens vs `grep -rn -w` and
+`grep -rn -w -C2` for the same symbols on the same files.
+
+    python bench/bench_refs.py [time mcp everywhere tokens] [--before CHECKOUT]
 
 Corpora: grep's generated polyglot monorepo (fixed seed) and Laravel and Symfony components from
 Debian (both built by bench_grep into bench/.cache).
@@ -40,9 +43,10 @@ MONOREPO_SYMBOLS = ("deleteUser", "DeleteUser", "delete_user", "InvoiceRepositor
 DEFAULT_DEADLINE = 120.0
 
 
-def rg_word(name: str) -> list[str]:
-    """Bare `rg -n -w` with the walk and extensions refs uses."""
-    args = [rg.executable(), "--no-config", "-n", "--fixed-strings", "--word-regexp", *rg.walk_args()]
+def rg_word(root: Path, name: str, *, count: bool = False) -> list[str]:
+    """Bare `rg -n -w` (or `rg -w --count-matches`) in `root` with the walk and extensions refs uses."""
+    args = [rg.executable(), "--no-config", "--count-matches" if count else "-n", "--fixed-strings"]
+    args += ["--word-regexp", *rg.walk_args(cwd=root.resolve())]
     args += [f"--iglob=*.{ext}" for ext in default_exts()]
     return [*args, f"--regexp={name}", "--", "."]
 
@@ -53,7 +57,8 @@ def grep_word(name: str, *extra: str, include: Sequence[str] = ("php",)) -> list
 
 
 def occurrences(root: Path, name: str) -> int:
-    args = [rg.executable(), "--no-config", "--count-matches", "-F", "-w", "--no-filename", *rg.walk_args()]
+    args = [rg.executable(), "--no-config", "--count-matches", "-F", "-w", "--no-filename"]
+    args += rg.walk_args(cwd=root.resolve())
     args += [f"--iglob=*.{ext}" for ext in default_exts()]
     done = harness.run([*args, "-e", name, "--", "."], root)
     return sum(int(n) for n in done.stdout.split())
@@ -75,7 +80,7 @@ def time_rows(root: Path, names: Sequence[str], before: Path | None = None) -> l
     commands: dict[str, list[str]] = {}
     for name in names:
         commands[f"sf:{name}"] = sf_command("refs", name)
-        commands[f"rg:{name}"] = rg_word(name)
+        commands[f"rg:{name}"] = rg_word(root, name)
         if before is not None:
             commands[f"before:{name}"] = [*refs_command(before), "refs", name]
     t = side_by_side(commands, root)
@@ -144,7 +149,7 @@ def mcp_rows(
                     over.append(time.perf_counter() - start)
                     assert not result.is_error, result
                     start = time.perf_counter()
-                    await anyio.to_thread.run_sync(lambda n=name: harness.run(rg_word(n), cwd=root))
+                    await anyio.to_thread.run_sync(lambda n=name: harness.run(rg_word(root, n), cwd=root))
                     bare.append(time.perf_counter() - start)
                 # The first call of a name parses its files; the worker keeps what it
                 # classified, so asking again (the files unchanged) only counts and matches.
@@ -185,6 +190,59 @@ def mcp_rows(
         return rows, big
 
     return anyio.run(measure)
+
+
+EVERYWHERE = ("err", "i")
+"""Names in most C files of the kernel: what refs costs when it cannot classify every candidate."""
+
+
+def everywhere_rows(
+    root: Path, names: Sequence[str], before: Path | None, repeat: int = 3
+) -> list[list[object]]:
+    """`sf refs NAME` (a new process, the default cap) against `rg -w --count-matches NAME`, wall
+    time and peak memory, interleaved; `before`'s `sf refs` once (it classifies every candidate)."""
+    from bench_grep import before_command, load, peak
+
+    rows: list[list[object]] = []
+    for name in names:
+        ours = sf_command("refs", "--json", name)
+        theirs = rg_word(root, name, count=True)
+        peak(theirs, root)  # warm the page cache
+        sf_runs: list[tuple[float, int]] = []
+        rg_runs: list[float] = []
+        loads: list[str] = []
+        for _ in range(repeat):
+            loads.append(load())
+            sf_runs.append(peak(ours, root))
+            rg_runs.append(peak(theirs, root)[0])
+        answer = json.loads(harness.run(ours, root).stdout)
+        totals = answer["symbols"][0]["totals"]
+        sample = next((n for n in answer["notes"] if n.startswith("classified a sample of ")), "")
+        sampled = sample.split(" (", 1)[0].removeprefix("classified a sample of ") if sample else "all"
+        candidates = len(
+            harness.run([*theirs[:2], "--files-with-matches", *theirs[3:]], root).stdout.splitlines()
+        )
+        sf_time = statistics.median(t for t, _ in sf_runs)
+        rg_time = statistics.median(rg_runs)
+        before_cell = ""
+        if before is not None:
+            before_time, before_kib = peak(before_command(before, "refs", name), root)
+            before_cell = f"{before_time:.1f} s, {before_kib / 1024:,.0f} MiB ({ratio(before_time, rg_time)})"
+        rows.append(
+            [
+                f"`sf refs {name}`",
+                f"{occurrences(root, name):,} in {candidates:,} files",
+                f"{totals['text']:,}",
+                sampled,
+                f"{totals.get('unclassified', 0):,}",
+                ratio(sf_time, rg_time),
+                f"{sf_time:.2f} / {rg_time:.2f}",
+                f"{max(k for _, k in sf_runs) / 1024:,.0f} MiB",
+                before_cell,
+                ", ".join(loads),
+            ]
+        )
+    return rows
 
 
 def token_rows(
@@ -229,29 +287,57 @@ def main(argv: Sequence[str]) -> None:
         type=Path,
         help="another checkout (its source tree) whose `sf refs` is timed in the same rounds",
     )
+    parser.add_argument(
+        "sections", nargs="*", help="sections to run: time, mcp, everywhere, tokens (default: all)"
+    )
     args = parser.parse_args(argv)
     before = args.before.resolve() if args.before else None
+    wanted = set(args.sections or ("time", "mcp", "everywhere", "tokens"))
+    if "everywhere" in wanted:
+        from bench_grep import linux_tree
+
+        header = [
+            "call",
+            "rg -w occurrences",
+            "text total",
+            "classified files",
+            "unclassified",
+            "sf vs rg -w",
+            "seconds (sf / rg)",
+            "sf peak RSS",
+            "before (once)",
+            "load average (1 / 5 min) per round",
+        ]
+        body = table(header, everywhere_rows(linux_tree(), EVERYWHERE, before))
+        body += "\n\nThe Linux tree (bench/languages); medians of 3 new `sf` processes and 3 rg runs, interleaved."
+        section("refs: a name in most files of a large tree", body, "python bench/bench_refs.py everywhere")
+    if wanted <= {"everywhere"}:
+        return
     tree = monorepo()
     names = (rare_name(tree), *TIME_NAMES)
-    header = ["tree", "call", "sf vs rg -w", "seconds (sf / rg)"]
-    if before is not None:
-        header += ["before vs rg -w", "seconds (before)"]
-    body = table(header, time_rows(tree, names, before))
-    section(
-        "refs: time end to end, a new CLI process (median of 5, warm cache)",
-        body,
-        "python bench/bench_refs.py",
-    )
-
-    rows, big = mcp_rows(tree, names)
-    body = table(["call", "vs rg -w", "seconds (MCP / rg)"], rows)
-    body += "\n\n" + table(
-        ["call", "rg -w occurrences", "text total", "unclassified", "wall", "worker peak RSS"], big
-    )
-    section(
-        "refs: over MCP, warm worker; a name with > 10,000 occurrences", body, "python bench/bench_refs.py"
-    )
-
+    if "time" in wanted:
+        header = ["tree", "call", "sf vs rg -w", "seconds (sf / rg)"]
+        if before is not None:
+            header += ["before vs rg -w", "seconds (before)"]
+        body = table(header, time_rows(tree, names, before))
+        section(
+            "refs: time end to end, a new CLI process (median of 5, warm cache)",
+            body,
+            "python bench/bench_refs.py",
+        )
+    if "mcp" in wanted:
+        rows, big = mcp_rows(tree, names)
+        body = table(["call", "vs rg -w", "seconds (MCP / rg)"], rows)
+        body += "\n\n" + table(
+            ["call", "rg -w occurrences", "text total", "unclassified", "wall", "worker peak RSS"], big
+        )
+        section(
+            "refs: over MCP, warm worker; a name with > 10,000 occurrences",
+            body,
+            "python bench/bench_refs.py",
+        )
+    if "tokens" not in wanted:
+        return
     header = ["symbol", "sf TOON", "sf JSON", "grep -rn -w", "grep -rn -w -C2", "sf / grep", "-C2 / sf"]
     php = php_corpus()
     php_rows, php_plain, php_context = token_rows(php, PHP_SYMBOLS, ("php",))

@@ -87,10 +87,10 @@ def walk_args(
     return args
 
 
-def counted(done: proc.Completed, cwd: Path) -> tuple[skips.Skips, proc.Completed]:
+def counted(done: proc.Completed) -> tuple[skips.Skips, proc.Completed]:
     """What a run given `skips.COUNT` skipped by default, and the run without those lines on its
     stderr (so its errors read as ever)."""
-    found, rest = skips.read(done.stderr, cwd)
+    found, rest = skips.read(done.stderr)
     return found, replace(done, stderr=rest) if rest is not done.stderr else done
 
 
@@ -211,7 +211,7 @@ def walk(
         done = proc.run(args, cwd=cwd, timeout=timeout)
     except proc.ProgramNotFound:
         raise not_found() from None
-    found, done = counted(done, cwd)
+    found, done = counted(done)
     names = [os.fsdecode(p) for p in done.stdout.split(b"\0") if p]
     skipped = outcome(done, f"listing {', '.join(paths)}", results=bool(names))
     cleaned = [n[2:] if n.startswith("./") else n for n in names]

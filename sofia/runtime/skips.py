@@ -61,13 +61,15 @@ FRESHEN = 86400.0
 """A rules file in use has its modification time (its "last used" mark) renewed this often."""
 SHOWN = 5
 """Paths named in a note; the rest are counted."""
-GIT_TIMEOUT = 10.0
+GIT_TIMEOUT = 20.0
 
 _DEBUG = b"rg: DEBUG|"
 _IGNORED = re.compile(rb"^rg: DEBUG\|ignore::walk\|[^ ]*: ignoring (?P<path>.*): Ignore\(IgnoreMatch\(")
 _BINARY = re.compile(
     rb"^rg: DEBUG\|grep_printer::[a-z]+\|[^ ]*: ignoring (?P<path>.*): found binary data at offset \d+$"
 )
+_OURS = re.compile(rb'Gitignore\(Glob \{ from: Some\(".*/walk-[0-9a-f]{20}\.ignore"\)')
+"""A skip by a rules file of `rules_file` (whichever index stamp it was written for)."""
 _GLOB_SPECIAL = re.compile(r"([\\*?\[\]!#])")
 
 _tracked: dict[tuple[str, tuple[int, int, int]], tuple[str, ...]] = {}
@@ -104,12 +106,11 @@ def repository_args(cwd: Path) -> list[str]:
     return [] if in_work_tree(cwd) else ["--no-require-git"]
 
 
-def read(stderr: bytes, cwd: Path) -> tuple[Skips, bytes]:
+def read(stderr: bytes) -> tuple[Skips, bytes]:
     """The skips a `COUNT` run named on `stderr` (paths without `./`), and the rest of its stderr
     (what the error handling reads)."""
     if _DEBUG not in stderr:
         return Skips(), stderr
-    ours = os.fsencode(rules_file(cwd).name)
     found = Skips()
     rest: list[bytes] = []
     for line in stderr.splitlines(keepends=True):
@@ -119,7 +120,7 @@ def read(stderr: bytes, cwd: Path) -> tuple[Skips, bytes]:
         text = line.rstrip(b"\r\n")
         ignored = _IGNORED.match(text)
         if ignored is not None:
-            if ours in text[ignored.end() :]:
+            if _OURS.search(text, ignored.end()):
                 found.dirs.add(_clean(ignored.group("path")))
             continue
         binary = _BINARY.match(text)
@@ -232,22 +233,25 @@ def _repository(cwd: Path) -> tuple[Path, tuple[int, int, int]] | None:
 
 
 def _ls_files(top: Path) -> tuple[str, ...]:
-    """Tracked directories bearing a skipped name, relative to `top`, from one `git ls-files`
-    limited to paths through such names (a gitlink named so counts: it is a directory)."""
-    from sofia.runtime import git, proc
+    """Tracked directories bearing a skipped name, relative to `top`: git lists the index (one
+    `git ls-files`, with no pathspec: matching dozens of globs against every entry costs git ten
+    times the listing) and ripgrep picks out the few paths through such a name (a gitlink named
+    so counts: it is a directory)."""
+    from sofia.runtime import git, proc, rg
 
-    specs: list[str] = []
-    for name in NAMED_DIRS:
-        specs += [f":(glob)**/{name}/**", f":(glob)**/{name}"]
     try:
-        done = git.run(["ls-files", "-z", "--", *specs], cwd=top, timeout=GIT_TIMEOUT)
+        listed = git.run(["ls-files", "-z"], cwd=top, timeout=GIT_TIMEOUT)
+        if listed.returncode != 0 or not listed.stdout:
+            return ()
+        alternatives = "|".join(re.escape(name) for name in NAMED_DIRS)
+        args = [rg.executable(), "--no-config", "--null-data", "--no-line-number", "--no-filename"]
+        args += [f"--regexp=(?:^|/)(?:{alternatives})(?:/|$)", "-"]
+        picked = proc.run(args, cwd=top, timeout=GIT_TIMEOUT, input=listed.stdout)
     except (proc.ProgramTimeout, OSError):
-        return ()
-    if done.returncode != 0:
         return ()
     names = set(NAMED_DIRS)
     found: set[str] = set()
-    for raw in done.stdout.split(b"\0"):
+    for raw in picked.stdout.split(b"\0"):
         parts = os.fsdecode(raw).split("/") if raw else []
         for index, part in enumerate(parts):
             if part in names:

@@ -50,7 +50,7 @@ class Params(Input):
         list[str],
         Field(
             default_factory=list,
-            description="Directory names (not paths) to skip too; vendor, node_modules, .gitignore always apply.",
+            description="Directory names (not paths) to skip too, tracked or not; .gitignore always applies.",
         ),
         Cli(flag="--ignore-dir", split=True, metavar="NAME"),
     ]

@@ -179,7 +179,7 @@ class Ripgrep:
         done = started.wait(timeout, stdout_from=offset)
         if done.returncode == 2 and not offset:
             return None
-        found_skips, done = rg.counted(done, self.request.cwd)
+        found_skips, done = rg.counted(done)
         walked = combined.Walked(problems=self._problems(done, True), skips=found_skips)
         reader.finish(walked)
         return walked
@@ -245,7 +245,7 @@ class Ripgrep:
         return self._counted(self._collect(started, RG_TIMEOUT))
 
     def _counted(self, done: proc.Completed) -> Counted:
-        found, done = rg.counted(done, self.request.cwd)
+        found, done = rg.counted(done)
         counts = {m.group(1): int(m.group(2)) for m in _COUNT_LINE.finditer(done.stdout)}
         searched = _SEARCHED.search(done.stdout)
         return Counted(counts, self._problems(done, bool(counts)), found, int(searched[1]) if searched else 0)
