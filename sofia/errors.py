@@ -30,9 +30,9 @@ the one way a message names a parameter.
         ├── ParseTooLarge, ParseTimeout
         └── LanguageUnsupported
 
-Private control flow never leaves the module that raises it: vue's evaluator's `_Return`,
-`_Break` and `_Continue`; a worker's `_Interrupt` (a BaseException, so no provider's `except
-Exception` swallows it) and its `_SoftDeadline` and `_Cancelled`; Packagist's `_TooLarge`.
+Private control flow never leaves the code that raises it: vue's evaluator's `Return`, `Break`
+and `Continue` (`vue.statements`); a worker's `_Interrupt` (a BaseException, so no provider's
+`except Exception` swallows it) and its `_SoftDeadline` and `_Cancelled`; Packagist's `_TooLarge`.
 `tests/house/test_errors.py` keeps this drawing complete.
 
 Every layer imports from here (it imports nothing of sofia), so a lower layer (`runtime`) never

@@ -63,9 +63,10 @@ def test_every_exception_is_drawn_under_its_base() -> None:
     private = (sofia.errors.__doc__ or "").split("Private control flow", 1)[-1]
     wrong = []
     for name, bases in _exception_classes().items():
+        if f"`{name}`" in private:
+            continue
         if name.startswith("_"):
-            if f"`{name}`" not in private:
-                wrong.append(f"{name}: not named among the private ones")
+            wrong.append(f"{name}: not named among the private ones")
         elif parents.get(name) not in bases:
             wrong.append(f"{name}: drawn under {parents.get(name)}, derives from {bases}")
     assert wrong == []

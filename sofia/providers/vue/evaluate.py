@@ -7,19 +7,19 @@ values that remember their place, so the caller can say what it did not follow. 
 the top level: a declaration is evaluated when first read, and an expression statement only when
 it can change a value (see `_may_change_tables`), so importing half an app costs nothing.
 
-Bounded: at most MAX_STEPS evaluation steps, MAX_DEPTH nested calls and MAX_NESTING nested
+Bounded: at most MAX_STEPS evaluation steps, MAX_DEPTH nested calls (`calls`) and MAX_NESTING nested
 expressions per run.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sofia.providers.vue import library, loaders
+from sofia.providers.vue import calls, statements
 from sofia.providers.vue.modules import EXTENSIONS, WRAPPERS, Module, ModuleLoader, string_value, text, unwrap
+from sofia.providers.vue.statements import FUNCTIONS, Break, Continue, Return, Thunk
 from sofia.providers.vue.values import (
     NULL,
     UNDEFINED,
@@ -42,34 +42,9 @@ from sofia.providers.vue.values import (
 )
 
 MAX_STEPS = 200_000
-MAX_DEPTH = 24
 MAX_NESTING = 150
 """Expressions nested inside one another (Python's own stack bounds the walk)."""
-FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
-MUTATORS = frozenset({"push", "unshift", "splice", "concat"})
-DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 SCRIPT_SUFFIXES = frozenset(EXTENSIONS) | {".cjs", ".cts"}
-
-
-class _Thunk:
-    """A top-level declaration not yet evaluated: only what the table reads is evaluated."""
-
-    def __init__(self, node: Any) -> None:
-        self.node = node
-        self.running = False
-
-
-class _Return(Exception):
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-
-class _Break(Exception):
-    pass
-
-
-class _Continue(Exception):
-    pass
 
 
 class Evaluator:
@@ -104,7 +79,7 @@ class Evaluator:
         self.running.add(module.path)
         try:
             self.run_block(module.root_node.named_children, scope)
-        except (_Return, _Break, _Continue):
+        except (Return, Break, Continue):
             pass
         finally:
             self.running.discard(module.path)
@@ -189,7 +164,7 @@ class Evaluator:
         found = scope.find(name)
         if found is not None:
             value = found.names[name]
-            if isinstance(value, _Thunk):
+            if isinstance(value, Thunk):
                 if value.running:
                     return Unknown(origin, f"{name} is defined through itself (an import cycle?)")
                 value.running = True
@@ -208,200 +183,11 @@ class Evaluator:
             return Unknown(origin, f"{name} was not evaluated")
         return Unknown(origin, f"{name} is not declared in {module.rel}")
 
-    # --- statements ------------------------------------------------------------------------------
-    def run_block(self, statements: list[Any], scope: Scope) -> None:
-        for statement in statements:
-            declaration = (
-                statement.child_by_field_name("declaration")
-                if statement.type == "export_statement"
-                else statement
-            )
-            if declaration is not None and declaration.type in (
-                "function_declaration",
-                "generator_function_declaration",
-            ):
-                name = declaration.child_by_field_name("name")
-                if name is not None:
-                    scope.names[text(name)] = Func(scope, declaration)
-        for statement in statements:
-            self.run(statement, scope)
-
-    def run(self, node: Any, scope: Scope) -> None:
-        if not self._step():
-            self._taint(node, scope)
-            return
-        kind = node.type
-        top = scope.parent is None
-        if kind in DECLARATIONS:
-            for declarator in node.named_children:
-                if declarator.type == "variable_declarator":
-                    name = declarator.child_by_field_name("name")
-                    value_node = declarator.child_by_field_name("value")
-                    if top and name is not None and name.type == "identifier" and value_node is not None:
-                        scope.names[text(name)] = _Thunk(value_node)  # evaluated when first read
-                        continue
-                    value = self.eval(value_node, scope) if value_node is not None else UNDEFINED
-                    self.bind(name, value, scope)
-        elif kind == "expression_statement":
-            if node.named_children and (not top or _may_change_tables(node, scope.module)):
-                self.eval(node.named_children[0], scope)
-        elif kind == "export_statement":
-            self._run_export(node, scope)
-        elif kind == "statement_block":
-            self.run_block(node.named_children, Scope(scope.module, scope))
-        elif kind == "if_statement":
-            self._run_if(node, scope)
-        elif kind == "for_in_statement":
-            self._run_for_in(node, scope)
-        elif kind == "return_statement":
-            value = self.eval(node.named_children[0], scope) if node.named_children else UNDEFINED
-            raise _Return(value)
-        elif kind == "break_statement":
-            raise _Break
-        elif kind == "continue_statement":
-            raise _Continue
-        elif kind == "try_statement":
-            body = node.child_by_field_name("body")
-            if body is not None:
-                self.run(body, scope)
-        elif kind == "enum_declaration":
-            self._run_enum(node, scope)
-        elif kind in (
-            "for_statement",
-            "while_statement",
-            "do_statement",
-            "switch_statement",
-            "labeled_statement",
-        ):
-            self._taint(node, scope)
-
-    def _run_enum(self, node: Any, scope: Scope) -> None:
-        """A TypeScript enum as an object of its members (`RoutePath.Login` is a string)."""
-        name = node.child_by_field_name("name")
-        body = node.child_by_field_name("body")
-        if name is None or body is None:
-            return
-        members = Obj()
-        following: Any = 0
-        for member in body.named_children:
-            if member.type == "enum_assignment":
-                key = member.child_by_field_name("name")
-                value = self.eval(member.child_by_field_name("value"), scope)
-            elif member.type == "property_identifier":
-                key, value = member, following
-            else:
-                continue
-            if key is not None:
-                members.props[text(key).strip("'\"")] = value
-            if isinstance(value, int) and not isinstance(value, bool):
-                following = value + 1
-            else:
-                following = Unknown(Origin(scope.module, member), "an enum member after a computed one")
-        scope.names[text(name)] = members
-
-    def _run_export(self, node: Any, scope: Scope) -> None:
-        declaration = node.child_by_field_name("declaration")
-        is_default = any(child.type == "default" for child in node.children)
-        if declaration is not None:
-            self.run(declaration, scope)
-            if is_default and declaration.type in FUNCTIONS | {"function_declaration"}:
-                name = declaration.child_by_field_name("name")
-                found = scope.names.get(text(name)) if name is not None else None
-                self.defaults[scope.module.path] = found if found is not None else Func(scope, declaration)
-            return
-        value = node.child_by_field_name("value")
-        if value is not None and is_default:
-            self.defaults[scope.module.path] = self.eval(value, scope)
-
-    def _run_if(self, node: Any, scope: Scope) -> None:
-        condition = self.eval(node.child_by_field_name("condition"), scope)
-        consequence = node.child_by_field_name("consequence")
-        alternative = node.child_by_field_name("alternative")
-        branches = [b for b in (consequence, alternative) if b is not None]
-        decided = truthy(condition)
-        if decided is None:
-            self.undecided.append(Origin(scope.module, node.child_by_field_name("condition")))
-            for branch in branches:
-                with contextlib.suppress(_Return):  # a run-time return does not stop the other branch
-                    self.run(_else_body(branch), scope)
-            return
-        chosen = consequence if decided else alternative
-        if chosen is not None:
-            self.run(_else_body(chosen), scope)
-
-    def _run_for_in(self, node: Any, scope: Scope) -> None:
-        right = self.eval(node.child_by_field_name("right"), scope)
-        operator = node.child_by_field_name("operator")
-        of = operator is not None and text(operator) == "of"
-        items = self.iterate(right) if of else self.keys(right)
-        if items is None:
-            self._taint(node, scope)
-            return
-        left = node.child_by_field_name("left")
-        body = node.child_by_field_name("body")
-        for item in items:
-            inner = Scope(scope.module, scope)
-            self.bind(left, item, inner)
-            try:
-                if body is not None:
-                    self.run(body, inner)
-            except _Break:
-                break
-            except _Continue:
-                continue
+    def run_block(self, body: list[Any], scope: Scope) -> None:
+        statements.run_block(self, body, scope)
 
     def bind(self, pattern: Any, value: Any, scope: Scope) -> None:
-        """Bind a declaration's name or destructuring pattern."""
-        if pattern is None:
-            return
-        kind = pattern.type
-        if kind in ("identifier", "shorthand_property_identifier_pattern"):
-            scope.names[text(pattern)] = value
-        elif kind == "array_pattern":
-            items = value.items if isinstance(value, Array) else None
-            index = 0
-            for element in pattern.children:
-                if element.type == ",":
-                    index += 1
-                    continue
-                if not element.is_named or element.type == "comment":
-                    continue
-                if element.type == "rest_pattern":
-                    rest = items[index:] if items is not None else None
-                    self.bind(element.named_children[0], Array(rest) if rest is not None else value, scope)
-                    break
-                item = items[index] if items is not None and index < len(items) else UNDEFINED
-                self.bind(element, item if items is not None else value, scope)
-        elif kind == "object_pattern":
-            for part in pattern.named_children:
-                if part.type == "shorthand_property_identifier_pattern":
-                    self.bind(part, self.member(value, text(part), Origin(scope.module, part)), scope)
-                elif part.type == "pair_pattern":
-                    key = part.child_by_field_name("key")
-                    name = string_value(key) if key is not None and key.type == "string" else text(key)
-                    origin = Origin(scope.module, part)
-                    item = self.member(value, name, origin) if name is not None else Unknown(origin, "a key")
-                    self.bind(part.child_by_field_name("value"), item, scope)
-                elif part.type == "object_assignment_pattern":
-                    self.bind(part.child_by_field_name("left"), value, scope)
-        elif kind == "assignment_pattern":
-            if value is UNDEFINED:
-                value = self.eval(pattern.child_by_field_name("right"), scope)
-            self.bind(pattern.child_by_field_name("left"), value, scope)
-        elif kind in ("required_parameter", "optional_parameter"):
-            default = pattern.child_by_field_name("value")
-            if value is UNDEFINED and default is not None:
-                value = self.eval(default, scope)
-            self.bind(pattern.child_by_field_name("pattern"), value, scope)
-
-    def _taint(self, node: Any, scope: Scope) -> None:
-        """A statement not followed: every array it would change says so."""
-        origin = Origin(scope.module, node)
-        for target in _mutated_names(node):
-            found = scope.find(target)
-            value = self.lookup(target, scope, origin) if found is not None else None
-            if isinstance(value, Array) and origin not in value.gaps:
-                value.gaps.append(origin)
+        statements.bind(self, pattern, value, scope)
 
     # --- expressions -----------------------------------------------------------------------------
     def eval(self, node: Any, scope: Scope) -> Any:
@@ -418,7 +204,7 @@ class Evaluator:
 
     def _eval(self, node: Any, scope: Scope) -> Any:
         origin = Origin(scope.module, node)
-        if not self._step():
+        if not self.step():
             return Unknown(origin, "evaluation limit reached")
         if node.type in WRAPPERS:
             node = unwrap(node)
@@ -472,7 +258,7 @@ class Evaluator:
                 return key
             return self.member(target, _key(key), origin)
         if kind == "call_expression":
-            return self._call(node, scope, origin)
+            return calls.call(self, node, scope, origin)
         if kind == "await_expression":
             value = self.eval(node.named_children[0] if node.named_children else None, scope)
             return value.value if isinstance(value, Promise) else value
@@ -716,57 +502,6 @@ class Evaluator:
         return None
 
     # --- calls -----------------------------------------------------------------------------------
-    def _call(self, node: Any, scope: Scope, origin: Origin) -> Any:
-        function = node.child_by_field_name("function")
-        arguments = node.child_by_field_name("arguments")
-        argument_nodes = (
-            [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
-        )
-        if function is None:
-            return Unknown(origin, "a call not followed")
-        if function.type == "import":
-            specifier = self.eval(argument_nodes[0], scope) if argument_nodes else UNDEFINED
-            if not isinstance(specifier, str):
-                return Unknown(origin, "an import of a computed specifier")
-            return Promise(self.imported(scope.module, specifier, "*", origin))
-        if function.type == "identifier" and text(function) == "require":
-            specifier = self.eval(argument_nodes[0], scope) if argument_nodes else UNDEFINED
-            if not isinstance(specifier, str):
-                return Unknown(origin, "a require of a computed specifier")
-            target = self.resolve_module(scope.module, specifier)
-            if isinstance(target, Module):
-                return self.namespace(target)
-            if isinstance(target, Path):
-                return FileRef(target)
-            return Unknown(origin, f"cannot resolve {specifier}")
-        if function.type == "member_expression":
-            object_node = function.child_by_field_name("object")
-            prop = function.child_by_field_name("property")
-            method = text(prop) if prop is not None else ""
-            head = text(object_node).replace(" ", "") if object_node is not None else ""
-            if head == "require" and method == "context":
-                return loaders.require_context(self, argument_nodes, scope, origin)
-            if head in ("Object", "Array", "Promise"):
-                return library.static_call(self, head, method, argument_nodes, scope, origin)
-            receiver = self.eval(object_node, scope)
-            if isinstance(receiver, ImportMeta) and method in loaders.GLOB_NAMES:
-                return loaders.vite_glob(self, method, argument_nodes, scope, origin)
-            if function.child_by_field_name("optional_chain") is not None and receiver in (UNDEFINED, NULL):
-                return UNDEFINED
-            spread = Array()
-            args = self.arguments_of(argument_nodes, scope, spread)
-            if isinstance(receiver, Array) and method in ("push", "unshift"):
-                receiver.absorb(spread)
-                if method == "push":
-                    receiver.items.extend(args)
-                else:
-                    receiver.items[:0] = args
-                return len(receiver.items)
-            return self._method(receiver, method, args, scope, origin)
-        callee = self.eval(function, scope)
-        args = self.arguments_of(argument_nodes, scope)
-        return self.apply(callee, args, origin)
-
     def arguments_of(self, nodes: list[Any], scope: Scope, spread: Array | None = None) -> list[Any]:
         """Evaluated arguments, spreads expanded (their provenance goes to `spread` when given)."""
         args: list[Any] = []
@@ -789,51 +524,10 @@ class Evaluator:
 
     def apply(self, callee: Any, args: list[Any], origin: Origin) -> Any:
         """Call a function value; an unknown call that was handed routes passes them through."""
-        if isinstance(callee, Func):
-            if self.depth >= MAX_DEPTH:
-                return Unknown(origin, "calls nested too deep")
-            self.depth += 1
-            try:
-                result = self._invoke(callee, args)
-            finally:
-                self.depth -= 1
-            if not isinstance(result, Unknown):
-                return result
-            return self._pass_through(args, origin) or result
-        if isinstance(callee, Context):
-            key = args[0] if args else UNDEFINED
-            for entry_key, value in callee.entries:
-                if entry_key == key:
-                    return value
-            return Unknown(origin, "a context key not among its files")
-        if isinstance(callee, LazyModule):
-            value = self.file_value(callee.path, origin)
-            return Promise(self.member(value, callee.name, origin) if callee.name else value)
-        fallback = callee if isinstance(callee, Unknown) else Unknown(origin, "a call not followed")
-        return self._pass_through(args, origin) or fallback
+        return calls.apply(self, callee, args, origin)
 
-    def _pass_through(self, args: list[Any], origin: Origin) -> Array | None:
-        """Routes handed to a call that cannot be followed (`ascending(routes)`), listed as declared."""
-        for arg in args:
-            routes: Array | None = None
-            if isinstance(arg, Array) and any(isinstance(i, (ObjectLit, Array)) for i in arg.items):
-                routes = Array(list(arg.items))
-                routes.absorb(arg)
-            elif isinstance(arg, Obj) and arg.modules:
-                routes = Array()
-                for value in arg.props.values():
-                    default = self.member(value, "default", origin)
-                    if isinstance(default, Array):
-                        routes.items.extend(default.items)
-                        routes.absorb(default)
-                    else:
-                        routes.items.append(default)
-            if routes is not None:
-                routes.via.append(origin)
-                return routes
-        return None
-
-    def _invoke(self, func: Func, args: list[Any]) -> Any:
+    def invoke(self, func: Func, args: list[Any]) -> Any:
+        """Run a function of the modules read with `args` bound to its parameters."""
         node = func.node
         scope = Scope(func.scope.module, func.scope)
         single = node.child_by_field_name("parameter")
@@ -862,11 +556,11 @@ class Evaluator:
             return self.eval(body, scope)
         try:
             self.run_block(body.named_children, scope)
-        except _Return as returned:
+        except Return as returned:
             value = returned.value
             is_async = any(child.type == "async" for child in node.children)
             return Promise(value) if is_async and not isinstance(value, Promise) else value
-        except (_Break, _Continue):
+        except (Break, Continue):
             pass
         return UNDEFINED
 
@@ -875,91 +569,13 @@ class Evaluator:
             return lambda args: self.apply(fn, args, origin)
         return None
 
-    def _method(self, receiver: Any, method: str, args: list[Any], scope: Scope, origin: Origin) -> Any:
-        if isinstance(receiver, Array):
-            return library.array_method(self, receiver, method, args, origin)
-        if isinstance(receiver, Context) and method == "keys":
-            return Array([key for key, _ in receiver.entries])
-        if isinstance(receiver, Promise) and method == "then" and args:
-            callback = self.callback(args[0], origin)
-            return Promise(callback([receiver.value])) if callback is not None else Unknown(origin, "then")
-        if isinstance(receiver, str):
-            return library.string_method(receiver, method, args, origin)
-        if isinstance(receiver, Builtin) and method == "call" and args:
-            return library.type_tag(args[0], origin)
-        if isinstance(receiver, (Func, LazyModule, Context)) and method in ("call", "apply"):
-            rest = (
-                args[1:]
-                if method == "call"
-                else (args[1].items if len(args) > 1 and isinstance(args[1], Array) else [])
-            )
-            return self.apply(receiver, rest, origin)
-        if isinstance(receiver, (Namespace, Obj, ObjectLit)):
-            member = self.member(receiver, method, origin)
-            if isinstance(member, (Func, LazyModule, Context)):
-                return self.apply(member, args, origin)
-        if isinstance(receiver, Unknown):
-            return self._pass_through(args, origin) or receiver
-        return self._pass_through(args, origin) or Unknown(origin, f"a call of {method} not followed")
-
-    def _step(self) -> bool:
+    def step(self) -> bool:
+        """Count one evaluation step; False once MAX_STEPS are spent."""
         self.steps += 1
         if self.steps > MAX_STEPS:
             self.exhausted = True
             return False
         return True
-
-
-def _else_body(node: Any) -> Any:
-    if node.type == "else_clause":
-        return node.named_children[0] if node.named_children else node
-    return node
-
-
-def _may_change_tables(statement: Any, module: Module) -> bool:
-    """Whether a top-level expression statement can change a value a table reads: it mutates
-    something (`push`, an assignment), calls a function of this module, or hands a call a name.
-    Others (`Vue.use(Router)`, `NProgress.configure({...})`) are not evaluated."""
-    if next(_mutated_names(statement), None) is not None:
-        return True
-    stack = [statement]
-    while stack:
-        current = stack.pop()
-        if current.type == "assignment_expression":
-            return True
-        if current.type == "call_expression":
-            function = current.child_by_field_name("function")
-            if function is not None and function.type == "identifier" and text(function) in module.bindings:
-                return True
-            arguments = current.child_by_field_name("arguments")
-            if arguments is not None and any(a.type == "identifier" for a in arguments.named_children):
-                return True
-        stack.extend(current.named_children)
-    return False
-
-
-def _mutated_names(node: Any) -> Iterator[str]:
-    """Identifiers `x` in `x.push(...)`, `x.unshift(...)`, `x.splice(...)` or `x = x.concat(...)`."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "call_expression":
-            function = current.child_by_field_name("function")
-            if function is not None and function.type == "member_expression":
-                target = function.child_by_field_name("object")
-                prop = function.child_by_field_name("property")
-                if (
-                    target is not None
-                    and target.type == "identifier"
-                    and prop is not None
-                    and text(prop) in MUTATORS
-                ):
-                    yield text(target)
-        elif current.type == "assignment_expression":
-            left = current.child_by_field_name("left")
-            if left is not None and left.type == "identifier":
-                yield text(left)
-        stack.extend(current.named_children)
 
 
 def _property_name(key: Any, scope: Scope, evaluator: Evaluator) -> str | None:

@@ -4,8 +4,9 @@ which the evaluator does itself), `Object.keys/values/entries`, `Array.isArray/f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from sofia.providers.vue.host import Host
 from sofia.providers.vue.values import (
     NULL,
     UNDEFINED,
@@ -23,11 +24,8 @@ from sofia.providers.vue.values import (
     truthy,
 )
 
-if TYPE_CHECKING:
-    from sofia.providers.vue.evaluate import Evaluator
 
-
-def array_method(ev: Evaluator, array: Array, method: str, args: list[Any], origin: Origin) -> Any:
+def array_method(ev: Host, array: Array, method: str, args: list[Any], origin: Origin) -> Any:
     """`array.method(...args)` for the methods tables are built with; others are Unknown."""
     if method == "concat":
         result = Array(list(array.items))
@@ -88,7 +86,7 @@ def array_method(ev: Evaluator, array: Array, method: str, args: list[Any], orig
     return Unknown(origin, f"array {method} not followed")
 
 
-def static_call(ev: Evaluator, head: str, method: str, nodes: list[Any], scope: Scope, origin: Origin) -> Any:
+def static_call(ev: Host, head: str, method: str, nodes: list[Any], scope: Scope, origin: Origin) -> Any:
     """`Object.*`, `Array.*` and `Promise.*` calls on evaluated arguments."""
     args = ev.arguments_of(nodes, scope)
     first = args[0] if args else UNDEFINED

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sofia.providers.vue import globs
+from sofia.providers.vue.host import Host
 from sofia.providers.vue.modules import Module
 from sofia.providers.vue.values import (
     UNDEFINED,
@@ -25,11 +26,8 @@ from sofia.providers.vue.values import (
 GLOB_NAMES = {"glob": False, "globEager": True, "globEagerDefault": True}
 """`import.meta` loaders and whether each is eager."""
 
-if TYPE_CHECKING:
-    from sofia.providers.vue.evaluate import Evaluator
 
-
-def vite_glob(ev: Evaluator, method: str, nodes: list[Any], scope: Scope, origin: Origin) -> Any:
+def vite_glob(ev: Host, method: str, nodes: list[Any], scope: Scope, origin: Origin) -> Any:
     """`import.meta.glob(patterns, options)` (and `globEager*`): an object of the files matched, each
     its module (eager), a loader (lazy), an export (`import:`), or an Unknown for text imports."""
     patterns_value = ev.eval(nodes[0], scope) if nodes else UNDEFINED
@@ -87,7 +85,7 @@ def vite_glob(ev: Evaluator, method: str, nodes: list[Any], scope: Scope, origin
     return result
 
 
-def alias_pattern(ev: Evaluator, pattern: str) -> str | None:
+def alias_pattern(ev: Host, pattern: str) -> str | None:
     """The absolute posix form of a pattern or directory starting with an alias, or None."""
     for prefix, targets in ev.loader.aliases:
         if pattern.startswith(prefix) and targets:
@@ -95,7 +93,7 @@ def alias_pattern(ev: Evaluator, pattern: str) -> str | None:
     return None
 
 
-def require_context(ev: Evaluator, nodes: list[Any], scope: Scope, origin: Origin) -> Any:
+def require_context(ev: Host, nodes: list[Any], scope: Scope, origin: Origin) -> Any:
     """`require.context(directory, recursive, regex)`: a callable map of the modules it names."""
     args = ev.arguments_of(nodes, scope)
     directory = args[0] if args else UNDEFINED
@@ -130,7 +128,7 @@ def require_context(ev: Evaluator, nodes: list[Any], scope: Scope, origin: Origi
     return Context(tuple(entries), origin)
 
 
-def _note_listing(ev: Evaluator, listing: globs.Listing, origin: Origin) -> None:
+def _note_listing(ev: Host, listing: globs.Listing, origin: Origin) -> None:
     """A loader that listed too much, or matched nothing, is named in the result's notes."""
     if listing.truncated:
         ev.truncated.append(origin)
