@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from sofia.providers.cc.common import SESSION_PATH, data_roots
+from sofia.providers.cc.params import SESSION_PATH, data_roots
 from sofia.providers.composer.params import PACKAGE_PATH
 from sofia.providers.contract import Context, Implementation, ProviderError
 from sofia.providers.params import Input, PathParam

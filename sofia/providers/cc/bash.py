@@ -10,18 +10,9 @@ from pydantic import Field
 from sofia.errors import param
 from sofia.output.budget import Shrink, fit
 from sofia.providers.cc.categories import category as category_of
-from sofia.providers.cc.common import (
-    Cut,
-    ProjectsDir,
-    Redact,
-    SessionSelector,
-    cut_note,
-    data_roots,
-    open_session,
-    reading_notes,
-    result_tail,
-    wants_redaction,
-)
+from sofia.providers.cc.notes import Cut, cut_note, reading_notes, result_tail
+from sofia.providers.cc.opening import open_session
+from sofia.providers.cc.params import ProjectsDir, Redact, SessionSelector, data_roots, wants_redaction
 from sofia.providers.cc.summarise import cut, one_line
 from sofia.providers.contract import Context, Implementation
 from sofia.providers.params import Input

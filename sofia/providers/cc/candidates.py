@@ -12,28 +12,21 @@ from pydantic import Field
 from sofia.errors import param
 from sofia.output.budget import Shrink, fit
 from sofia.providers.cc.categories import category
-from sofia.providers.cc.common import (
+from sofia.providers.cc.digest import Digest, Thread
+from sofia.providers.cc.discovery import Session, list_sessions, resolve_root
+from sofia.providers.cc.loading import Attribution, Loader, agent_files, attribute_legacy_agents, with_agents
+from sofia.providers.cc.notes import Cut, cut_note, label, named_paths, reading_notes, result_tail
+from sofia.providers.cc.opening import filter_sessions, project_matches, selecting
+from sofia.providers.cc.parallel import Job
+from sofia.providers.cc.params import (
     SESSION_PATH,
-    Cut,
     ProjectFilter,
     ProjectsDir,
     Redact,
     Since,
-    cut_note,
     data_roots,
-    filter_sessions,
-    label,
-    named_paths,
-    project_matches,
-    reading_notes,
-    result_tail,
-    selecting,
     wants_redaction,
 )
-from sofia.providers.cc.digest import Digest, Thread
-from sofia.providers.cc.discovery import Session, list_sessions, resolve_root
-from sofia.providers.cc.loading import Attribution, Loader, agent_files, attribute_legacy_agents, with_agents
-from sofia.providers.cc.parallel import Job
 from sofia.providers.cc.selector import select
 from sofia.providers.cc.summarise import cut, one_line
 from sofia.providers.contract import Cli, Context, Implementation

@@ -11,26 +11,13 @@ from sofia.errors import param
 from sofia.output.budget import Shrink, fit
 from sofia.output.notes import plural
 from sofia.providers.cc import mdtext, timefmt
-from sofia.providers.cc.common import (
-    Cut,
-    ProjectFilter,
-    ProjectsDir,
-    Redact,
-    Since,
-    cut_note,
-    data_roots,
-    filter_sessions,
-    label,
-    named_paths,
-    project_matches,
-    reading_notes,
-    result_tail,
-    wants_redaction,
-)
 from sofia.providers.cc.digest import Digest
 from sofia.providers.cc.discovery import Session, list_sessions, resolve_root
 from sofia.providers.cc.latest import newest_first, updated
 from sofia.providers.cc.loading import Loader, attribute_legacy_agents
+from sofia.providers.cc.notes import Cut, cut_note, label, named_paths, reading_notes, result_tail
+from sofia.providers.cc.opening import filter_sessions, project_matches
+from sofia.providers.cc.params import ProjectFilter, ProjectsDir, Redact, Since, data_roots, wants_redaction
 from sofia.providers.cc.selector import project_label
 from sofia.providers.cc.summarise import cut, one_line
 from sofia.providers.contract import Context, Implementation

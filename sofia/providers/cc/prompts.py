@@ -8,19 +8,9 @@ from pydantic import Field
 
 from sofia.errors import param
 from sofia.output.budget import Lower, Shrink, fit, note
-from sofia.providers.cc.common import (
-    BIGGER,
-    ProjectsDir,
-    Redact,
-    SessionSelector,
-    data_roots,
-    kept_prompts_note,
-    open_session,
-    reading_notes,
-    result_tail,
-    texts_note,
-    wants_redaction,
-)
+from sofia.providers.cc.notes import BIGGER, kept_prompts_note, reading_notes, result_tail, texts_note
+from sofia.providers.cc.opening import open_session
+from sofia.providers.cc.params import ProjectsDir, Redact, SessionSelector, data_roots, wants_redaction
 from sofia.providers.cc.summarise import cut
 from sofia.providers.contract import Context, Implementation
 from sofia.providers.params import Input

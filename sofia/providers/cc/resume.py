@@ -7,20 +7,17 @@ from typing import Any
 
 from sofia.output.budget import Lower, Shrink, fit
 from sofia.providers.cc import timefmt
-from sofia.providers.cc.common import (
+from sofia.providers.cc.notes import (
     BIGGER,
     Cut,
-    SessionCliParams,
-    SessionParams,
     cut_note,
-    data_roots,
     kept_prompts_note,
-    open_session,
     reading_notes,
     result_tail,
     texts_note,
-    wants_redaction,
 )
+from sofia.providers.cc.opening import open_session
+from sofia.providers.cc.params import SessionCliParams, SessionParams, data_roots, wants_redaction
 from sofia.providers.cc.summarise import collapse, cut, one_line, relative_to
 from sofia.providers.contract import Context, Implementation
 

@@ -9,21 +9,17 @@ from sofia.errors import tool
 from sofia.output.budget import Lower, Shrink, fit, note
 from sofia.providers.cc import mdtext, timefmt
 from sofia.providers.cc.categories import category
-from sofia.providers.cc.common import (
+from sofia.providers.cc.notes import (
     BIGGER,
     Cut,
-    Opened,
-    SessionCliParams,
-    SessionParams,
     cut_note,
-    data_roots,
     kept_prompts_note,
-    open_session,
     reading_notes,
     result_tail,
     texts_note,
-    wants_redaction,
 )
+from sofia.providers.cc.opening import Opened, open_session
+from sofia.providers.cc.params import SessionCliParams, SessionParams, data_roots, wants_redaction
 from sofia.providers.cc.summarise import cut, one_line, relative_to
 from sofia.providers.contract import Context, Implementation
 
