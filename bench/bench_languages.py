@@ -99,7 +99,7 @@ def oracle_row(lang: str, corpus: Corpus, count: int, min_scored: int) -> tuple[
     slice_misses: list[dict[str, Any]] = []
     for rel in files:
         found = [(t, r) for t, r in defs.found.items() if t.path == rel and t.end is not None]
-        lines = (corpus.root / rel).read_text(errors="replace").splitlines(keepends=True)
+        lines = score.file_lines(corpus.root / rel)
         for batch in slice_batches(found, len(lines)):
             got, raw = calls.slices(corpus.root, rel, sorted({r.key(lang) for _, r in batch}))
             by_key: dict[str, list[dict[str, Any]]] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from languages.ctags import FUNCTION_KINDS, Tag
@@ -156,6 +157,15 @@ def covers(slice_: dict[str, Any], tag: Tag, lines: list[str]) -> bool:
     if tag.end is None or not (slice_["line"] <= tag.line and slice_["end_line"] >= tag.end):
         return False
     return bool(slice_["text"] == "".join(lines[slice_["line"] - 1 : slice_["end_line"]]))
+
+
+def file_lines(path: Path) -> list[str]:
+    """The file's lines with their own line ends (`\r\n` kept: slices are compared byte for byte),
+    split on `\n` only, as line numbers count them."""
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
 
 
 def inner_lines(
