@@ -55,3 +55,15 @@ def test_kinds_of_class_uses(tmp_path: Path) -> None:
         ("b/Child.java", 6, "type", "exact"),
         ("b/Child.java", 6, "new", "exact"),
     }
+
+
+def test_a_local_of_a_methods_name_is_the_local(tmp_path: Path) -> None:
+    """javac: `distance` read after `int distance = …` is the local, and a bare name without
+    parentheses is never a method in Java."""
+    (tmp_path / "Itr.java").write_text(
+        "class Itr {\n    int distance(int a) { return a; }\n    void f(int index) {\n"
+        "        int distance = index - 1;\n        int x = distance + 1;\n        distance(3);\n    }\n}\n"
+    )
+    item = entry(refs(tmp_path, "Itr.distance"), "Itr.distance")
+    assert uses(item) == {("Itr.java", 6, "call", "exact")}
+    assert item["totals"]["locals"] == 2

@@ -227,6 +227,7 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
+    bare_calls=True,
     calls={"call": "method"},
     members={"call": ("method", "receiver")},
     types=frozenset({"constant"}),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from sofia.syntax import queried
-from sofia.syntax.queried import ROW_KINDS, SYMBOL_KINDS, TYPE_KINDS, Declaration
+from sofia.syntax.queried import FUNCTION_KINDS, ROW_KINDS, SYMBOL_KINDS, TYPE_KINDS, Declaration
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
 from sofia.syntax.uses.nodes import ancestors, span
@@ -343,12 +343,24 @@ class Analyzer(Base):
         return Occurrence(start, 0, 0, USE, "call", self.holder_of(word))
 
     def _plain(self, node: Node, word: str) -> Occurrence:
-        """A plain mention: a field of the enclosing type when it declares one, else whatever
-        the file says the name is."""
+        """A plain mention: a local or parameter of that name where one is in scope, else a field
+        of the enclosing type when it declares one (a method is reached by a call, not by its bare
+        name), else whatever the file says the name is."""
+        binding = self.binding_for(node, word)
+        if binding is not None and binding.scope is not None:
+            return Occurrence(node.start_byte, 0, 0, LOCAL, scope=span(binding.scope))
         enclosing = self.enclosing_type(node)
-        if self.tables.implicit_self and enclosing is not None and (id(enclosing), word) in self.members:
+        member = self.members.get((id(enclosing), word)) if enclosing is not None else None
+        called = member is not None and member.kind in FUNCTION_KINDS
+        if (
+            self.tables.implicit_self
+            and enclosing is not None
+            and member is not None
+            and (self.tables.bare_calls or not called)
+        ):
+            kind = "call" if called else "reference"
             return Occurrence(
-                node.start_byte, 0, 0, USE, "reference", self.path_of(enclosing), member=True, via_self=True
+                node.start_byte, 0, 0, USE, kind, self.path_of(enclosing), member=True, via_self=True
             )
         return Occurrence(node.start_byte, 0, 0, USE, "reference", self.holder_of(word))
 

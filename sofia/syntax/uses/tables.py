@@ -61,6 +61,9 @@ class Uses:
     implicit_self: bool = True
     """A bare call of a name the enclosing type declares is a call on the instance (Java, C#,
     Kotlin, Swift, Ruby, C++ members)."""
+    bare_calls: bool = False
+    """A method's bare name, without parentheses, calls it (Ruby). Elsewhere a bare name reaches a
+    field or a local, never a method."""
     untyped: frozenset[str] = frozenset({"var", "val", "let", "auto", "dynamic"})
     """Type texts that declare no type: the binding's value decides (`var x = new Foo()`)."""
     tokens: Callable[[Node], tuple[bool, bool, Node | None] | None] | None = None
