@@ -232,30 +232,31 @@ def _repository(cwd: Path) -> tuple[Path, tuple[int, int, int]] | None:
     return top, (status.st_ino, status.st_size, status.st_mtime_ns)
 
 
+_NAMED_SEGMENT = re.compile(
+    rb"(?:(?<=\0)|(?<=/)|^)(?:" + b"|".join(re.escape(n.encode()) for n in NAMED_DIRS) + rb")(?=/|\0|$)"
+)
+"""A path segment bearing a skipped name in git's NUL-separated listing (found in one scan, in C)."""
+
+
 def _ls_files(top: Path) -> tuple[str, ...]:
     """Tracked directories bearing a skipped name, relative to `top`: git lists the index (one
     `git ls-files`, with no pathspec: matching dozens of globs against every entry costs git ten
-    times the listing) and ripgrep picks out the few paths through such a name (a gitlink named
-    so counts: it is a directory)."""
-    from sofia.runtime import git, proc, rg
+    times the listing) and one regular-expression scan of it picks out the few paths through such
+    a name (a gitlink named so counts: it is a directory). ripgrep is not used here: `rg` walks
+    with these rules, so this module stays below it."""
+    from sofia.runtime import git, proc
 
     try:
         listed = git.run(["ls-files", "-z"], cwd=top, timeout=GIT_TIMEOUT)
         if listed.returncode != 0 or not listed.stdout:
             return ()
-        alternatives = "|".join(re.escape(name) for name in NAMED_DIRS)
-        args = [rg.executable(), "--no-config", "--null-data", "--no-line-number", "--no-filename"]
-        args += [f"--regexp=(?:^|/)(?:{alternatives})(?:/|$)", "-"]
-        picked = proc.run(args, cwd=top, timeout=GIT_TIMEOUT, input=listed.stdout)
     except (proc.ProgramTimeout, OSError):
         return ()
-    names = set(NAMED_DIRS)
+    data = listed.stdout
     found: set[str] = set()
-    for raw in picked.stdout.split(b"\0"):
-        parts = os.fsdecode(raw).split("/") if raw else []
-        for index, part in enumerate(parts):
-            if part in names:
-                found.add("/".join(parts[: index + 1]))
+    for match in _NAMED_SEGMENT.finditer(data):
+        start = data.rfind(b"\0", 0, match.start()) + 1
+        found.add(os.fsdecode(data[start : match.end()]))
     return tuple(sorted(found))
 
 
