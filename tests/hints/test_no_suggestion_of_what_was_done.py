@@ -93,6 +93,11 @@ REVIEWED = {
     ("cc/bash.py", "limit", 0): "LIMIT_HINT: only for a list the limit cut, so limit > 0",
     ("cc/candidates.py", "limit", 0): "LIMIT_HINT: only for a list the limit cut, so limit > 0",
     ("cc/ls.py", "limit", 0): "only for a list the limit cut, so limit > 0",
+    (
+        "refs/bound.py",
+        "max_per_symbol",
+        0,
+    ): "the sample note: a sample is taken only when uses are capped (> 0)",
 }
 """(module under sofia/providers, parameter, value) -> why it never suggests what the call did."""
 
