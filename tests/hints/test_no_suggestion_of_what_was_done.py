@@ -98,6 +98,7 @@ REVIEWED = {
         "max_per_symbol",
         0,
     ): "the sample note: a sample is taken only when uses are capped (> 0)",
+    ("refs/shape.py", "max_per_symbol", 0): "files left unclassified: only a capped call samples",
 }
 """(module under sofia/providers, parameter, value) -> why it never suggests what the call did."""
 

@@ -126,3 +126,17 @@ def test_a_sample_holds_the_file_defining_the_name_whatever_its_name(
     found = entry(refs(tmp_path, "helper", max_per_symbol=20), "helper")
     assert found["totals"]["unclassified"] > 0  # a sample
     assert [d["file"] for d in found["definitions"]] == [f"pkg/{file}"]
+
+
+def test_a_sample_without_the_definition_does_not_say_it_is_nowhere(
+    tmp_path: Path, small_budget: int
+) -> None:
+    (tmp_path / "pkg").mkdir()
+    for index in range(FILES):
+        (tmp_path / "pkg" / f"mod{index:03}.py").write_text(
+            f"def run{index}():\n    return helper({index})\n" * 3
+        )
+    result = refs(tmp_path, "helper", max_per_symbol=20)
+    (note,) = [n for n in result["notes"] if n.startswith("helper: no definition")]
+    assert "in the files classified" in note and "under ." not in note
+    assert "max_per_symbol=0" in note

@@ -185,6 +185,11 @@ def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str
             notes.append(f"{query.text}: not found under {found.request.root_display}")
         elif not m.definitions and elsewhere and not m.totals["uses"]:
             notes.append(f"{query.text}: no definition in a parsed language; {elsewhere.split(': ', 1)[1]}")
+        elif not m.definitions and m.unclassified:
+            notes.append(
+                f"{query.text}: no definition in the files classified; {m.unclassified:,} occurrences in "
+                f"files not classified may hold one (pass {param('max_per_symbol', 0)} to classify every file)"
+            )
         elif not m.definitions:
             notes.append(
                 f"{query.text}: no definition under {found.request.root_display} (defined outside the root, "
