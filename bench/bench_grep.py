@@ -21,6 +21,7 @@ import random
 import shutil
 import statistics
 import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -354,6 +355,11 @@ def peak(args: Sequence[str], cwd: Path) -> tuple[float, int]:
     return float(seconds), int(kib)
 
 
+def say(text: str) -> None:
+    """Progress on stderr, so a long run's rows survive whatever happens to it."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def load() -> str:
     one, five, _ = os.getloadavg()
     return f"{one:.1f} / {five:.1f}"
@@ -390,6 +396,7 @@ def cost_rows(root: Path, before: Path | None, repeat: int = 3) -> list[list[obj
             before_cell = f"{before_time:.1f} s, {before_kib / 1024:,.0f} MiB ({ratio(before_time, rg_time)})"
         shown = " ".join(f"`{p}`" for p in patterns) + (" (regex)" if regex else "")
         total = sum(hits(root, p, regex=regex) for p in patterns)
+        say(f"cost {shown}: sf {sf_runs}, rg {rg_runs}, before {before_cell}")
         rows.append(
             [
                 shown,
@@ -810,6 +817,4 @@ def tokens_section() -> None:
 
 
 if __name__ == "__main__":
-    import sys
-
     main(sys.argv[1:])

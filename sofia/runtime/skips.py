@@ -232,17 +232,16 @@ def _repository(cwd: Path) -> tuple[Path, tuple[int, int, int]] | None:
     return top, (status.st_ino, status.st_size, status.st_mtime_ns)
 
 
-_NAMED_SEGMENT = re.compile(
-    rb"(?:(?<=\0)|(?<=/)|^)(?:" + b"|".join(re.escape(n.encode()) for n in NAMED_DIRS) + rb")(?=/|\0|$)"
-)
-"""A path segment bearing a skipped name in git's NUL-separated listing (found in one scan, in C)."""
+_SEGMENTS = tuple(name.encode() + end for name in NAMED_DIRS for end in (b"/", b"\0"))
+"""A skipped name ending a path segment in git's NUL-separated listing: before a `/` (a directory
+holding the entry) or the NUL (a gitlink, itself a directory)."""
 
 
 def _ls_files(top: Path) -> tuple[str, ...]:
     """Tracked directories bearing a skipped name, relative to `top`: git lists the index (one
     `git ls-files`, with no pathspec: matching dozens of globs against every entry costs git ten
-    times the listing) and one regular-expression scan of it picks out the few paths through such
-    a name (a gitlink named so counts: it is a directory). ripgrep is not used here: `rg` walks
+    times the listing) and a scan of it picks out the few paths through such a name (a gitlink
+    named so counts: it is a directory). ripgrep is not used here: `rg` walks
     with these rules, so this module stays below it."""
     from sofia.runtime import git, proc
 
@@ -254,9 +253,13 @@ def _ls_files(top: Path) -> tuple[str, ...]:
         return ()
     data = listed.stdout
     found: set[str] = set()
-    for match in _NAMED_SEGMENT.finditer(data):
-        start = data.rfind(b"\0", 0, match.start()) + 1
-        found.add(os.fsdecode(data[start : match.end()]))
+    for segment in _SEGMENTS:  # `bytes.find` per name: twice as fast as one alternation regex
+        at = data.find(segment)
+        while at >= 0:
+            if at == 0 or data[at - 1] in b"\0/":  # the whole segment, not the end of a longer one
+                start = data.rfind(b"\0", 0, at) + 1
+                found.add(os.fsdecode(data[start : at + len(segment) - 1]))
+            at = data.find(segment, at + 1)
     return tuple(sorted(found))
 
 

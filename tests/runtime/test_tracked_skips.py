@@ -85,6 +85,16 @@ def test_grep_finds_what_rg_finds_in_tracked_target_build_and_vendor(tree: Path)
         )
 
 
+def test_a_search_by_extension_notes_the_same_directories(tree: Path) -> None:
+    """With `exts` the note comes from a walk of its own (rg would name every other file)."""
+    for patterns in ([NEEDLE], [NEEDLE, "nothing_matches_this"]):
+        result = grep(tree, *patterns, exts=["js"], budget=None, max_per_pattern=0)
+        assert result["patterns"] == []  # the only .js files are in skipped or ignored directories
+        assert dir_note(result["notes"]).startswith(
+            "3 directories skipped by name (git tracks no file in them)"
+        )
+
+
 def dir_note(notes: list[str]) -> str:
     (note,) = [n for n in notes if "skipped by name" in n]
     return note

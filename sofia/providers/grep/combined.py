@@ -50,9 +50,9 @@ class Walked:
     skips: Skips = field(default_factory=Skips)
     """What the walk skipped by default (directories by name, binary files), for the note."""
     overflow: dict[str, int] | None = None
-    """Set when the walk was stopped at `Reader` limits: each pattern's matches in the lines read
-    by then (literals counted here; None for the others until sampled), so the broad ones can be
-    counted by rg alone."""
+    """Set when the walk was stopped at its limits (`Ripgrep.walk_all`): each pattern's matches in
+    the lines read by then when they are literals counted here, else empty (the engine then
+    samples them with rg), so the broad ones can be counted by rg alone."""
 
     @cached_property
     def joined(self) -> bytes:

@@ -38,6 +38,8 @@ PARSING = "finding enclosing symbols"
 WARM_MODULES = ("orjson", "sofia.output.budget", "sofia.syntax", "tree_sitter", "toon_format")
 KEEP_SHARE = 0.25
 """Share of a stopped walk's lines the patterns walking again together may account for."""
+PROBE_TIMEOUT = 10.0
+"""Seconds the search waits, after its own runs, for the walk that names what they skipped."""
 
 _T = TypeVar("_T")
 
@@ -58,12 +60,19 @@ class _Pattern:
 def search(request: Request, ctx: Context) -> dict[str, Any]:
     ripgrep = Ripgrep(request, ctx)
     seen = _Seen()
-    with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(request.patterns))) as pool:
-        if not request.fixed:
-            list(pool.map(ripgrep.check_regex, request.patterns))
-        states = _one_walk(request, ripgrep, pool, seen, ctx) if len(request.patterns) > 1 else None
-        if states is None:
-            states = _walk_each(request, ripgrep, pool, seen, ctx)
+    probe = ripgrep.probe()
+    try:
+        with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(request.patterns))) as pool:
+            if not request.fixed:
+                list(pool.map(ripgrep.check_regex, request.patterns))
+            states = _one_walk(request, ripgrep, pool, seen, ctx) if len(request.patterns) > 1 else None
+            if states is None:
+                states = _walk_each(request, ripgrep, pool, seen, ctx)
+        if probe is not None:
+            seen.defaults.update(probe.skips(ctx.timeout(PROBE_TIMEOUT)))
+    finally:
+        if probe is not None:
+            probe.kill()
     results = [_result(state, seen.skipped) for state in states]
     symbols = Symbols(request.cwd)
     shaper = Shaper(request, results, seen.skipped, ctx.budget, seen.defaults)

@@ -84,6 +84,15 @@ class Ripgrep:
         self.matching = _matching_args(request)
         self.walk = [f"--iglob=*.{ext}" for ext in request.exts]
         self.walk += rg.walk_args(request.ignore_dirs, cwd=request.cwd)
+        self.counting = [] if request.exts else [skips.COUNT]
+        """`skips.COUNT` where it is cheap: with `exts` a run would name every file of another
+        extension, so `probe` walks for the note instead."""
+
+    def probe(self) -> rg.Probe | None:
+        """The walk that names what the runs skipped by default, for runs that cannot (`exts`)."""
+        if not self.request.exts:
+            return None
+        return rg.Probe([self.request.target], cwd=self.request.cwd, ignore_dirs=self.request.ignore_dirs)
 
     def check_regex(self, pattern: str) -> None:
         """Compile `pattern` by searching empty input; rg's parse error becomes a ProviderError."""
@@ -102,7 +111,7 @@ class Ripgrep:
             "--no-config",
             *self.matching,
             *self.walk,
-            skips.COUNT,
+            *self.counting,
             "--stats",
             "--count-matches",
             "--with-filename",
@@ -120,7 +129,7 @@ class Ripgrep:
             "--no-config",
             *self.matching,
             *self.walk,
-            skips.COUNT,
+            *self.counting,
             "--json",
             *(f"--regexp={pattern}" for pattern in (self.request.patterns if patterns is None else patterns)),
             "--",

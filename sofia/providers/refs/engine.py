@@ -39,6 +39,8 @@ MAX_JOBS = 4
 PARALLEL_FROM = 256
 """Candidate files from which classifying in several processes pays for forking them."""
 CHUNK = 64
+PROBE_TIMEOUT = 10.0
+"""Seconds waited after the classification for the walk that names what the counts skipped."""
 
 
 @dataclass(frozen=True)
@@ -258,8 +260,15 @@ def collect(params: Params, ctx: Context) -> Found:
     ctx.check_deadline()
     found = Found(request, queries, counts, spellings, components)
     found.unparsed.update(problems)
-    found.notes += skips.notes(skipped, request.shown, "root")
-    _classify(found, ctx, early, bound.budget(searched, params.max_per_symbol > 0))
+    probe = ripgrep.probe()  # beside the classification, which leaves a core to spare
+    try:
+        _classify(found, ctx, early, bound.budget(searched, params.max_per_symbol > 0))
+        if probe is not None:
+            skipped.update(probe.skips(ctx.timeout(PROBE_TIMEOUT)))
+    finally:
+        if probe is not None:
+            probe.kill()
+    found.notes[:0] = skips.notes(skipped, request.shown, "root")
     return found
 
 
