@@ -235,6 +235,8 @@ def collect(params: Params, ctx: Context) -> Found:
         vue_rg = Ripgrep(vue_request, ctx)
         jobs += [(s, vue_rg) for n in component_names for s in spellings[n][1:]]
     early: dict[bytes, Parsed | str] = {}
+    sizes: dict[bytes, int] = {}
+    """Each candidate's size, as the one-name count reported it (the sample reads them again)."""
     stream = len(names) == 1  # each file the count reports can be classified at once: one name
     vue_files: list[bytes] | None = None
     """Every `.vue` file of the walk, from the first kebab-case count (it lists zero counts too)."""
@@ -246,7 +248,9 @@ def collect(params: Params, ctx: Context) -> Found:
             if index >= stream
         ]
         if stream:
-            streamed = _count_and_classify(ripgrep, names[0], names, ctx, early, bound.stream_limit(limit))
+            streamed = _count_and_classify(
+                ripgrep, names[0], names, ctx, early, bound.stream_limit(limit), sizes
+            )
             futures.insert(0, _done(streamed))
         for index, ((spelling, _), future) in enumerate(zip(jobs, futures, strict=True)):
             counted = future.result()
@@ -262,7 +266,7 @@ def collect(params: Params, ctx: Context) -> Found:
     found.unparsed.update(problems)
     probe = ripgrep.probe()  # beside the classification, which leaves a core to spare
     try:
-        _classify(found, ctx, early, bound.budget(searched, params.max_per_symbol > 0))
+        _classify(found, ctx, early, bound.budget(searched, params.max_per_symbol > 0), sizes)
         if probe is not None:
             skipped.update(probe.skips(ctx.timeout(PROBE_TIMEOUT)))
     finally:
@@ -279,13 +283,14 @@ def _count_and_classify(
     ctx: Context,
     into: dict[bytes, Parsed | str],
     limit: int | None = None,
+    sizes: dict[bytes, int] | None = None,
 ) -> Counted:
     """`spelling`'s count run, each file it reports classified (for `names`) while it goes on
     walking, so parsing overlaps ripgrep's walk instead of following it: in this process for
     the first PARALLEL_FROM files, then in forked processes chunk by chunk where `jobs_for`
-    allows. Classification stops at the deadline's reserve, and after `limit` bytes of source
-    (the rest waits for the sample, `bound`); the count always completes (its totals are
-    exact)."""
+    allows. Classification stops at the deadline's reserve, and once the files reported hold
+    more than `limit` bytes (the rest waits for the count, which tells whether a sample is taken:
+    `bound`); the count always completes (its totals are exact)."""
     from sofia.providers.grep.ripgrep import count_lines
 
     started = ripgrep.start_count(spelling)
@@ -297,7 +302,7 @@ def _count_and_classify(
     jobs = jobs_for(PARALLEL_FROM)
     forked = _Forked(cwd, names, stop_at, jobs) if jobs > 1 else None
     offset = 0
-    streamed = 0
+    reported = 0
     try:
         while True:
             running = started.running()
@@ -305,14 +310,15 @@ def _count_and_classify(
             offset += used
             if lines:
                 ctx.progress(len(into), None, PROGRESS)
-            for raw, count in lines:
-                if count <= 0:
-                    continue
-                raw = raw.removeprefix(b"./")
-                if limit is not None:
-                    if streamed >= limit:
-                        continue
-                    streamed += bound.size(cwd, raw)
+            batch = [raw.removeprefix(b"./") for raw, count in lines if count > 0]
+            if limit is not None:  # past `limit` bytes reported, a sample may follow: wait for it
+                known = sizes if sizes is not None else {}
+                for raw in batch:
+                    known[raw] = bound.size(cwd, raw)
+                reported += sum(known[raw] for raw in batch)
+                if reported > limit:
+                    batch = []
+            for raw in batch:
                 if forked is not None and len(into) >= PARALLEL_FROM:
                     kept = _recalled(cwd, raw, names)  # kept by an earlier call: no process needed
                     if kept is not None:
@@ -426,7 +432,11 @@ def jobs_for(candidates: int) -> int:
 
 
 def _classify(
-    found: Found, ctx: Context, early: dict[bytes, Parsed | str] | None = None, limit: int | None = None
+    found: Found,
+    ctx: Context,
+    early: dict[bytes, Parsed | str] | None = None,
+    limit: int | None = None,
+    sizes: dict[bytes, int] | None = None,
 ) -> None:
     """Parse and classify candidates (a sample of at most `limit` bytes of them: `bound`) in path
     order until the deadline's reserve is reached; files classified while the count ran
@@ -446,7 +456,7 @@ def _classify(
     cwd = found.request.cwd
     segments = [segment for query in found.queries for segment in (*query.qualifier, query.name)]
     names = [query.name for query in found.queries]
-    sample = bound.select(order, cwd, limit, segments, names, ctx.timeout(20.0))
+    sample = bound.select(order, cwd, limit, segments, names, ctx.timeout(20.0), sizes)
     if sample.left_out:
         order = sample.chosen
         found.notes.append(bound.note(sample))
@@ -465,7 +475,7 @@ def _classify(
             items.append((raw, names))
     left = ctx.time_left()
     stop_at = time.monotonic() + left - max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else None
-    jobs = jobs_for(len(items))
+    jobs = jobs_for(PARALLEL_FROM if sample.left_out else len(items))  # a sample is megabytes
     outcomes: list[tuple[str, Parsed | str]]
     if jobs > 1:
         outcomes = _in_processes(cwd, items, stop_at, jobs, ctx)
