@@ -169,7 +169,8 @@ class Ripgrep:
                 if whole:
                     reader.feed(chunk[:whole])
                     offset, size = offset + whole, STREAM_CHUNK
-                    if running and (reader.lines > WALK_LINES or reader.read > WALK_BYTES):
+                    # Bounded whether or not rg has finished: what Python decodes is the cost.
+                    if reader.lines > WALK_LINES or reader.read > WALK_BYTES:
                         started.kill()
                         walked = combined.Walked()
                         reader.finish(walked)
