@@ -6,9 +6,9 @@ and `resolve.alias` of `vite.config.*` (read on its syntax tree: the object form
 joins). A project that declares none gets the convention Vue and Vite projects follow: `@/` and
 `~/` are `src/`.
 
-One reader for every tool that follows imports (`refs`, `vue_routes`): `aliases_for(directory)`
-finds the nearest project at or above a directory; each config file is read once for as long as
-it is unchanged."""
+One reader for every tool that follows imports: `refs` asks `aliases_for(directory)` for the
+nearest project at or above a file, `vue_routes` asks `project_aliases(root)` for the project it
+reads; each config file is read once for as long as it is unchanged."""
 
 from __future__ import annotations
 
@@ -44,18 +44,26 @@ class PathAliases:
     declared: bool = False
     """Whether a config declared them (else the `@/`/`~/` convention applies)."""
 
+    def match(self, specifier: str) -> tuple[tuple[str, ...], str] | None:
+        """(target prefixes, the rest of `specifier` after the alias) for the longest alias that
+        covers it (`@/views/*.vue` → (("src/",), "views/*.vue")), the rest kept as written, so
+        glob patterns go through aliases too; None when no alias covers it (`baseUrl` aside)."""
+        for prefix, targets in self.entries:
+            if not targets:
+                continue
+            if prefix.endswith("/") and specifier.startswith(prefix):
+                return targets, specifier[len(prefix) :]
+            if specifier == prefix or specifier == prefix.rstrip("/"):
+                return tuple(target.rstrip("/") for target in targets), ""
+        return None
+
     def targets(self, specifier: str) -> list[Path]:
         """Where `specifier` may point, most likely first, without extensions (`@/utils` →
-        `<project>/src/utils`); empty when no alias covers it."""
-        found: list[Path] = []
-        for prefix, targets in self.entries:
-            if prefix.endswith("/") and specifier.startswith(prefix):
-                rest = specifier[len(prefix) :]
-                found.extend(self.directory / (target + rest) for target in targets)
-            elif specifier == prefix or specifier == prefix.rstrip("/"):
-                found.extend(self.directory / target.rstrip("/") for target in targets)
-            if found:
-                return [Path(os.path.normpath(path)) for path in found]
+        `<project>/src/utils`); empty when neither an alias nor `baseUrl` covers it."""
+        found = self.match(specifier)
+        if found is not None:
+            targets, rest = found
+            return [Path(os.path.normpath(self.directory / (target + rest))) for target in targets]
         if self.base_url is not None and not specifier.startswith((".", "/")):
             return [Path(os.path.normpath(self.directory / self.base_url / specifier))]
         return []
@@ -78,7 +86,8 @@ def aliases_for(directory: Path, stop: Path | None = None) -> PathAliases:
 
 def project_aliases(directory: Path) -> PathAliases:
     """The aliases declared by the configs in `directory`: Vite's first, then the tsconfig's
-    (a prefix both declare keeps Vite's), else the convention."""
+    (a prefix both declare keeps Vite's; a `tsconfig.json` that declares neither `paths` nor
+    `baseUrl` leaves them to a `jsconfig.json` beside it), else the convention."""
     declared: dict[str, tuple[str, ...]] = {}
     vite = next((directory / n for n in VITE_CONFIGS if (directory / n).is_file()), None)
     if vite is not None:
@@ -92,7 +101,8 @@ def project_aliases(directory: Path) -> PathAliases:
         paths, base_url = _tsconfig(config, directory)
         for prefix, targets in paths:
             declared.setdefault(prefix, targets)
-        break
+        if paths or base_url is not None:
+            break
     if declared:
         entries = tuple(sorted(declared.items(), key=lambda item: (-len(item[0]), item[0])))
         return PathAliases(directory, entries, base_url, True)
@@ -167,18 +177,30 @@ def _tsconfig_options(config: Path) -> tuple[dict[str, Any], list[str]]:
 
 
 def _paths_entry(key: object, targets: object, root: str) -> tuple[str, tuple[str, ...]] | None:
-    """`"@/*": ["src/*"]` as ("@/", ("src/",)); `"lib": ["lib/index.ts"]` as ("lib", (...)).
+    """`"@/*": ["src/*"]` as ("@/", ("src/",)), `"@/*": ["*"]` as ("@/", (baseUrl,)), `"lib":
+    ["lib/index.ts"]` as ("lib", (...)).
     Other wildcard shapes (`*` inside a segment) are not aliases this reader maps."""
     if not isinstance(key, str) or not isinstance(targets, list):
         return None
     strings = [t for t in targets if isinstance(t, str)]
     if key.endswith("/*") and "*" not in key[:-2]:
-        mapped = tuple(_join(root, t[:-1]) + "/" for t in strings if t.endswith("/*") and "*" not in t[:-2])
+        mapped = tuple(_directory_prefix(root, t[:-1]) for t in strings if _is_directory_target(t))
         return (key[:-1], mapped) if mapped else None
     if "*" in key:
         return None
     exact = tuple(_join(root, t) for t in strings if "*" not in t)
     return (key, exact) if exact else None
+
+
+def _is_directory_target(target: str) -> bool:
+    """`src/*`, or `*` alone (everything below `baseUrl`)."""
+    return (target == "*" or target.endswith("/*")) and "*" not in target[:-1]
+
+
+def _directory_prefix(root: str, target: str) -> str:
+    """A target prefix ending in `/`, or empty for the project's own directory."""
+    joined = _join(root, target)
+    return joined + "/" if joined else ""
 
 
 def _join(*parts: str) -> str:

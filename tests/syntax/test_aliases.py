@@ -82,3 +82,25 @@ def test_unreadable_configs_fall_back_to_the_convention(tmp_path: Path) -> None:
     aliases = project_aliases(tmp_path)
     assert not aliases.declared
     assert rel(tmp_path, aliases.targets("@/a")) == ["src/a"]
+
+
+def test_a_tsconfig_that_declares_no_paths_leaves_them_to_the_jsconfig(tmp_path: Path) -> None:
+    write(tmp_path, "tsconfig.json", '{"compilerOptions": {"strict": true}}\n')
+    write(tmp_path, "jsconfig.json", '{"compilerOptions": {"paths": {"@/*": ["app/*"]}}}\n')
+    assert rel(tmp_path, project_aliases(tmp_path).targets("@/a")) == ["app/a"]
+    # One that declares them is the project's: the jsconfig beside it is not read.
+    write(tmp_path, "tsconfig.json", '{"compilerOptions": {"paths": {"@/*": ["web/*"]}}}\n')
+    assert rel(tmp_path, project_aliases(tmp_path).targets("@/a")) == ["web/a"]
+
+
+def test_a_find_that_is_empty_or_computed_is_no_alias(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "vite.config.mjs",
+        "export default { resolve: { alias: [{ find: '', replacement: './src' },"
+        " { find: `${x}`, replacement: './src' }, { find: 'lib', replacement: './packages/lib' }] } }\n",
+    )
+    aliases = project_aliases(tmp_path)
+    assert [prefix for prefix, _ in aliases.entries] == ["lib/"]
+    assert aliases.match("lib/x/*.ts") == (("packages/lib/",), "x/*.ts")
+    assert aliases.match("library") is None

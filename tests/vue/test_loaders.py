@@ -511,7 +511,41 @@ export default createRouter({ routes })
     ],
 )
 def test_vite_alias_forms(tmp_path: Path, config: str, aliases: list[tuple[str, list[str]]]) -> None:
-    from sofia.providers.vue.aliases import vite_aliases
+    from sofia.syntax.aliases import project_aliases
 
     make(tmp_path, {"vite.config.ts": config})
-    assert vite_aliases(tmp_path) == aliases
+    read = project_aliases(tmp_path)
+    assert read.declared == bool(aliases)
+    assert [(prefix, list(targets)) for prefix, targets in read.entries] == (
+        aliases or [("@/", ["src/"]), ("~/", ["src/"])]
+    )
+
+
+def test_tsconfig_aliases_through_extends_exact_paths_and_base_url(tmp_path: Path) -> None:
+    """The reader refs uses: a tsconfig's `extends`, an exact `paths` key and `baseUrl` resolve
+    imports of the router as well as `@/*` does."""
+    make(
+        tmp_path,
+        {
+            "tsconfig.json": '{ "extends": "./tsconfig.base.json" }\n',
+            "tsconfig.base.json": '{"compilerOptions": {"baseUrl": "app", "paths": {"@/*": ["*"],'
+            ' "home-route": ["routes/home.ts"]}}}\n',
+            "app/router/index.ts": """import { home } from 'home-route'
+import { admin } from 'routes/admin'
+import Shell from '@/pages/Shell.vue'
+export default createRouter({ routes: [home, admin, { path: '/s', component: Shell }] })
+""",
+            "app/routes/home.ts": "export const home = { path: '/' }\n",
+            "app/routes/admin.ts": "export const admin = { path: '/admin' }\n",
+            "app/pages/Shell.vue": "",
+        },
+    )
+    result = routes_of(tmp_path)
+    assert [
+        (r["path"], r.get("component", ""), result["files"][r.get("file", 0)]) for r in result["routes"]
+    ] == [
+        ("/", "", "app/routes/home.ts"),
+        ("/admin", "", "app/routes/admin.ts"),
+        ("/s", "app/pages/Shell.vue", "app/router/index.ts"),
+    ]
+    assert result["notes"] == []

@@ -138,7 +138,7 @@ class Evaluator:
     def imported(self, importer: Module, specifier: str, name: str, origin: Origin) -> Any:
         path = self.loader.resolve(importer, specifier, component=True)
         if path is None:
-            if specifier.startswith(".") or any(specifier.startswith(p) for p, _ in self.loader.aliases):
+            if specifier.startswith(".") or self.loader.aliases.match(specifier) is not None:
                 return Unknown(origin, f"no file for {specifier}")
             return Unknown(origin, f"imported from the package {specifier}")
         target = self.file_value_module(path)

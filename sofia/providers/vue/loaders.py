@@ -87,10 +87,11 @@ def vite_glob(ev: Host, method: str, nodes: list[Any], scope: Scope, origin: Ori
 
 def alias_pattern(ev: Host, pattern: str) -> str | None:
     """The absolute posix form of a pattern or directory starting with an alias, or None."""
-    for prefix, targets in ev.loader.aliases:
-        if pattern.startswith(prefix) and targets:
-            return (ev.loader.root / targets[0]).resolve().as_posix() + "/" + pattern[len(prefix) :]
-    return None
+    found = ev.loader.aliases.match(pattern)
+    if found is None:
+        return None
+    targets, rest = found
+    return (ev.loader.root / targets[0]).resolve().as_posix() + "/" + rest
 
 
 def require_context(ev: Host, nodes: list[Any], scope: Scope, origin: Origin) -> Any:

@@ -1,12 +1,12 @@
 """JS/TS modules as the route resolver sees them: top-level bindings, imports and exports, and
-import specifiers resolved to files (relative, `@/`/`~/` or tsconfig `paths`), parsed with tree-sitter.
+import specifiers resolved to files (relative, or through the project's path aliases, read by
+`sofia.syntax.aliases`), parsed with tree-sitter.
 
 Never reads outside the root, follows at most MAX_MODULES modules, and cuts import cycles.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -16,6 +16,7 @@ from typing import Any
 from sofia.output.notes import Place
 from sofia.providers.vue.misses import Misses
 from sofia.runtime.paths import under
+from sofia.syntax.aliases import project_aliases
 
 MAX_MODULES = 200
 EXTENSIONS = (".ts", ".js", ".mts", ".mjs", ".tsx", ".jsx")
@@ -192,56 +193,6 @@ def _index_export(module: Module, statement: Any) -> None:
             module.exports[exported] = text(name)
 
 
-def load_aliases(root: Path) -> list[tuple[str, list[str]]]:
-    """Path aliases as (prefix, [target prefixes]), longest prefix first: `resolve.alias` of the
-    vite config at `root`, then `compilerOptions.paths` of tsconfig/jsconfig in the simple
-    `"@/*": ["src/*"]` form; with neither, `@/` and `~/` mapped to `src/`."""
-    from sofia.providers.vue.aliases import vite_aliases
-
-    declared = dict(vite_aliases(root))
-    for prefix, targets in _tsconfig_aliases(root):
-        declared.setdefault(prefix, targets)
-    if declared:
-        return sorted(declared.items(), key=lambda item: -len(item[0]))
-    return [("@/", ["src/"]), ("~/", ["src/"])]
-
-
-def _tsconfig_aliases(root: Path) -> list[tuple[str, list[str]]]:
-    for name in ("tsconfig.json", "jsconfig.json"):
-        config = root / name
-        if not config.is_file():
-            continue
-        try:
-            raw = config.read_text(encoding="utf-8", errors="replace")
-            data = json.loads(_strip_json_comments(raw))
-        except (OSError, ValueError):
-            continue
-        options = data.get("compilerOptions", {}) if isinstance(data, dict) else {}
-        paths = options.get("paths", {}) if isinstance(options, dict) else {}
-        base = options.get("baseUrl", ".") if isinstance(options, dict) else "."
-        aliases = []
-        if isinstance(paths, dict):
-            for key, targets in paths.items():
-                if not (isinstance(key, str) and key.endswith("/*") and isinstance(targets, list)):
-                    continue
-                prefixes = [
-                    os.path.normpath(os.path.join(str(base), t[:-2])) + "/"
-                    for t in targets
-                    if isinstance(t, str) and t.endswith("/*")
-                ]
-                if prefixes:
-                    aliases.append((key[:-1], prefixes))
-        if aliases:
-            return aliases
-    return []
-
-
-def _strip_json_comments(raw: str) -> str:
-    """tsconfig files allow comments and trailing commas; JSON does not."""
-    without = re.sub(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', lambda m: m.group(1) or "", raw, flags=re.S)
-    return re.sub(r",(\s*[}\]])", r"\1", without)
-
-
 class ModuleLoader:
     """Parses modules on demand, each once, within the root and the module limit."""
 
@@ -249,7 +200,8 @@ class ModuleLoader:
         self.root = root
         self.shown_root = shown_root
         """The root as paths are printed: relative to the workspace (`.` when it is the workspace)."""
-        self.aliases = load_aliases(root)
+        self.aliases = project_aliases(root)
+        """The path aliases of the project at `root` (`sofia.syntax.aliases`, the reader refs uses)."""
         self.modules: dict[Path, Module | None] = {}
         self.order: list[str] = []
         self.misses = Misses()
@@ -303,13 +255,10 @@ class ModuleLoader:
         extensions = COMPONENT_EXTENSIONS if component else EXTENSIONS
         if specifier.startswith("."):
             return self._existing(importer.path.parent / specifier, extensions)
-        for prefix, targets in self.aliases:
-            if specifier.startswith(prefix):
-                for target in targets:
-                    candidate = self._existing(self.root / (target + specifier[len(prefix) :]), extensions)
-                    if candidate is not None:
-                        return candidate
-                return None
+        for target in self.aliases.targets(specifier):
+            candidate = self._existing(target, extensions)
+            if candidate is not None:
+                return candidate
         return None
 
     def _existing(self, base: Path, extensions: tuple[str, ...]) -> Path | None:
