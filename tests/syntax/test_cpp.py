@@ -4,7 +4,10 @@ their names; grep's enclosing symbol and changed's touched symbols follow."""
 
 from __future__ import annotations
 
+import pytest
+
 from sofia.syntax import parse, slice_text, touched_symbols
+from sofia.syntax.languages.cmacros import prepare_cpp
 from tests.code.conftest import FIXTURES
 
 CPP = FIXTURES / "cpp"
@@ -108,3 +111,62 @@ def test_a_loop_macro_and_a_local_alias_are_no_declarations() -> None:
         b"void run(std::vector<int> xs) {\n  using Item = int;\n  Q_FOREACH(x, xs) {\n    use(x);\n  }\n}\n"
     )
     assert [(s.kind, s.qname) for s in parse(source, "cpp", "run.cpp").walk()] == [("function", "run")]
+
+
+def test_a_destructor_after_an_attribute_macro_keeps_its_tilde() -> None:
+    source = (
+        b"class Split {\n public:\n  __device__ Split() {}\n  __device__ ~Split() { reset(); }\n"
+        b"  lib_export ~Split();\n  LIB_API virtual ~Split();\n  __device__ int size() const { return 1; }\n"
+        b"  int flip(int m) { return ~mask(m); }\n};\n"
+    )
+    tree = parse(source, "cpp", "split.cu.hpp")
+    assert [(s.kind, s.qname, s.line) for s in tree.walk()] == [
+        ("class", "Split", 1),
+        ("method", "Split::Split", 3),
+        ("method", "Split::~Split", 4),
+        ("method", "Split::~Split", 5),
+        ("method", "Split::~Split", 6),
+        ("method", "Split::size", 7),
+        ("method", "Split::flip", 8),  # `return ~mask(m)`: a keyword before `~` stays
+    ]
+    assert b"return ~mask(m)" in prepare_cpp(source)
+
+
+HANDLER = b"""namespace digits {
+enum result { more, done };
+}
+
+struct handler {
+  int size;
+  %s digits::result on_digit(char digit, bool integral) {
+    if (!integral) {
+      return digits::more;
+    } else {
+      size++;
+    }
+    return digits::done;
+  }
+};
+"""
+
+
+def test_a_macro_before_a_qualified_return_type_is_blanked() -> None:
+    tree = parse(HANDLER % b"FMT_CONSTEXPR", "cpp", "format.h")
+    assert [(s.kind, s.qname, s.line) for s in tree.walk()] == [
+        ("namespace", "digits", 1),
+        ("enum", "digits::result", 2),
+        ("struct", "handler", 5),
+        ("method", "handler::on_digit", 7),
+    ]
+
+
+@pytest.mark.parametrize("lang", ["c", "cpp"])
+@pytest.mark.parametrize(
+    "after",
+    [b"else {\n  f();\n}", b"while (x) {\n  f();\n}", b"for (;;) {\n}", b"return x;", b"sizeof(x);"],
+)
+def test_a_keyword_the_grammar_misreads_is_never_a_name(lang: str, after: bytes) -> None:
+    # Where a macro the grammar cannot get past cuts a function off, its recovery reads the rest
+    # (`} else {`) as a function or variable named by the keyword, the struct before it its type.
+    source = b"struct handler {\n  int x;\n} " + after + b"\n"
+    assert [(s.kind, s.qname) for s in parse(source, lang, "x.h").walk()] == [("struct", "handler")]

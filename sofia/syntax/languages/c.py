@@ -19,6 +19,7 @@ from collections.abc import Iterable
 
 from sofia.syntax import regions
 from sofia.syntax.languages import cmacros
+from sofia.syntax.languages.ckeywords import C_KEYWORDS
 from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import Uses
@@ -157,8 +158,8 @@ def named(kind: str, node: Node, name: Node) -> Named | None:
     if kind == "function" and not function:
         leaf = split_name(node) or leaf
     text = text_of(leaf)
-    if not text:
-        return None
+    if not text or text in C_KEYWORDS:
+        return None  # a keyword the grammar's recovery read as a name (ckeywords)
     if kind == "function":
         return Named("function", leaf, text)
     if kind == "var":

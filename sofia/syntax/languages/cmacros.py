@@ -8,13 +8,17 @@ declarations (`FMT_BEGIN_NAMESPACE`), before a declaration keyword (`FMT_CONSTEX
 after `class` or `explicit` (`class FMT_API format_error`), after a function's parameters
 (`int rows() const EIGEN_NOEXCEPT {`), or called alone on a line between declarations
 (`ATOMIC64_OPS(add, +=)`, `EIGEN_INHERIT_ASSIGNMENT_OPERATORS(Transpose)`); in C++ also before a
-constructor's name (`FMT_CONSTEXPR20 basic_memory_buffer(...)`). A macro call followed by a body
+constructor's name (`FMT_CONSTEXPR20 basic_memory_buffer(...)`); first on a line before a type and
+a function's name (`FMT_CONSTEXPR digits::result on_digit(...)`). In C++ any word before a
+destructor's `~` that is no keyword is a macro too (`__device__ ~Foo()`). A macro call followed by a body
 (`SYSCALL_DEFINE1(...) {`) is left alone: it defines a function.
 """
 
 from __future__ import annotations
 
 import re
+
+from sofia.syntax.languages.ckeywords import CPP_KEYWORDS
 
 ATTRIBUTE_MACROS = frozenset(
     [
@@ -136,6 +140,16 @@ _KEYWORD = re.compile(
 _NAME_FOLLOWS = re.compile(rb"[ \t]+~?[A-Za-z_]")
 _CALL_FOLLOWS = re.compile(rb"[ \t]+(?:inline[ \t]+)?~?[A-Za-z_]\w*[ \t]*\(")
 _TAG_FOLLOWS = re.compile(rb"[ \t]+[A-Za-z_]\w*[ \t]*(?:[:{]|final\b)")
+_TYPE = rb"(?:::)?[A-Za-z_]\w*(?:[ \t]*<[^;{}()\n]*>)?(?:::[A-Za-z_]\w*(?:[ \t]*<[^;{}()\n]*>)?)*"
+_DECLARATION_FOLLOWS = re.compile(
+    rb"[ \t]+" + _TYPE + rb"[ \t*&]*[ \t*&](?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*[ \t]*\("
+)
+"""A type (qualified, with template arguments) and a function's name after a macro first on its
+line: `FMT_CONSTEXPR digits::result on_digit(`, which no declaration without a macro starts with."""
+_BEFORE_DESTRUCTOR = re.compile(rb"^[ \t]*((?:[A-Za-z_]\w*[ \t]+)+)~[A-Za-z_]\w*[ \t]*\(", re.MULTILINE)
+"""Words before a destructor's `~` first on a line: each that is no keyword is a macro
+(`__device__ ~Foo()`, `lib_export ~Foo();`), where the grammar reads the name without its `~`."""
+_WORD = re.compile(rb"[A-Za-z_]\w*")
 _BODY_FOLLOWS = re.compile(rb"[ \t]*(?:[{;]|\n|$)")
 _AFTER_PARAMETERS = re.compile(rb"\)[ \t]*(?:const[ \t]+)?(?:(?:noexcept|override|final)[ \t]+)*$")
 _SPECIFIER_BEFORE = re.compile(rb"\b(?:class|explicit|virtual|friend)[ \t]+$")
@@ -158,6 +172,8 @@ def prepare_cpp(source: bytes) -> bytes:
 def _blank(source: bytes, *, cpp: bool) -> bytes:
     spans = _known(source)
     spans.extend(_uses(source, cpp))
+    if cpp and b"~" in source:
+        spans.extend(_before_destructors(source))
     for match in _CALL_LINE.finditer(source):
         if _between_declarations(source, match.start(), match.end()):
             spans.append(match.span(1))
@@ -193,10 +209,31 @@ def _uses(source: bytes, cpp: bool) -> list[tuple[int, int]]:
         elif not before.strip():
             rest = _LINE_REST.match(source, last)
             alone = rest is not None and _between_declarations(source, line, rest.end())
-            if alone or (cpp and _CALL_FOLLOWS.match(source, last)):
+            if (
+                alone
+                or (cpp and _CALL_FOLLOWS.match(source, last))
+                or _DECLARATION_FOLLOWS.match(source, last)
+            ):
                 spans.append((start, last))
         done = max(done, spans[-1][1] if spans else 0)
     return spans
+
+
+def _before_destructors(source: bytes) -> list[tuple[int, int]]:
+    """The spans of the words before a destructor that are no C++ keyword (`virtual` stays)."""
+    spans: list[tuple[int, int]] = []
+    for match in _BEFORE_DESTRUCTOR.finditer(source):
+        words = [word for word in _WORD.finditer(source, *match.span(1))]
+        if any(word.group(0) in _STATEMENT_WORDS for word in words):
+            continue  # `return ~mask(x);`: an expression
+        spans.extend(word.span() for word in words if word.group(0).decode() not in CPP_KEYWORDS)
+    return spans
+
+
+_STATEMENT_WORDS = frozenset(
+    {b"return", b"case", b"throw", b"co_return", b"co_yield", b"sizeof", b"else", b"do"}
+)
+"""Keywords a `~` expression follows: the line is a statement, not a destructor."""
 
 
 def _known(source: bytes) -> list[tuple[int, int]]:

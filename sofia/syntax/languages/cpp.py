@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 
 from sofia.syntax.languages import c, cmacros
+from sofia.syntax.languages.ckeywords import CPP_KEYWORDS
 from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
@@ -100,7 +101,7 @@ def named(kind: str, node: Node, name: Node) -> Named | None:
     if (kind in LOCAL_KINDS and c.in_body(node)) or c.loop_macro(node):
         return None
     found = _named(kind, node, name)
-    if found is not None and not all(_is_name(owner) for owner in found.owners):
+    if found is not None and not all(_is_name(part) for part in (*found.owners, found.name.lstrip("~"))):
         return None
     return found
 
@@ -111,7 +112,10 @@ grammar cannot know makes it misread a function, the classes after it seem to be
 
 
 def _is_name(text: str) -> bool:
-    return text.replace("_", "a").isalnum() and not text[:1].isdigit()
+    """A name, not a keyword the grammar's recovery read as one (`} else {`), nor an operator."""
+    if text.startswith("operator"):
+        return True
+    return text.replace("_", "a").isalnum() and not text[:1].isdigit() and text not in CPP_KEYWORDS
 
 
 def _named(kind: str, node: Node, name: Node) -> Named | None:
