@@ -177,7 +177,7 @@ LANGUAGES: tuple[Language, ...] = (
         spec="sofia.syntax.languages.kotlin",
         constructs_by_call=True,
         gives=(
-            _SUMMARY + "; objects are classes, a companion's members the class's, an extension "
+            _SUMMARY + "; objects are classes, a companion object too (`Foo.Companion.bar`), an extension "
             "its receiver's (`String.slug`), properties from bodies and primary constructors",
             "definitions, uses by kind (`Foo()` is new, `: Base()` extends, `: Iface` implements), "
             "imports and `as` aliases, receivers typed by `this`, properties, parameters and "

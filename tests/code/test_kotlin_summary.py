@@ -1,6 +1,6 @@
 """Kotlin summaries: package, imports with aliases, classes, objects, interfaces, enums and type
 aliases with their superclass and interfaces, annotations, functions with their signatures
-(extensions owned by their receiver, companion members by their class), properties from bodies
+(extensions owned by their receiver, companion objects classes holding their members), properties from bodies
 and primary constructors, constants and enum entries; exported, brief, slices and find-by-name
 through `code`."""
 
@@ -32,6 +32,7 @@ def test_the_header_types_and_relations() -> None:
         ("class", "Cart", "data", "Base", "Iterable<T>", "<T : Item>"),
         ("class", "Cart.Cursor", "inner", "", "", ""),
         ("class", "Cart.Line", "", "", "", ""),
+        ("class", "Cart.Factory", "companion object", "", "", ""),
         ("class", "Result", "sealed", "", "", ""),
         ("class", "Result.Empty", "object", "Result", "", ""),
         ("class", "Result.Full", "data", "Result", "", ""),
@@ -41,6 +42,7 @@ def test_the_header_types_and_relations() -> None:
         ("class", "Serializable", "annotation", "", "", ""),
         ("class", "Registry", "object", "", "", ""),
         ("class", "Invoice", "", "", "", ""),
+        ("class", "Invoice.Companion", "companion object", "", "", ""),
     ]
     attrs = {row["name"]: row.get("attrs", "") for row in document["types"]}
     assert attrs["Cart"] == "@Serializable"
@@ -58,7 +60,7 @@ def test_functions_carry_signatures_owners_and_modifiers() -> None:
         ("Cart", "map", "<R> (transform: (T) -> R): List<R> where R : Comparable<R>", 36, 39, "public", ""),
         ("Cart.map", "twice", "(n: Int)", 37, 37, "public", ""),
         ("Cart.Cursor", "next", "(): T?", 42, 42, "public", ""),
-        ("Cart", "empty", "(): Cart<Item>", 49, 49, "public", "companion"),
+        ("Cart.Factory", "empty", "(): Cart<Item>", 49, 49, "public", ""),
         ("State", "next", "()", 61, 61, "public", "override"),
         ("State", "next", "(): State", 65, 65, "public", "open"),
         ("Item", "price", "(): BigDecimal", 70, 70, "public", ""),
@@ -67,6 +69,7 @@ def test_functions_carry_signatures_owners_and_modifiers() -> None:
         ("String", "toSku", "(): String", 84, 84, "public", ""),  # an extension
         ("", "load", "(id: Long): Cart<Item>?", 88, 88, "private", "suspend"),
         ("Invoice", "add", "(line: String)", 92, 92, "public", ""),
+        ("Invoice.Companion", "of", "(line: String): Invoice", 95, 95, "public", ""),
     ]
     assert document["functions"][1]["attrs"] == '@Deprecated("Use plus")'
 
@@ -87,7 +90,7 @@ def test_properties_constants_and_entries() -> None:
     ]
     assert rows(document["constants"], "owner", "name", "value") == [
         ("", "MAX_LINES", "50"),
-        ("Cart", "VERSION", "2"),
+        ("Cart.Factory", "VERSION", "2"),
     ]
     assert rows(document["cases"], "owner", "name") == [
         ("State", "OPEN"),

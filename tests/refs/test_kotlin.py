@@ -14,6 +14,7 @@ KT = FIXTURES / "kotlin"
 CHECKOUT = "app/Checkout.kt"
 SPECIAL = "app/Special.kt"
 INVOICE = "billing/Invoice.kt"
+LEDGER = "billing/Ledger.kt"
 
 
 def test_a_method_through_typed_receivers() -> None:
@@ -71,3 +72,12 @@ def test_a_receiver_typed_with_a_qualified_name(tmp_path: Path) -> None:
     )
     item = entry(refs(tmp_path, "Base.ping"), "Base.ping")
     assert uses(item) == {("a/Use.kt", 4, "call", "exact"), ("a/Use.kt", 6, "call", "exact")}
+
+
+def test_a_companion_objects_member_called_through_its_class() -> None:
+    item = entry(refs(KT, "Ledger.Companion.create"), "Ledger.Companion.create")
+    assert [(d["line"], d["kind"], d["qname"]) for d in item["definitions"]] == [
+        (5, "method", "Ledger.Companion.create")
+    ]
+    assert uses(item) == {(LEDGER, 16, "call", "exact")}  # Ledger.create()
+    assert item["totals"]["elsewhere"] == 2  # Journal.Factory.create and Journal.create()

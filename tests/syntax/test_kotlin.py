@@ -1,5 +1,5 @@
-"""Kotlin symbols: nested and inner classes qualify their members, a companion object's members
-are the class's, an extension is owned by the type it extends, properties are symbols, KDoc and
+"""Kotlin symbols: nested and inner classes qualify their members, a companion object is a class
+of its own (`Companion` when unnamed), an extension is owned by the type it extends, properties are symbols, KDoc and
 annotations belong to their declaration's slice — also for the annotated classes the grammar
 misreads as expressions."""
 
@@ -29,7 +29,8 @@ def test_every_declaration_is_a_symbol_qualified_by_its_types() -> None:
         ("class", "Cart.Cursor", 41),
         ("method", "Cart.Cursor.next", 42),
         ("class", "Cart.Line", 45),
-        ("method", "Cart.empty", 49),  # in `companion object Factory`
+        ("class", "Cart.Factory", 47),  # companion object Factory
+        ("method", "Cart.Factory.empty", 49),
         ("class", "Result", 53),
         ("class", "Result.Empty", 54),
         ("class", "Result.Full", 55),
@@ -49,6 +50,8 @@ def test_every_declaration_is_a_symbol_qualified_by_its_types() -> None:
         ("function", "load", 88),
         ("class", "Invoice", 90),
         ("method", "Invoice.add", 92),
+        ("class", "Invoice.Companion", 94),  # an unnamed companion object
+        ("method", "Invoice.Companion.of", 95),
     ]
 
 
@@ -74,7 +77,7 @@ def test_grep_and_changed_name_the_innermost_symbol() -> None:
     tree = parse(source, "kotlin", CART.name)
     assert tree.enclosing(24).qname == "Cart.label"  # type: ignore[union-attr]  # a setter's body
     assert tree.enclosing(37).qname == "Cart.map.twice"  # type: ignore[union-attr]
-    assert tree.enclosing(48).qname == "Cart"  # type: ignore[union-attr]  # a companion's constant
+    assert tree.enclosing(48).qname == "Cart.Factory"  # type: ignore[union-attr]  # a companion's constant
     assert tree.enclosing(62).qname == "State"  # type: ignore[union-attr]  # an entry's closing brace
     edited = source.replace(b"owner = value", b"owner = value.trim()")
     assert touched_symbols("kotlin", source, edited, [(24, 24)], [(24, 24)]) == ["Cart.label"]

@@ -5,8 +5,9 @@ properties of files, classes and objects (rows that are also symbols: getters an
 bodies), a primary constructor's `val`/`var` parameters (property rows), and `const val`
 constants. KDoc above a declaration and the annotations in its modifiers belong to it.
 
-A companion object is not a symbol of its own: its members are the class's (`Widget.create`,
-as Kotlin calls them), marked `companion`. An extension is owned by the type it extends:
+A companion object is a class (`companion` and `object` among its mods) holding its members:
+`Widget.Companion.create`, or `Widget.Factory.create` for `companion object Factory`, as the JVM
+and ctags name them (Kotlin code calls it `Widget.create`). An extension is owned by the type it extends:
 `fun String.slug()` is `String.slug`, `val Int.kb` is `Int.kb`. A delegation specifier calling a
 constructor (`Base()`) is the superclass, `extends`; one without a call is an interface,
 `implements` (a class whose superclass is only called from secondary constructors reads as
@@ -16,7 +17,7 @@ The package header is the file's `namespace`, not part of the qnames."""
 from __future__ import annotations
 
 from sofia.syntax.languages.headers import written
-from sofia.syntax.queried import Spec
+from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
@@ -24,6 +25,7 @@ VISIBILITY = ("public", "protected", "internal", "private")
 MARKS = {
     "class_declaration": frozenset({"fun"}),
     "object_declaration": frozenset({"object"}),
+    "companion_object": frozenset({"companion", "object"}),
     "property_declaration": frozenset({"val", "var"}),
     "class_parameter": frozenset({"val", "var"}),
 }
@@ -39,14 +41,11 @@ def visibility(node: Node, kind: str, owner_kind: str, words: list[str]) -> str:
 
 
 def mods(node: Node, words: list[str]) -> list[str]:
-    """Modifiers, `companion` for a companion object's members, then the declaring keyword
-    where the kind does not tell it (`object`, `val`, `var`, `fun interface`)."""
+    """Modifiers, then the declaring keyword where the kind does not tell it (`object`,
+    `companion object`, `val`, `var`, `fun interface`)."""
     kept = [w for w in words if w not in VISIBILITY and w not in HIDDEN]
     if node.type == "annotated_expression":  # a class the grammar misread, recovered by the query
         return [w for w in _recovered_modifier(node) if w not in HIDDEN]
-    body = node.parent
-    if body is not None and body.parent is not None and body.parent.type == "companion_object":
-        kept.append("companion")
     marks = MARKS.get(node.type, frozenset())
     return kept + [c.type for c in node.children if not c.is_named and c.type in marks]
 
@@ -56,6 +55,15 @@ def _recovered_modifier(node: Node) -> list[str]:
         node = node.named_children[-1]
     first = node.named_children[0] if node.type == "infix_expression" and node.named_child_count else None
     return [text_of(first)] if first is not None else []
+
+
+def named(kind: str, node: Node, name: Node) -> Named:
+    """What a match declares (the `named` hook): an unnamed companion object is `Companion`; an
+    extension is owned by its receiver (`receiver`)."""
+    if node.type == "companion_object" and name.type != "identifier":
+        return Named("class", name, "Companion")
+    owner = receiver(node)
+    return Named(kind, name, text_of(name), (owner,) if owner else ())
 
 
 def receiver(node: Node) -> str:
@@ -182,6 +190,7 @@ USES = Uses(
         }
     ),
     labels=is_label,
+    reached=frozenset({"companion_object"}),
 )
 
 SPEC = Spec(
@@ -199,7 +208,7 @@ SPEC = Spec(
     import_text=import_text,
     uses=USES,
     symbol_rows=frozenset({"property"}),
-    receiver=receiver,
+    named=named,
     mods=mods,
     relation=relation,
     detail=detail,

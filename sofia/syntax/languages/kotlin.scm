@@ -12,6 +12,10 @@
   name: (identifier) @name) @definition.class
   (#not-eq? @_interface "interface") (#not-eq? @_enum "enum"))
 (object_declaration name: (identifier) @name) @definition.class
+; A companion object is a class of its own, its members its (`Cart.Factory.empty`); unnamed, it is
+; `Companion`, as Kotlin names it (kotlin.py's `named` hook names it by its `object` keyword).
+(companion_object name: (identifier) @name) @definition.class
+(companion_object "object" @name !name) @definition.class
 (type_alias type: (identifier) @name) @definition.type
 
 ; The grammar reads an annotated top-level class with a soft-keyword modifier and no constructor

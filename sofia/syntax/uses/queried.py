@@ -105,11 +105,21 @@ class Analyzer(Base):
                         path = self.type_path(part)
                         if path is not None:
                             parents.append(path)
+            if self.tables.reached:
+                parents.extend(self._reached(declaration))
             found.append(Binding(self.path_of(declaration), tuple(parents)))
         for declaration in self.parsed.declarations:
             if declaration.scope:
                 found.extend(self._scope_relations(declaration))
         return found
+
+    def _reached(self, declaration: Declaration) -> list[Path]:
+        """The members of a type whose own members are reached through it (`Uses.reached`)."""
+        return [
+            self.path_of(d)
+            for d in self.parsed.declarations
+            if d.owner is declaration and d.node.type in self.tables.reached
+        ]
 
     def _scope_relations(self, declaration: Declaration) -> list[Binding]:
         """A scope naming a trait or protocol it implements for its type (`impl Trait for Foo`)."""

@@ -73,3 +73,6 @@ class Uses:
     constructor: str = ""
     """A method whose call on a type makes an instance, where no node type tells (Ruby's
     `Foo.new`): the type there is a `new` use, and what it initialises has that type."""
+    reached: frozenset[str] = frozenset()
+    """Declaration node types whose members are reached through the type holding them (Kotlin's
+    `companion_object`: `Widget.create()` calls `Widget.Companion.create`): a parent of that type."""
