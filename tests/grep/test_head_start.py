@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from sofia.cli.main import main
-from sofia.providers.grep import early, head_start
+from sofia.providers.grep import head_start, prestarted
 from sofia.runtime import proc
 from tests.grep.conftest import SHOP
 
-CLAIM = early.claim
+CLAIM = prestarted.claim
 PLAIN = [
     ["deleteUser"],
     ["deleteUser", "toggle", "--ext", "php,vue", "--word"],
@@ -43,7 +43,7 @@ def in_process(args: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, s
         claims.append(early is not None)
         return early
 
-    monkeypatch.setattr(early, "claim", spy)
+    monkeypatch.setattr(prestarted, "claim", spy)
     monkeypatch.chdir(SHOP)
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
@@ -81,17 +81,17 @@ def test_several_patterns_start_their_one_walk_early(monkeypatch: pytest.MonkeyP
 
 def test_a_run_started_for_another_command_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
     head_start.start(["deleteUser", "--ext", "php"], SHOP)
-    assert early.claim(["rg", "--no-config", "deleteUser"], SHOP) is None
+    assert prestarted.claim(["rg", "--no-config", "deleteUser"], SHOP) is None
     head_start.discard()
 
 
 def test_unclaimed_runs_are_killed(monkeypatch: pytest.MonkeyPatch) -> None:
     head_start.start(["deleteUser", "toggle"], SHOP)
     head_start.start(["deleteUser"], SHOP)
-    runs = list(early._started.values())
+    runs = list(prestarted._started.values())
     assert len(runs) == 2
     head_start.discard()
-    assert early._started == {}
+    assert prestarted._started == {}
     assert all(run._proc.poll() is not None for run in runs)
 
 
@@ -115,9 +115,9 @@ def test_the_head_start_needs_no_pydantic() -> None:
     script = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from sofia.providers.grep import early, head_start\n"
+        "from sofia.providers.grep import head_start, prestarted\n"
         f"head_start.start(['deleteUser'], Path({str(SHOP)!r}))\n"
-        "assert len(early._started) == 1, early._started\n"
+        "assert len(prestarted._started) == 1, prestarted._started\n"
         "head_start.discard()\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in {'pydantic', 'sofia'}))\n"
     )

@@ -1,5 +1,6 @@
-"""Matching rules: the reference implementation's tree, word boundaries (also in Cyrillic), several
-hits on one line, case folding and ripgrep regex syntax."""
+"""Matching rules: the test tree of sofia's Go original (a PHP class, a vendor directory, a text
+file), word boundaries (also in Cyrillic), several hits on one line, case folding and ripgrep regex
+syntax."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from tests.grep.conftest import every_hit, grep, rows
 from tests.helpers import write_files as write
 
 
-def reference_tree(root: Path) -> Path:
+def go_original_tree(root: Path) -> Path:
     return write(
         root,
         {
@@ -32,8 +33,8 @@ def reference_tree(root: Path) -> Path:
     )
 
 
-def test_reference_tree_literal_word_php(tmp_path: Path) -> None:
-    root = reference_tree(tmp_path)
+def test_go_original_tree_literal_word_php(tmp_path: Path) -> None:
+    root = go_original_tree(tmp_path)
     result = grep(root, "TARGET", exts=["php"], word=True)
     (entry,) = result["patterns"]
     assert [(h["file"], h["line"], h["col"]) for h in rows(entry)] == [
@@ -50,19 +51,19 @@ def test_reference_tree_literal_word_php(tmp_path: Path) -> None:
     ]
 
 
-def test_reference_tree_ignore_dir_empties_the_pattern(tmp_path: Path) -> None:
-    result = grep(reference_tree(tmp_path), "TARGET", exts=["php"], word=True, ignore_dirs=["src"])
+def test_go_original_tree_ignore_dir_empties_the_pattern(tmp_path: Path) -> None:
+    result = grep(go_original_tree(tmp_path), "TARGET", exts=["php"], word=True, ignore_dirs=["src"])
     assert result["patterns"] == []
     assert result["empty"] == ["TARGET"]
 
 
-def test_reference_tree_case_insensitive_regex(tmp_path: Path) -> None:
-    entry = every_hit(reference_tree(tmp_path), "target\\b", regex=True, case=False, exts=["php"])
+def test_go_original_tree_case_insensitive_regex(tmp_path: Path) -> None:
+    entry = every_hit(go_original_tree(tmp_path), "target\\b", regex=True, case=False, exts=["php"])
     assert {h["file"] for h in rows(entry)} == {"src/UserService.php", "src/other.php"}
 
 
 def test_explicit_vendor_root_is_searched(tmp_path: Path) -> None:
-    entry = every_hit(reference_tree(tmp_path), "TARGET", root="vendor")
+    entry = every_hit(go_original_tree(tmp_path), "TARGET", root="vendor")
     assert [(h["file"], h["line"]) for h in rows(entry)] == [("vendor/acme/lib/Target.php", 2)]
 
 

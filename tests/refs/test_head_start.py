@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from sofia.cli.main import main
-from sofia.providers.grep import early
+from sofia.providers.grep import prestarted
 from sofia.runtime import proc
 from tests.refs.conftest import FIXTURES
 
-CLAIM = early.claim
+CLAIM = prestarted.claim
 
 
 def in_process(args: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, list[bool]]:
@@ -25,7 +25,7 @@ def in_process(args: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, s
         claims.append(early is not None)
         return early
 
-    monkeypatch.setattr(early, "claim", spy)
+    monkeypatch.setattr(prestarted, "claim", spy)
     monkeypatch.chdir(FIXTURES / "php")
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sofia.providers.grep import early
+from sofia.providers.grep import prestarted
 from sofia.runtime import proc
 
 _VALUE_FLAGS = {"--root", "--ext", "--ignore-dir", "--max-per-pattern", "--format", "--max-output-tokens"}
@@ -45,14 +45,14 @@ def start(args: Sequence[str], workspace: Path, *, per_pattern: bool = False) ->
             else ripgrep.first_commands()
         )
         for command in commands:
-            early.offer(command, request.cwd, proc.Background(command, cwd=request.cwd))
+            prestarted.offer(command, request.cwd, proc.Background(command, cwd=request.cwd))
     except (ProviderError, OSError):
         discard()
 
 
 def discard() -> None:
     """Kill every run nobody claimed (the call failed validation or asked for something else)."""
-    early.discard()
+    prestarted.discard()
 
 
 def _read(args: Sequence[str]) -> dict[str, Any] | None:

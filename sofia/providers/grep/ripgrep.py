@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from sofia.errors import param
 from sofia.providers.contract import Context, DeadlineExceeded, ProviderError
-from sofia.providers.grep import early as early_runs
+from sofia.providers.grep import prestarted
 from sofia.providers.grep.matches import Hit, data_bytes
 from sofia.runtime import files as filekinds
 from sofia.runtime import proc, rg, skips
@@ -155,7 +155,7 @@ class Ripgrep:
 
         chosen = list(self.request.patterns if patterns is None else patterns)
         command = self.walk_command(chosen)
-        started = early_runs.claim(command, self.request.cwd) or self._start(command)
+        started = prestarted.claim(command, self.request.cwd) or self._start(command)
         timeout, give_up = self.time_box()
         counted = combined.counted_here(self.request)
         reader = combined.Reader([pattern.encode() for pattern in chosen] if counted else ())
@@ -237,7 +237,7 @@ class Ripgrep:
         """Exact match counts of every file the walk keeps, keyed by raw path; a run the CLI
         started early for this very command is collected instead of starting another."""
         command = self.count_command(pattern)
-        early = early_runs.claim(command, self.request.cwd)
+        early = prestarted.claim(command, self.request.cwd)
         done = self._collect(early, RG_TIMEOUT) if early else self._execute(command, RG_TIMEOUT)
         return self._counted(done)
 
@@ -245,7 +245,7 @@ class Ripgrep:
         """The count run of `pattern`, started now (or the one the CLI started early), for a
         caller that reads its lines while it runs (`count_lines`) and then `finish_count`s it."""
         command = self.count_command(pattern)
-        early = early_runs.claim(command, self.request.cwd)
+        early = prestarted.claim(command, self.request.cwd)
         if early is not None:
             return early
         return self._start(command)
