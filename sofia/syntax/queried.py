@@ -273,17 +273,36 @@ def typed_bindings(parsed: Parsed) -> list[dict[str, list[Node]]]:
 
 def trees(source: bytes, lang: str, words: Sequence[str] = ()) -> list[Any]:
     """The tree refs classifies on: the language's prepared source, parsed whole, or where the
-    language can tell its file-level declarations apart, only those holding `words`."""
+    language can tell its file-level declarations apart, only those holding `words` — and then
+    only those are prepared (preparing reads the whole file as slowly as the grammar would)."""
     from sofia.syntax import regions
     from sofia.syntax.uses.nodes import word_positions
 
     spec = spec_of(lang)
-    prepared = spec.prepare(source) if spec.prepare is not None else source
     included = None
     if words and spec.regions is not None:
         positions = [p for word in words for p in word_positions(source, word)]
-        included = regions.ranges(prepared, spec.regions(prepared, positions))
-    return [parse_bytes(prepared, _grammar(lang), ranges=included)]
+        spans = spec.regions(source, positions)
+        included = regions.ranges(source, spans)
+    if included is None:
+        prepared = _prepared(spec, source)
+    else:
+        prepared = regions.prepared(source, spans, spec.prepare) if spec.prepare is not None else source
+    tree = parse_bytes(prepared, _grammar(lang), ranges=included)
+    _PREPARED[:] = [(tree, prepared)]
+    return [tree]
+
+
+_PREPARED: list[tuple[Any, bytes]] = []
+"""The last tree `trees` parsed and the bytes it read: reading its declarations needs them again
+(pieces parsed again after an error), and preparing them twice cost as much as the parse."""
+
+
+def _prepared(spec: Spec, source: bytes, tree: Any | None = None) -> bytes:
+    """The bytes the grammar reads for `source` (the same as those `tree` was parsed from)."""
+    if tree is not None and _PREPARED and _PREPARED[0][0] is tree:
+        return _PREPARED[0][1]
+    return spec.prepare(source) if spec.prepare is not None else source
 
 
 def _grammar(lang: str) -> str:
@@ -308,7 +327,7 @@ def read(source: bytes, lang: str, tree: Any | None = None) -> Parsed:
 
 def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
     spec = spec_of(lang)
-    prepared = spec.prepare(source) if spec.prepare is not None else source
+    prepared = _prepared(spec, source, tree)
     if tree is None:
         tree = parse_bytes(prepared, _grammar(lang))
     declarations: list[Declaration] = []

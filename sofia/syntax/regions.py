@@ -10,7 +10,7 @@ local and a comment apart exactly as the whole file's tree does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 WORTH = 0.6
@@ -33,6 +33,15 @@ def column_zero_braces(source: bytes, positions: Sequence[int]) -> list[tuple[in
         else:
             found.append((start, end))
     return found
+
+
+def prepared(source: bytes, spans: Sequence[tuple[int, int]], prepare: Callable[[bytes], bytes]) -> bytes:
+    """`source` with only the bytes of `spans` passed through the language's `prepare` (which
+    keeps lengths): the rest is not parsed, and preparing a whole file costs a third of its parse."""
+    out = bytearray(source)
+    for start, end in spans:
+        out[start:end] = prepare(source[start:end])
+    return bytes(out)
 
 
 def _line_end(source: bytes, index: int) -> int:
