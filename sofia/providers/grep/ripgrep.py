@@ -235,11 +235,12 @@ class Ripgrep:
 
     def count(self, pattern: str) -> Counted:
         """Exact match counts of every file the walk keeps, keyed by raw path; a run the CLI
-        started early for this very command is collected instead of starting another."""
-        command = self.count_command(pattern)
-        early = prestarted.claim(command, self.request.cwd)
-        done = self._collect(early, RG_TIMEOUT) if early else self._execute(command, RG_TIMEOUT)
-        return self._counted(done)
+        started early for this very command is collected instead of starting another.
+
+        The run writes to a file, not a pipe: ripgrep writes each file's count line by itself,
+        and reading a pipe wakes this process once per write (60,000 on the kernel for `x`: half
+        a second of CPU taken from ripgrep on a small machine)."""
+        return self.finish_count(self.start_count(pattern))
 
     def start_count(self, pattern: str) -> proc.Background:
         """The count run of `pattern`, started now (or the one the CLI started early), for a
