@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import harness
@@ -346,13 +347,23 @@ def before_command(before: Path, *args: str) -> list[str]:
     return [*refs_command(before), *args]
 
 
-def peak(args: Sequence[str], cwd: Path) -> tuple[float, int]:
-    """Wall seconds and peak resident memory (KiB, the largest of the process and the children it
-    waited for: GNU time's %M) of one run."""
-    done = harness.run(["/usr/bin/time", "-f", "@@ %e %M", *args], cwd=cwd)
+@dataclass(frozen=True)
+class Run:
+    """One run measured by GNU time: wall seconds, CPU seconds (user and system, of the process and
+    the children it waited for: on a shared machine the figure load changes least) and peak
+    resident memory in KiB (the largest of those processes: %M)."""
+
+    wall: float
+    cpu: float
+    kib: int
+
+
+def peak(args: Sequence[str], cwd: Path) -> Run:
+    """Wall time, CPU time and peak memory of one run."""
+    done = harness.run(["/usr/bin/time", "-f", "@@ %e %U %S %M", *args], cwd=cwd)
     line = next(x for x in reversed(done.stderr.decode(errors="replace").splitlines()) if x.startswith("@@ "))
-    _, seconds, kib = line.split()
-    return float(seconds), int(kib)
+    _, wall, user, system, kib = line.split()
+    return Run(float(wall), float(user) + float(system), int(kib))
 
 
 def say(text: str) -> None:
@@ -380,20 +391,22 @@ def cost_rows(root: Path, before: Path | None, repeat: int = 3) -> list[list[obj
         flags = ["--regex"] if regex else []
         ours = [*sf_command("grep", *flags, "--", *patterns)]
         theirs = rg_command(root, *patterns, count=True, regex=regex)
-        sf_runs: list[tuple[float, int]] = []
-        rg_runs: list[tuple[float, int]] = []
+        sf_runs: list[Run] = []
+        rg_runs: list[Run] = []
         loads: list[str] = []
         peak(theirs, root)  # warm the page cache
         for _ in range(repeat):
             loads.append(load())
             sf_runs.append(peak(ours, root))
             rg_runs.append(peak(theirs, root))
-        sf_time = statistics.median(t for t, _ in sf_runs)
-        rg_time = statistics.median(t for t, _ in rg_runs)
+        sf_time = statistics.median(run.wall for run in sf_runs)
+        rg_time = statistics.median(run.wall for run in rg_runs)
+        sf_cpu = statistics.median(run.cpu for run in sf_runs)
+        rg_cpu = statistics.median(run.cpu for run in rg_runs)
         before_cell = ""
         if before is not None:
-            before_time, before_kib = peak(before_command(before, "grep", *flags, "--", *patterns), root)
-            before_cell = f"{before_time:.1f} s, {before_kib / 1024:,.0f} MiB ({ratio(before_time, rg_time)})"
+            then = peak(before_command(before, "grep", *flags, "--", *patterns), root)
+            before_cell = f"{then.wall:.1f} s, {then.kib / 1024:,.0f} MiB ({ratio(then.wall, rg_time)})"
         shown = " ".join(f"`{p}`" for p in patterns) + (" (regex)" if regex else "")
         total = sum(hits(root, p, regex=regex) for p in patterns)
         say(f"cost {shown}: sf {sf_runs}, rg {rg_runs}, before {before_cell}")
@@ -403,7 +416,9 @@ def cost_rows(root: Path, before: Path | None, repeat: int = 3) -> list[list[obj
                 f"{total:,}",
                 ratio(sf_time, rg_time),
                 f"{sf_time:.2f} / {rg_time:.2f}",
-                f"{max(k for _, k in sf_runs) / 1024:,.0f} MiB",
+                ratio(sf_cpu, rg_cpu),
+                f"{sf_cpu:.2f} / {rg_cpu:.2f}",
+                f"{max(run.kib for run in sf_runs) / 1024:,.0f} MiB",
                 before_cell,
                 ", ".join(loads),
             ]
@@ -411,29 +426,40 @@ def cost_rows(root: Path, before: Path | None, repeat: int = 3) -> list[list[obj
     return rows
 
 
-def mcp_cost_row(root: Path) -> list[object]:
-    """The broad pair over MCP: wall time and the worker's peak memory."""
+def mcp_cost_row(root: Path, calls: int = 3) -> list[object]:
+    """The broad pair over MCP against one `rg --count-matches -e … -e …`, interleaved: wall time
+    (medians of `calls`) and the worker's peak memory over every call."""
     import anyio
     from bench_refs import RssSampler
 
-    async def measure() -> tuple[float, int]:
+    theirs = rg_command(root, RARE, BROAD, count=True)
+
+    async def measure() -> tuple[float, float, int]:
+        over_mcp: list[float] = []
+        bare: list[float] = []
         async with harness.mcp_session(root, "--workers", "1") as session:
             await session.call_tool("grep", {"patterns": ["warmup"]}, read_timeout_seconds=None)
             with RssSampler() as sampler:
-                start = time.perf_counter()
-                result = await session.call_tool(
-                    "grep", {"patterns": [RARE, BROAD]}, read_timeout_seconds=None
-                )
-                elapsed = time.perf_counter() - start
-            assert not result.is_error, result
-            return elapsed, sampler.peak
+                for _ in range(calls):
+                    start = time.perf_counter()
+                    result = await session.call_tool(
+                        "grep", {"patterns": [RARE, BROAD]}, read_timeout_seconds=None
+                    )
+                    over_mcp.append(time.perf_counter() - start)
+                    assert not result.is_error, result
+                    start = time.perf_counter()
+                    await anyio.to_thread.run_sync(lambda: harness.run(theirs, cwd=root))
+                    bare.append(time.perf_counter() - start)
+            return statistics.median(over_mcp), statistics.median(bare), sampler.peak
 
-    elapsed, worker = anyio.run(measure)
+    at_start = load()
+    mcp_time, rg_time, worker = anyio.run(measure)
     return [
         f"`grep {RARE} {BROAD}` over MCP (warm worker)",
-        f"{elapsed:.2f} s",
+        ratio(mcp_time, rg_time),
+        f"{mcp_time:.2f} / {rg_time:.2f}",
         f"{worker / 2**20:,.0f} MiB",
-        load(),
+        f"{at_start}, {load()}",
     ]
 
 
@@ -748,14 +774,29 @@ def cost(before: Path | None) -> None:
             "matches",
             "sf vs rg --count-matches",
             "seconds (sf / rg)",
+            "CPU sf vs rg",
+            "CPU seconds (sf / rg)",
             "sf peak RSS",
             "before (once)",
             "load average (1 / 5 min) per round",
         ],
         cost_rows(root, before),
     )
-    body += "\n\n" + table(["call", "wall", "worker peak RSS", "load average"], [mcp_cost_row(root)])
-    body += f"\n\n{files_walked(root):,} files of the Linux tree; medians of 3 new `sf` processes and 3 rg runs, interleaved."
+    body += "\n\n" + table(
+        [
+            "call",
+            "vs rg --count-matches",
+            "seconds (MCP / rg)",
+            "worker peak RSS",
+            "load average (start, end)",
+        ],
+        [mcp_cost_row(root)],
+    )
+    body += (
+        f"\n\n{files_walked(root):,} files of the Linux tree; medians of 3 new `sf` processes and 3 rg "
+        "runs, interleaved (over MCP: 3 calls and 3 rg runs). CPU is user and system time of the process "
+        "and its children (GNU time), which the machine's load changes least."
+    )
     section("grep: cost whatever the hit count", body, "python bench/bench_grep.py cost")
 
 

@@ -1,7 +1,7 @@
 """`sf refs` against what an agent would otherwise run: end-to-end time vs `rg -w` on a tree of
 more than 50,000 files (a new CLI process, and over MCP with a warm worker), a name with more than
 10,000 occurrences over MCP inside the default deadline (exact totals, worker memory), names in
-most files of the Linux tree (`err`, `i`) with peak memory, and output tokens vs `grep -rn -w` and
+most files of the Linux tree (`err`, `i`, `ret`) and of a Python tree (`self`) with peak memory, and output tokens vs `grep -rn -w` and
 `grep -rn -w -C2` for the same symbols on the same files.
 
     python bench/bench_refs.py [time mcp everywhere tokens] [--before CHECKOUT]
@@ -192,8 +192,18 @@ def mcp_rows(
     return anyio.run(measure)
 
 
-EVERYWHERE = ("err", "i")
+EVERYWHERE = ("err", "i", "ret")
 """Names in most C files of the kernel: what refs costs when it cannot classify every candidate."""
+PYTHON_EVERYWHERE = ("self",)
+"""A name in most files of a Python tree."""
+
+
+def python_tree() -> Path:
+    """The running interpreter's library directory (the standard library and the packages installed
+    beside it): a Python tree of some 15,000 files, `self` in most of them."""
+    import sysconfig
+
+    return Path(sysconfig.get_paths()["stdlib"])
 
 
 def everywhere_rows(
@@ -201,33 +211,36 @@ def everywhere_rows(
 ) -> list[list[object]]:
     """`sf refs NAME` (a new process, the default cap) against `rg -w --count-matches NAME`, wall
     time and peak memory, interleaved; `before`'s `sf refs` once (it classifies every candidate)."""
-    from bench_grep import before_command, load, peak
+    from bench_grep import Run, before_command, load, peak
 
     rows: list[list[object]] = []
     for name in names:
         ours = sf_command("refs", "--json", name)
         theirs = rg_word(root, name, count=True)
         peak(theirs, root)  # warm the page cache
-        sf_runs: list[tuple[float, int]] = []
-        rg_runs: list[float] = []
+        sf_runs: list[Run] = []
+        rg_runs: list[Run] = []
         loads: list[str] = []
         for _ in range(repeat):
             loads.append(load())
             sf_runs.append(peak(ours, root))
-            rg_runs.append(peak(theirs, root)[0])
+            rg_runs.append(peak(theirs, root))
         answer = json.loads(harness.run(ours, root).stdout)
         totals = answer["symbols"][0]["totals"]
         sample = next((n for n in answer["notes"] if n.startswith("classified a sample of ")), "")
         sampled = sample.split(" (", 1)[0].removeprefix("classified a sample of ") if sample else "all"
+        narrows = next((n.split("narrow with ", 1)[1] for n in answer["notes"] if "narrow with " in n), "")
         candidates = len(
             harness.run([*theirs[:2], "--files-with-matches", *theirs[3:]], root).stdout.splitlines()
         )
-        sf_time = statistics.median(t for t, _ in sf_runs)
-        rg_time = statistics.median(rg_runs)
+        sf_time = statistics.median(run.wall for run in sf_runs)
+        rg_time = statistics.median(run.wall for run in rg_runs)
+        sf_cpu = statistics.median(run.cpu for run in sf_runs)
+        rg_cpu = statistics.median(run.cpu for run in rg_runs)
         before_cell = ""
         if before is not None:
-            before_time, before_kib = peak(before_command(before, "refs", name), root)
-            before_cell = f"{before_time:.1f} s, {before_kib / 1024:,.0f} MiB ({ratio(before_time, rg_time)})"
+            then = peak(before_command(before, "refs", name), root)
+            before_cell = f"{then.wall:.1f} s, {then.kib / 1024:,.0f} MiB ({ratio(then.wall, rg_time)})"
         rows.append(
             [
                 f"`sf refs {name}`",
@@ -235,9 +248,12 @@ def everywhere_rows(
                 f"{totals['text']:,}",
                 sampled,
                 f"{totals.get('unclassified', 0):,}",
+                f"narrow with {narrows}" if narrows else "no",
                 ratio(sf_time, rg_time),
                 f"{sf_time:.2f} / {rg_time:.2f}",
-                f"{max(k for _, k in sf_runs) / 1024:,.0f} MiB",
+                ratio(sf_cpu, rg_cpu),
+                f"{sf_cpu:.2f} / {rg_cpu:.2f}",
+                f"{max(run.kib for run in sf_runs) / 1024:,.0f} MiB",
                 before_cell,
                 ", ".join(loads),
             ]
@@ -302,14 +318,23 @@ def main(argv: Sequence[str]) -> None:
             "text total",
             "classified files",
             "unclassified",
+            "says how to narrow",
             "sf vs rg -w",
             "seconds (sf / rg)",
+            "CPU sf vs rg -w",
+            "CPU seconds (sf / rg)",
             "sf peak RSS",
             "before (once)",
             "load average (1 / 5 min) per round",
         ]
-        body = table(header, everywhere_rows(linux_tree(), EVERYWHERE, before))
-        body += "\n\nThe Linux tree (bench/languages); medians of 3 new `sf` processes and 3 rg runs, interleaved."
+        rows = everywhere_rows(linux_tree(), EVERYWHERE, before)
+        rows += everywhere_rows(python_tree(), PYTHON_EVERYWHERE, before)
+        body = table(header, rows)
+        body += (
+            f"\n\nThe Linux tree (bench/languages) for {', '.join(EVERYWHERE)}; {python_tree()} "
+            f"({files_walked(python_tree()):,} files) for {', '.join(PYTHON_EVERYWHERE)}. "
+            "Medians of 3 new `sf` processes and 3 rg runs, interleaved."
+        )
         section("refs: a name in most files of a large tree", body, "python bench/bench_refs.py everywhere")
     if wanted <= {"everywhere"}:
         return
