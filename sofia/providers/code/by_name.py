@@ -117,23 +117,7 @@ def _result(
     ctx: Context,
     walk_notes: list[str],
 ) -> dict[str, Any]:
-    shown = found[:MAX_SLICES]
-    notes: list[str] = list(walk_notes)
-    if len(found) > MAX_SLICES:
-        rest = found[MAX_SLICES:]
-        files = list(dict.fromkeys(path for path, _, _, _ in rest))
-        named = ", ".join(f"{s.qname} ({p}:{s.line})" for p, _, s, _ in rest[:10])
-        more = f" and {len(rest) - 10} more" if len(rest) > 10 else ""
-        hint = f"not shown: {named}{more} in {len(files)} files; narrow the path or qualify the name"
-        notes.append(
-            f"slices: showing {MAX_SLICES} of {len(found)} slices (at most {MAX_SLICES} per call); {hint}"
-        )
-    per_name: dict[str, list[str]] = {}
-    for path, _, symbol, text in found:
-        per_name.setdefault(text, []).append(f"{symbol.qname} ({path})")
-    for text, places in per_name.items():
-        if len(places) > 1:
-            notes.append(f"{text} is defined {len(places)} times: {', '.join(places[:5])}")
+    notes = [*walk_notes, *_cap_notes(found), *_defined_again_notes(found)]
     slices = [
         (
             path,
@@ -145,42 +129,72 @@ def _result(
                 "text": decode(slice_text(sources[path], s)),
             },
         )
-        for path, _, s, _ in shown
+        for path, _, s, _ in found[:MAX_SLICES]
     ]
     from sofia.output.tokens import estimate
 
     raw_tok = sum(estimate(sources[p]) for p in dict.fromkeys(p for p, _ in slices))
 
     def build(count: int) -> dict[str, Any]:
-        docs: dict[str, dict[str, Any]] = {}
-        for path, piece in slices[:count]:
-            docs.setdefault(path, {**documents[path], "slices": []})["slices"].append(piece)
-        result: dict[str, Any] = {"mode": SLICE_MODE, "files": list(docs.values())}
-        if missing:
-            result["missing"] = [{"symbol": m, "close": ""} for m in missing]
-        extra = []
-        if count < len(slices):
-            later = [str(piece["symbol"]) for _, piece in slices[count:]]
-            extra.append(
-                note(
-                    "slices",
-                    count,
-                    len(found),
-                    "slices",
-                    ctx.budget,
-                    f"not shown: {', '.join(later)}; request them separately",
-                )
-            )
-        result["notes"] = [*notes, *extra]
-        with_omitted(result, {"slices": len(found) - count})
-        result["stats"] = {"raw_tok": raw_tok}
-        return result
+        return _shown(slices, count, len(found), documents, missing, notes, ctx.budget, raw_tok)
 
     if ctx.budget is None:
         return build(len(slices))
     limit = ctx.budget - MARGIN
     count = largest_prefix(len(slices), lambda k: cost(build(k)) <= limit)
     return build(max(count, 1))
+
+
+def _cap_notes(found: list[tuple[str, str, Symbol, str]]) -> list[str]:
+    """The note for the slices past the per-call cap, naming the first of them."""
+    if len(found) <= MAX_SLICES:
+        return []
+    rest = found[MAX_SLICES:]
+    files = list(dict.fromkeys(path for path, _, _, _ in rest))
+    named = ", ".join(f"{s.qname} ({p}:{s.line})" for p, _, s, _ in rest[:10])
+    more = f" and {len(rest) - 10} more" if len(rest) > 10 else ""
+    hint = f"not shown: {named}{more} in {len(files)} files; narrow the path or qualify the name"
+    return [f"slices: showing {MAX_SLICES} of {len(found)} slices (at most {MAX_SLICES} per call); {hint}"]
+
+
+def _defined_again_notes(found: list[tuple[str, str, Symbol, str]]) -> list[str]:
+    """A note for each requested name that more than one definition answers."""
+    per_name: dict[str, list[str]] = {}
+    for path, _, symbol, text in found:
+        per_name.setdefault(text, []).append(f"{symbol.qname} ({path})")
+    return [
+        f"{text} is defined {len(places)} times: {', '.join(places[:5])}"
+        for text, places in per_name.items()
+        if len(places) > 1
+    ]
+
+
+def _shown(
+    slices: list[tuple[str, dict[str, Any]]],
+    count: int,
+    total: int,
+    documents: dict[str, dict[str, Any]],
+    missing: list[str],
+    notes: list[str],
+    budget: int | None,
+    raw_tok: int,
+) -> dict[str, Any]:
+    """The result showing the first `count` slices, grouped under their files, the rest counted."""
+    docs: dict[str, dict[str, Any]] = {}
+    for path, piece in slices[:count]:
+        docs.setdefault(path, {**documents[path], "slices": []})["slices"].append(piece)
+    result: dict[str, Any] = {"mode": SLICE_MODE, "files": list(docs.values())}
+    if missing:
+        result["missing"] = [{"symbol": m, "close": ""} for m in missing]
+    extra = []
+    if count < len(slices):
+        later = [str(piece["symbol"]) for _, piece in slices[count:]]
+        hint = f"not shown: {', '.join(later)}; request them separately"
+        extra.append(note("slices", count, total, "slices", budget, hint))
+    result["notes"] = [*notes, *extra]
+    with_omitted(result, {"slices": total - count})
+    result["stats"] = {"raw_tok": raw_tok}
+    return result
 
 
 def _nowhere(

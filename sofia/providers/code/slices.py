@@ -9,7 +9,7 @@ from sofia.errors import quote, tool
 from sofia.output.notes import Place
 from sofia.output.tokens import estimate
 from sofia.providers.code import unfollowed
-from sofia.providers.code.documents import count_lines, decode, header, raw, read, size_text
+from sofia.providers.code.documents import Read, count_lines, decode, header, raw, read, size_text
 from sofia.providers.code.inputs import Input
 from sofia.providers.contract import ProviderError
 from sofia.syntax import (
@@ -44,6 +44,20 @@ def close_matches(tree: SymbolTree, symbol: str) -> list[str]:
 
 def run_slices(item: Input, symbols: list[str], below: int) -> dict[str, Any]:
     """The slice-mode result for one file (budget applied later by the caller)."""
+    file, tree = _parsed(item)
+    found, missing, notes = _matched(tree, symbols)
+    unparsed = unfollowed.error_places(tree, item.rel) if missing else []
+    if not found:
+        raise none_found(item.rel, symbols, missing, tree, unparsed)
+    notes.extend(unfollowed.Unfollowed(errors=unparsed).notes())
+    document = _document(item, file, found, below, notes)
+    if missing:
+        document["missing"] = missing
+    return {"files": [document], "notes": notes, "stats": {"raw_tok": estimate(file.source)}}
+
+
+def _parsed(item: Input) -> tuple[Read, SymbolTree]:
+    """The file read and parsed, or the error saying why symbols cannot be sliced from it."""
     file = read(item.path)
     if file.error:
         raise ProviderError(f"unreadable: {item.rel}: {file.error}", "check the path and its permissions")
@@ -60,11 +74,16 @@ def run_slices(item: Input, symbols: list[str], below: int) -> dict[str, Any]:
             f"use {tool('grep')} to find the lines you need",
         )
     try:
-        tree = parse(file.source, file.lang, item.rel)
+        return file, parse(file.source, file.lang, item.rel)
     except ParseUnavailable as error:
         raise ProviderError(
             f"could not parse {item.rel}: {error}", f"use {tool('grep')} to find the lines you need"
         ) from None
+
+
+def _matched(tree: SymbolTree, symbols: list[str]) -> tuple[list[Symbol], list[dict[str, str]], list[str]]:
+    """The symbols each request names, each once and in request order; the requests that name
+    none, with close matches; a note for each spelling that matches several."""
     found: list[Symbol] = []
     missing: list[dict[str, str]] = []
     notes: list[str] = []
@@ -80,36 +99,35 @@ def run_slices(item: Input, symbols: list[str], below: int) -> dict[str, Any]:
                 f"{symbol} matches {len(matched)} symbols: {', '.join(s.qname for s in matched)}; all are shown"
             )
         found.extend(s for s in matched if all(s is not f for f in found))
-    unparsed = unfollowed.error_places(tree, item.rel) if missing else []
-    if not found:
-        raise none_found(item.rel, symbols, missing, tree, unparsed)
-    notes.extend(unfollowed.Unfollowed(errors=unparsed).notes())
-    raw_tok = estimate(file.source)
+    return found, missing, notes
+
+
+def _document(item: Input, file: Read, found: list[Symbol], below: int, notes: list[str]) -> dict[str, Any]:
+    """The slices, or the whole file when it is small or the slices would cost as much (said in
+    `notes`)."""
     texts = [decode_slice(file.source, s) for s in found]
     whole_reason = ""
     if below > 0 and len(file.source) < below:
         whole_reason = "below_threshold"
-    elif estimate("".join(texts)) >= raw_tok:
+    elif estimate("".join(texts)) >= estimate(file.source):
         whole_reason = "slices_not_smaller"
-    names = list(dict.fromkeys(s.qname for s in found))
-    if whole_reason:
-        document = raw(item.rel, file, whole_reason)
-        document["symbols"] = names
-        why = (
-            f"{size_text(len(file.source))} < {size_text(below)}"
-            if whole_reason == "below_threshold"
-            else "slices would not be smaller"
-        )
-        notes.append(f"{WHOLE_FILE_NOTE} ({why}); it contains {', '.join(names)}")
-    else:
+    if not whole_reason:
         document = header(item.rel, file.lang, "slice", count_lines(file.text))
         document["slices"] = [
             {"symbol": s.qname, "kind": s.kind, "line": s.slice_line, "end_line": s.end_line, "text": text}
             for s, text in zip(found, texts, strict=True)
         ]
-    if missing:
-        document["missing"] = missing
-    return {"files": [document], "notes": notes, "stats": {"raw_tok": raw_tok}}
+        return document
+    names = list(dict.fromkeys(s.qname for s in found))
+    document = raw(item.rel, file, whole_reason)
+    document["symbols"] = names
+    why = (
+        f"{size_text(len(file.source))} < {size_text(below)}"
+        if whole_reason == "below_threshold"
+        else "slices would not be smaller"
+    )
+    notes.append(f"{WHOLE_FILE_NOTE} ({why}); it contains {', '.join(names)}")
+    return document
 
 
 def decode_slice(source: bytes, symbol: Symbol) -> str:
