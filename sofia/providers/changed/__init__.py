@@ -85,22 +85,7 @@ class Params(Input):
 
 
 def run(params: Params, ctx: Context) -> dict[str, Any]:
-    base = (ctx.root / params.root).resolve() if params.root else ctx.root
-    if not base.is_dir():
-        what = "root is not a directory" if base.exists() else "root not found"
-        raise ProviderError(f"{what}: {cut(params.root, 200)}", f"paths are relative to {ctx.root}")
-    top = git.toplevel(base, timeout=ctx.timeout(30))
-    if top is None:
-        raise ProviderError(
-            f"not a git repository: {cut(params.root, 200) if params.root not in ('', '.') else base}",
-            f"run inside a repository or pass {param('root', ...)}, a directory inside one",
-        )
-    space = PathSpace.of(ctx.root, top)
-    for given in params.paths:
-        if not given.strip():
-            raise ProviderError(
-                "paths: an empty pathspec", f"pass directories or files, or leave {param('paths')} out"
-            )
+    top, space = _repository(params, ctx)
     include = tuple(space.pathspec(given) for given in params.paths)
     sides = gitdiff.sides(top, params.range, params.staged, ctx)
     found = gitdiff.changes(top, sides, gitdiff.Selection(include), ctx)
@@ -146,6 +131,28 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         )
     spec = sides.spec + (f" in {_echo(params.paths)}" if params.paths else "")
     return report.document(report.Document(spec, notes, space.show), rows, ctx.budget)
+
+
+def _repository(params: Params, ctx: Context) -> tuple[Path, PathSpace]:
+    """The top level of the repository `root` is in, and the path space between it and the
+    workspace; an error for a root that is no directory in a repository, or an empty pathspec."""
+    base = (ctx.root / params.root).resolve() if params.root else ctx.root
+    if not base.is_dir():
+        what = "root is not a directory" if base.exists() else "root not found"
+        raise ProviderError(f"{what}: {cut(params.root, 200)}", f"paths are relative to {ctx.root}")
+    top = git.toplevel(base, timeout=ctx.timeout(30))
+    if top is None:
+        raise ProviderError(
+            f"not a git repository: {cut(params.root, 200) if params.root not in ('', '.') else base}",
+            f"run inside a repository or pass {param('root', ...)}, a directory inside one",
+        )
+    space = PathSpace.of(ctx.root, top)
+    for given in params.paths:
+        if not given.strip():
+            raise ProviderError(
+                "paths: an empty pathspec", f"pass directories or files, or leave {param('paths')} out"
+            )
+    return top, space
 
 
 def _visible(top: Path, path: str | None, ctx: Context) -> bool:

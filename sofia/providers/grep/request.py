@@ -67,6 +67,36 @@ def build(
     cap: int = 30,
 ) -> Request:
     """Check every input before anything runs; each problem is a ProviderError naming the value."""
+    _check_patterns(patterns)
+    unique = tuple(dict.fromkeys(patterns))
+    duplicates = tuple(dict.fromkeys(p for i, p in enumerate(patterns) if p in patterns[:i]))
+    exts = tuple(dict.fromkeys(_normalise_ext(ext) for ext in exts))
+    if len(ignore_dirs) > MAX_IGNORE_DIRS:
+        raise ArgumentError(
+            f"too many {param('ignore_dirs')}: {len(ignore_dirs):,} (at most {MAX_IGNORE_DIRS})",
+            f"skip a few directory names, or narrow the search with {param('root')} or {param('exts')}",
+        )
+    ignore_dirs = tuple(dict.fromkeys(_normalise_dir(name) for name in ignore_dirs if name.strip("/ ")))
+    base, cwd, target = _resolve_root(root, workspace)
+    return Request(
+        patterns=unique,
+        duplicates=duplicates,
+        root_display=root or ".",
+        cwd=cwd,
+        target=target,
+        base=base,
+        fixed=not regex,
+        word=word,
+        case=case,
+        exts=exts,
+        ignore_dirs=ignore_dirs,
+        cap=cap,
+    )
+
+
+def _check_patterns(patterns: Sequence[str]) -> None:
+    """One to 32 patterns, each a non-empty single line of at most 4,096 characters without NUL:
+    what ripgrep can take as an argument and a line of code can hold."""
     if not patterns:
         raise ArgumentError(
             "grep needs at least one pattern", f"pass a pattern: {param('patterns', ['deleteUser'])}"
@@ -93,30 +123,6 @@ def build(
                 f"pattern too long: {len(pattern)} characters (at most {MAX_PATTERN_CHARS})",
                 "search for a distinctive part of the line instead",
             )
-    unique = tuple(dict.fromkeys(patterns))
-    duplicates = tuple(dict.fromkeys(p for i, p in enumerate(patterns) if p in patterns[:i]))
-    exts = tuple(dict.fromkeys(_normalise_ext(ext) for ext in exts))
-    if len(ignore_dirs) > MAX_IGNORE_DIRS:
-        raise ArgumentError(
-            f"too many {param('ignore_dirs')}: {len(ignore_dirs):,} (at most {MAX_IGNORE_DIRS})",
-            f"skip a few directory names, or narrow the search with {param('root')} or {param('exts')}",
-        )
-    ignore_dirs = tuple(dict.fromkeys(_normalise_dir(name) for name in ignore_dirs if name.strip("/ ")))
-    base, cwd, target = _resolve_root(root, workspace)
-    return Request(
-        patterns=unique,
-        duplicates=duplicates,
-        root_display=root or ".",
-        cwd=cwd,
-        target=target,
-        base=base,
-        fixed=not regex,
-        word=word,
-        case=case,
-        exts=exts,
-        ignore_dirs=ignore_dirs,
-        cap=cap,
-    )
 
 
 def _normalise_ext(ext: str) -> str:

@@ -113,15 +113,26 @@ class Shaper:
 
     def build(self, knobs: budgets.Knobs, enclosing: Enclosing) -> dict[str, Any]:
         """The whole result showing at most `k` hits per pattern and `more` more_in rows."""
-        k, more_rows = knobs["k"], knobs["more"]
-        cap = self.request.cap
-        patterns: list[dict[str, Any]] = []
-        empty: list[str] = []
         notes = [f"duplicate patterns dropped: {', '.join(self.request.duplicates)}"] * bool(
             self.request.duplicates
         )
-        shown_hits = total_hits = 0
-        by_cap = by_budget = more_cut = False
+        patterns, empty, tally = self._patterns(knobs["k"], knobs["more"], enclosing)
+        notes += self._cut_notes(tally, knobs["more"])
+        result: dict[str, Any] = {"root": self.request.root_display, "patterns": patterns, "empty": empty}
+        notes += self._skipped_part(result)
+        result["notes"] = [*notes, *self.default_notes]
+        omitted = {"hits": tally.total - tally.shown, "skipped": len(self.skipped) - SKIPPED_ROWS}
+        return budgets.with_omitted(result, omitted)
+
+    def _patterns(
+        self, k: int, more_rows: int, enclosing: Enclosing
+    ) -> tuple[list[dict[str, Any]], list[str], _Tally]:
+        """Each pattern's entry showing at most `k` hits, the patterns that matched nothing, and
+        what was cut and why."""
+        cap = self.request.cap
+        patterns: list[dict[str, Any]] = []
+        empty: list[str] = []
+        tally = _Tally()
         for found, unseen in zip(self.results, self.unseen, strict=True):
             total = found.total
             if total == 0:
@@ -140,53 +151,71 @@ class Shaper:
             if more:
                 entry["more_in"] = more
             patterns.append(entry)
-            shown_hits += shown
-            total_hits += total
+            tally.shown += shown
+            tally.total += total
             if shown < total:
                 wanted = min(total, cap) if cap else total
-                by_cap = by_cap or wanted < total
-                by_budget = by_budget or (shown < wanted and (shown < len(found.hits) or not cap))
-                more_cut = more_cut or (
+                tally.by_cap = tally.by_cap or wanted < total
+                tally.by_budget = tally.by_budget or (shown < wanted and (shown < len(found.hits) or not cap))
+                tally.more_cut = tally.more_cut or (
                     more_rows < MORE_IN_ROWS and len(more) < min(more_files, MORE_IN_ROWS)
                 )
-        if shown_hits < total_hits:
-            limit = param("max_per_pattern", cap) if by_cap else ""
+        return patterns, empty, tally
+
+    def _cut_notes(self, tally: _Tally, more_rows: int) -> list[str]:
+        """The note for hits not shown (by the cap, the budget, or files changing while searched)
+        and the one for `more_in` rows the budget cut."""
+        notes: list[str] = []
+        if tally.shown < tally.total:
+            cap = self.request.cap
+            limit = param("max_per_pattern", cap) if tally.by_cap else ""
             hint = f"{WHERE}; " + (
                 NARROW_BUDGET
-                if by_budget
+                if tally.by_budget
                 else f"{NARROW_WORDS if self.request.word else NARROW}, or raise {param('max_per_pattern')}"
             )
-            if not by_cap and not by_budget:
+            if not tally.by_cap and not tally.by_budget:
                 limit = "files changed while searching"
-            cut = self.budget if by_budget else None
-            notes.append(budgets.note("hits", shown_hits, total_hits, "hits", cut, hint, limit=limit))
-        if more_cut:
+            cut = self.budget if tally.by_budget else None
+            notes.append(budgets.note("hits", tally.shown, tally.total, "hits", cut, hint, limit=limit))
+        if tally.more_cut:
             change = f"cut to {more_rows} files per pattern"
             notes.append(budgets.shortened_note("more_in", change, self.budget, NARROW_BUDGET))
-        result: dict[str, Any] = {"root": self.request.root_display, "patterns": patterns, "empty": empty}
+        return notes
+
+    def _skipped_part(self, result: dict[str, Any]) -> list[str]:
+        """`skipped` (the first files not searched, with why) set in `result`, and its note."""
         count = len(self.skipped)
-        if count:
-            result["skipped"] = [
-                {"path": self.request.shown(path), "reason": reason}
-                for path, reason in self.skipped[:SKIPPED_ROWS]
-            ]
-            if count > SKIPPED_ROWS:
-                notes.append(
-                    budgets.note(
-                        "skipped",
-                        SKIPPED_ROWS,
-                        count,
-                        "files",
-                        None,
-                        "their matches are not counted",
-                        limit=f"first {SKIPPED_ROWS}",
-                    )
-                )
-            else:
-                notes.append(f"{count} file{'s' * (count != 1)} skipped; their matches are not counted")
-        result["notes"] = [*notes, *self.default_notes]
-        omitted = {"hits": total_hits - shown_hits, "skipped": count - SKIPPED_ROWS}
-        return budgets.with_omitted(result, omitted)
+        if not count:
+            return []
+        result["skipped"] = [
+            {"path": self.request.shown(path), "reason": reason}
+            for path, reason in self.skipped[:SKIPPED_ROWS]
+        ]
+        if count <= SKIPPED_ROWS:
+            return [f"{count} file{'s' * (count != 1)} skipped; their matches are not counted"]
+        return [
+            budgets.note(
+                "skipped",
+                SKIPPED_ROWS,
+                count,
+                "files",
+                None,
+                "their matches are not counted",
+                limit=f"first {SKIPPED_ROWS}",
+            )
+        ]
+
+
+@dataclass
+class _Tally:
+    """Hits shown and found over all patterns, and what shortened the lists."""
+
+    shown: int = 0
+    total: int = 0
+    by_cap: bool = False
+    by_budget: bool = False
+    more_cut: bool = False
 
 
 def _by_file(
