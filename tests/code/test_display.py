@@ -22,17 +22,21 @@ from tests.helpers import run_sf
 TABLES = ("functions", "properties", "ctor", "constants", "cases")
 SECTIONS = {"methods": "", "computed": "computed", "watch": "watch"}
 KINDS = ("const", "let", "var")
-SEPARATORS = {"php": "\\", "python": "."}
+SEPARATORS = {"php": "\\", "python": ".", "rust": "::"} | dict.fromkeys(
+    ("java", "kotlin", "csharp", "swift", "scala"), "."
+)
 
 
 def unfold(imports: list[str], lang: str) -> list[str]:
     separator = SEPARATORS.get(lang, "/")
     out = []
     for item in imports:
-        match = re.fullmatch(r"(.*)" + re.escape(separator) + r"\{(.*)\}", item)
-        out.extend(f"{match[1]}{separator}{tail}" for tail in match[2].split(",")) if match else out.append(
-            item
-        )
+        # folded tails hold no blank: `a::{B as C, D}` is Rust's own list, written as it is
+        match = re.fullmatch(r"(<?)(.*)" + re.escape(separator) + r"\{([^ ]*)\}(>?)", item)
+        if match and bool(match[1]) == bool(match[4]):  # `<sys/{a.h,b.h}>`: a C system header's brackets
+            out.extend(f"{match[1]}{match[2]}{separator}{tail}{match[4]}" for tail in match[3].split(","))
+        else:
+            out.append(item)
     return out
 
 
@@ -102,7 +106,9 @@ def summaries(root: Path, files: list[str]) -> list[tuple[dict[str, Any], str]]:
 FIXTURE_FILES = sorted(
     str(p.relative_to(FIXTURES))
     for p in FIXTURES.rglob("*")
-    if p.suffix in {".go", ".php", ".py", ".ts", ".tsx", ".js", ".vue"}
+    if p.suffix
+    in {".go", ".php", ".py", ".ts", ".tsx", ".js", ".vue"}
+    | {".java", ".kt", ".cs", ".c", ".h", ".cpp", ".hpp", ".rs", ".rb", ".swift"}
 )
 
 
@@ -153,4 +159,39 @@ def test_vue_options_members_are_headed_by_their_section(tmp_path: Path, no_pass
         run_sf("code", "Counter.vue", "--json", cwd=tmp_path, env={"SOFIA_CODE_RAW_BELOW": "0"}).stdout
     )["files"][0]
     assert {f["owner"] for f in document["functions"]} == {"Counter"}
+    same_facts(document, text)
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "folded"),
+    [
+        (
+            "Cart.kt",
+            "import android.os.Build\nimport android.os.Bundle\nimport a.b.C as D\nclass Cart {\n}\n",
+            ["android.os.{Build,Bundle}", "a.b.C as D"],
+        ),
+        (
+            "Cart.java",
+            "import java.util.List;\nimport java.util.Map;\nimport java.io.File;\nclass Cart {}\n",
+            ["java.util.{List,Map}", "java.io.File"],
+        ),
+        (
+            "cart.rs",
+            "use std::fmt;\nuse std::io;\nuse std::fmt::Debug;\nfn f() {}\n",
+            ["std::{fmt,io}", "std::fmt::Debug"],
+        ),
+        (
+            "cart.c",
+            '#include <linux/mm.h>\n#include <linux/slab.h>\n#include "a/x.h"\n#include "a/y.h"\nint f(void);\n',
+            ["<linux/{mm.h,slab.h}>", "a/{x.h,y.h}"],
+        ),
+    ],
+)
+def test_imports_fold_on_the_languages_own_separator(
+    tmp_path: Path, name: str, source: str, folded: list[str], no_passthrough: None
+) -> None:
+    body = "// a long body, so that the summary is the smaller\n" * 40
+    (tmp_path / name).write_text(source + body)
+    ((document, text),) = summaries(tmp_path, [name])
+    assert toon_format.loads(text)["imports"] == folded
     same_facts(document, text)

@@ -32,8 +32,17 @@ BASES = {"constants": "kind", "functions": "mods"}
 """The column that may name a row's group instead of its table."""
 OPTION_SECTIONS = frozenset({"computed", "watch"})
 """Vue Options API sections kept in `mods`; they head their own groups."""
-SEPARATORS = {"php": "\\", "python": "."}
-"""Where an import's last segment starts, per language (`/` elsewhere)."""
+SEPARATORS = {
+    "php": "\\",
+    "python": ".",
+    "java": ".",
+    "kotlin": ".",
+    "csharp": ".",
+    "swift": ".",
+    "scala": ".",
+    "rust": "::",
+}
+"""Where an import's last segment starts, per language (`/` elsewhere: C's `<linux/{mm.h,slab.h}>`)."""
 
 Render = Callable[[Any], str]
 
@@ -139,12 +148,16 @@ def fold_imports(imports: list[str], lang: str) -> list[str]:
             out.append(item)
         elif head not in done:
             done.add(head)
-            out.append(f"{head}{separator}{{{','.join(heads[head])}}}")
+            closing = ">" if head.startswith("<") else ""  # a C system header: `<sys/{a.h,b.h}>`
+            out.append(f"{head}{separator}{{{','.join(heads[head])}}}{closing}")
     return out
 
 
 def split(item: str, separator: str) -> tuple[str, str]:
     """(everything before the last separator, the rest); ("", "") when not foldable."""
+    if item.startswith("<") and item.endswith(">"):
+        head, tail = split(item[1:-1], separator)
+        return (f"<{head}", tail) if head else ("", "")
     if " " in item or "{" in item or separator not in item.strip(separator):
         return "", ""
     head, _, tail = item.rpartition(separator)
