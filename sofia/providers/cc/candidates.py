@@ -118,21 +118,7 @@ def _load(
 def _report(
     digests: list[tuple[Session, Digest]], params: Params, notes: list[str], budget: int | None
 ) -> dict[str, Any]:
-    tools: dict[str, list[int]] = {}
-    commands: dict[str, tuple[int, set[str], int]] = {}
-    reads: dict[str, tuple[int, set[str], int]] = {}
-    for session, digest in digests:
-        for thread in (digest.main, digest.sub):
-            _add_tools(tools, thread)
-            for command, calls in thread.commands.items():
-                count, seen, secrets = commands.get(command, (0, set(), digest.redactions_in(command)))
-                seen.add(session.full_id)
-                commands[command] = (count + calls, seen, secrets)
-            for path, touches in thread.files.items():
-                if touches[0]:
-                    count, seen, secrets = reads.get(path, (0, set(), digest.redactions_in(path)))
-                    seen.add(session.full_id)
-                    reads[path] = (count + touches[0], seen, secrets)
+    tools, commands, reads = _tallies(digests)
     heavy = [
         {"tool": name, "calls": calls, "result_tokens": tokens, "suggestion": SUGGESTIONS.get(name, "")}
         for name, (calls, tokens) in sorted(tools.items(), key=lambda kv: (-kv[1][1], -kv[1][0], kv[0]))
@@ -189,6 +175,31 @@ def _report(
         }
 
     return fit(build, {"kept": limit_commands + limit_reads}, [Shrink("kept")], budget)
+
+
+Tally = dict[str, tuple[int, set[str], int]]
+"""Per command or path: how often, in which sessions, and the secrets its text holds."""
+
+
+def _tallies(digests: list[tuple[Session, Digest]]) -> tuple[dict[str, list[int]], Tally, Tally]:
+    """Over every session and its subagents: (calls, result tokens) per tool, and the tallies
+    of the commands run and the files read."""
+    tools: dict[str, list[int]] = {}
+    commands: Tally = {}
+    reads: Tally = {}
+    for session, digest in digests:
+        for thread in (digest.main, digest.sub):
+            _add_tools(tools, thread)
+            for command, calls in thread.commands.items():
+                count, seen, secrets = commands.get(command, (0, set(), digest.redactions_in(command)))
+                seen.add(session.full_id)
+                commands[command] = (count + calls, seen, secrets)
+            for path, touches in thread.files.items():
+                if touches[0]:
+                    count, seen, secrets = reads.get(path, (0, set(), digest.redactions_in(path)))
+                    seen.add(session.full_id)
+                    reads[path] = (count + touches[0], seen, secrets)
+    return tools, commands, reads
 
 
 def _add_tools(tools: dict[str, list[int]], thread: Thread) -> None:

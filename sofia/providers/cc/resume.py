@@ -7,6 +7,7 @@ from typing import Any
 
 from sofia.output.budget import Lower, Shrink, fit
 from sofia.providers.cc import timefmt
+from sofia.providers.cc.digest import Digest
 from sofia.providers.cc.notes import (
     BIGGER,
     Cut,
@@ -37,12 +38,8 @@ CliParams = SessionCliParams
 def run(params: Params, ctx: Context) -> dict[str, Any]:
     opened = open_session(params.session, params.projects_dir, ctx, wants_redaction(params), subagents=False)
     digest = opened.digest
-    first = digest.prompts[0] if digest.prompts else ""
-    last = digest.prompts[-1] if digest.prompts else ""
-    goal = collapse(first)
-    now = collapse(last)
-    if now == goal:
-        now, last = "", ""
+    first, last = _asks(digest)
+    goal, now = collapse(first), collapse(last)
     files = sorted(
         digest.main.files.items(),
         key=lambda item: (-(item[1][1] + item[1][2]), -item[1][0], relative_to(item[0], digest.cwd)),
@@ -60,12 +57,9 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     def build(k: dict[str, int]) -> dict[str, Any]:
         todos = digest.todos[: k["todos"]]
         shown_files = files[: k["files"]]
-        notes = list(base_notes)
-        for listed in (
-            Cut("todos", "todos", len(digest.todos), min(TODOS_SHOWN, len(digest.todos)), len(todos)),
-            Cut("files", "files", len(files), min(FILES_SHOWN, len(files)), len(shown_files)),
-        ):
-            notes += cut_note(listed, ctx.budget, BIGGER)
+        notes = base_notes + _cut_notes(
+            len(digest.todos), len(todos), len(files), len(shown_files), ctx.budget
+        )
         notes += texts_note("next", [last_said], k["next"], NEXT_CHARS, ctx.budget, BIGGER)
         shown_texts = [
             digest.branch,
@@ -101,6 +95,25 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
         }
 
     return fit(build, knobs, LADDER, ctx.budget)
+
+
+def _asks(digest: Digest) -> tuple[str, str]:
+    """The first prompt (the goal) and the last one (the latest ask), "" for the last when it
+    says what the first does."""
+    first = digest.prompts[0] if digest.prompts else ""
+    last = digest.prompts[-1] if digest.prompts else ""
+    return (first, "") if collapse(last) == collapse(first) else (first, last)
+
+
+def _cut_notes(todos: int, todos_shown: int, files: int, files_shown: int, budget: int | None) -> list[str]:
+    """A note for the todos and for the files not shown, by the per-list limit or the budget."""
+    notes: list[str] = []
+    for listed in (
+        Cut("todos", "todos", todos, min(TODOS_SHOWN, todos), todos_shown),
+        Cut("files", "files", files, min(FILES_SHOWN, files), files_shown),
+    ):
+        notes += cut_note(listed, budget, BIGGER)
+    return notes
 
 
 IMPLEMENTATION = Implementation(params=Params, run=run, cli_params=CliParams, extra_roots=data_roots)

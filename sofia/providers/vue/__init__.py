@@ -85,33 +85,11 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     if not base.is_dir():
         raise ProviderError(f"root not found: {params.root}", f"paths are relative to {ctx.root}")
     notes: list[str] = []
+    candidates = _candidates(params, ctx, base, shown, notes)
+    loader, walker, module, router, skipped = _first_table(base, shown, candidates, params.file, ctx)
     others: list[Path] = []
-    if params.file:
-        router = (ctx.root / params.file).resolve()
-        kinds.require(router, params.file, what="router file", directory=False)
-        if not router.is_file():
-            raise ProviderError(f"router file not found: {params.file}", f"paths are relative to {ctx.root}")
-        candidates = [router]
-    else:
-        ordered = locate(base, shown, ctx, notes)
-        candidates = [base / rel for rel in ordered]
-    skipped: list[str] = []
-    for router in candidates:
-        loader, walker, module, found = _attempt(base, shown, router, params.file, ctx)
-        if found:
-            break
-        skipped.append(module.rel)
-    else:
-        first = skipped[0]
-        tried = "" if len(skipped) == 1 else f" (nor in {', '.join(skipped[1:])})"
-        raise ProviderError(
-            f"no route array in {first}{tried}",
-            "expected createRouter({ routes }), export default [...] or const routes = [...]; "
-            f"pass {param('file', ...)} for the module that declares them",
-        )
     if not params.file:
-        chosen = candidates.index(router)
-        others = candidates[chosen + 1 :]
+        others = candidates[candidates.index(router) + 1 :]
         if skipped:
             notes.append(f"not a router (no route table): {', '.join(skipped)}")
     _note_run_time(walker, module)
@@ -125,19 +103,58 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
     notes.extend(walker.misses.notes())
     files, rows = _by_first_route(list(loader.order), walker.rows)
     raw_tok = sum(estimate(m.source) for m in loader.modules.values() if m is not None)
+    return _fitted(files, rows, notes, raw_tok, ctx.budget)
 
+
+def _candidates(params: Params, ctx: Context, base: Path, shown: str, notes: list[str]) -> list[Path]:
+    """The router modules to try, most likely first: the one `file` names, else those found."""
+    from sofia.runtime import files as kinds
+
+    if not params.file:
+        return [base / rel for rel in locate(base, shown, ctx, notes)]
+    router = (ctx.root / params.file).resolve()
+    kinds.require(router, params.file, what="router file", directory=False)
+    if not router.is_file():
+        raise ProviderError(f"router file not found: {params.file}", f"paths are relative to {ctx.root}")
+    return [router]
+
+
+def _first_table(
+    base: Path, shown: str, candidates: list[Path], file: str, ctx: Context
+) -> tuple[ModuleLoader, RouteWalker, Module, Path, list[str]]:
+    """The first candidate holding a route table, walked, with the modules tried before it;
+    an error naming every candidate when none holds one."""
+    skipped: list[str] = []
+    for router in candidates:
+        loader, walker, module, found = _attempt(base, shown, router, file, ctx)
+        if found:
+            return loader, walker, module, router, skipped
+        skipped.append(module.rel)
+    first = skipped[0]
+    tried = "" if len(skipped) == 1 else f" (nor in {', '.join(skipped[1:])})"
+    raise ProviderError(
+        f"no route array in {first}{tried}",
+        "expected createRouter({ routes }), export default [...] or const routes = [...]; "
+        f"pass {param('file', ...)} for the module that declares them",
+    )
+
+
+def _fitted(
+    files: list[str], rows: list[dict[str, Any]], notes: list[str], raw_tok: int, budget: int | None
+) -> dict[str, Any]:
+    """The result with as many routes as the budget holds, the rest counted."""
     hint = f"pass {param('file', ...)} for a single route module"
 
     def build(count: int) -> dict[str, Any]:
         result: dict[str, Any] = {"files": files, "routes": elide(rows[:count], ELIDABLE)}
-        cut = [budgets.note("routes", count, len(rows), "routes", ctx.budget, hint)] * (count < len(rows))
+        cut = [budgets.note("routes", count, len(rows), "routes", budget, hint)] * (count < len(rows))
         result["notes"] = notes + cut
         result["stats"] = {"raw_tok": raw_tok}
         return budgets.with_omitted(result, {"routes": len(rows) - count})
 
-    keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(build(k), ctx.budget))
+    keep = budgets.largest_prefix(len(rows), lambda k: budgets.fits(build(k), budget))
     result = build(keep)
-    budgets.add_floor_note(result, ctx.budget)
+    budgets.add_floor_note(result, budget)
     return result
 
 

@@ -45,6 +45,24 @@ MAX_STEPS = 200_000
 MAX_NESTING = 150
 """Expressions nested inside one another (Python's own stack bounds the walk)."""
 SCRIPT_SUFFIXES = frozenset(EXTENSIONS) | {".cjs", ".cts"}
+LITERALS = frozenset(
+    {
+        "identifier",
+        "shorthand_property_identifier",
+        "string",
+        "template_string",
+        "number",
+        "true",
+        "false",
+        "null",
+        "undefined",
+        "array",
+        "object",
+        "regex",
+        "meta_property",
+    }
+)
+"""Nodes that denote a value by themselves (with a name's, looked up); functions too."""
 
 
 class Evaluator:
@@ -212,51 +230,10 @@ class Evaluator:
                 return UNDEFINED
             origin = Origin(scope.module, node)
         kind = node.type
-        if kind in ("identifier", "shorthand_property_identifier"):
-            return self.lookup(text(node), scope, origin)
-        if kind in ("string", "template_string"):
-            return self._string(node, scope, origin)
-        if kind == "number":
-            return _number(text(node))
-        if kind in ("true", "false"):
-            return kind == "true"
-        if kind == "null":
-            return NULL
-        if kind == "undefined":
-            return UNDEFINED
-        if kind == "array":
-            return self._array(node, scope)
-        if kind == "object":
-            return ObjectLit(scope, node)
-        if kind in FUNCTIONS:
-            return Func(scope, node)
-        if kind == "regex":
-            pattern = node.child_by_field_name("pattern")
-            flags = node.child_by_field_name("flags")
-            return Regex(
-                text(pattern) if pattern is not None else "", text(flags) if flags is not None else ""
-            )
-        if kind == "meta_property":
-            return (
-                ImportMeta()
-                if text(node).replace(" ", "") == "import.meta"
-                else Unknown(origin, "meta property")
-            )
-        if kind == "member_expression":
-            if text(node).replace(" ", "") == "Object.prototype.toString":
-                return Builtin("toString")
-            target = self.eval(node.child_by_field_name("object"), scope)
-            optional = node.child_by_field_name("optional_chain") is not None
-            if optional and (target is UNDEFINED or target is NULL):
-                return UNDEFINED
-            prop = node.child_by_field_name("property")
-            return self.member(target, text(prop) if prop is not None else "", origin)
-        if kind == "subscript_expression":
-            target = self.eval(node.child_by_field_name("object"), scope)
-            key = self.eval(node.child_by_field_name("index"), scope)
-            if isinstance(key, Unknown):
-                return key
-            return self.member(target, _key(key), origin)
+        if kind in LITERALS or kind in FUNCTIONS:
+            return self._literal(node, scope, origin)
+        if kind in ("member_expression", "subscript_expression"):
+            return self._access(node, scope, origin)
         if kind == "call_expression":
             return calls.call(self, node, scope, origin)
         if kind == "await_expression":
@@ -283,6 +260,56 @@ class Evaluator:
         if kind == "new_expression":
             return Unknown(origin, "an object built at run time")
         return Unknown(origin, "an expression not evaluated")
+
+    def _literal(self, node: Any, scope: Scope, origin: Origin) -> Any:
+        """A name's value, or what a literal (string, number, array, object, function, regex,
+        `import.meta`) denotes; objects and functions stay lazy until read or called."""
+        kind = node.type
+        if kind in ("identifier", "shorthand_property_identifier"):
+            return self.lookup(text(node), scope, origin)
+        if kind in ("string", "template_string"):
+            return self._string(node, scope, origin)
+        if kind == "number":
+            return _number(text(node))
+        if kind in ("true", "false"):
+            return kind == "true"
+        if kind == "null":
+            return NULL
+        if kind == "undefined":
+            return UNDEFINED
+        if kind == "array":
+            return self._array(node, scope)
+        if kind == "object":
+            return ObjectLit(scope, node)
+        if kind == "regex":
+            pattern = node.child_by_field_name("pattern")
+            flags = node.child_by_field_name("flags")
+            return Regex(
+                text(pattern) if pattern is not None else "", text(flags) if flags is not None else ""
+            )
+        if kind == "meta_property":
+            return (
+                ImportMeta()
+                if text(node).replace(" ", "") == "import.meta"
+                else Unknown(origin, "meta property")
+            )
+        return Func(scope, node)
+
+    def _access(self, node: Any, scope: Scope, origin: Origin) -> Any:
+        """`a.b`, `a?.b` and `a[key]`: the member of the evaluated object."""
+        if node.type == "member_expression" and text(node).replace(" ", "") == "Object.prototype.toString":
+            return Builtin("toString")
+        target = self.eval(node.child_by_field_name("object"), scope)
+        if node.type == "subscript_expression":
+            key = self.eval(node.child_by_field_name("index"), scope)
+            if isinstance(key, Unknown):
+                return key
+            return self.member(target, _key(key), origin)
+        optional = node.child_by_field_name("optional_chain") is not None
+        if optional and (target is UNDEFINED or target is NULL):
+            return UNDEFINED
+        prop = node.child_by_field_name("property")
+        return self.member(target, text(prop) if prop is not None else "", origin)
 
     def _string(self, node: Any, scope: Scope, origin: Origin) -> Any:
         literal = string_value(node)
