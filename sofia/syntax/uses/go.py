@@ -180,11 +180,16 @@ class Analyzer(Base):
 
     def classify(self, node: Node, word: str) -> Occurrence:
         parent = node.parent
-        start = node.start_byte
         if parent is None:
-            return Occurrence(start, 0, 0, USE, "reference")
+            return Occurrence(node.start_byte, 0, 0, USE, "reference")
+        declared = self.in_declaration(node, parent)
+        return declared if declared is not None else self.in_expression(node, parent)
+
+    def in_declaration(self, node: Node, parent: Node) -> Occurrence | None:
+        """The name a declaration introduces (a definition, or a local inside a function), or a
+        type embedded in a struct; None for a name in any other place."""
         ptype = parent.type
-        top = nearest(node, FUNCTIONS) is None
+        start = node.start_byte
         if ptype == "function_declaration" and is_field(parent, "name", node):
             return self.definition("function", parent, self.module)
         if ptype == "method_declaration" and is_field(parent, "name", node):
@@ -212,7 +217,7 @@ class Analyzer(Base):
                 (*self.module, text_of(owner.child_by_field_name("name"))) if owner else None,
             )
         if ptype in ("const_spec", "var_spec") and is_field(parent, "name", node):
-            if top:
+            if nearest(node, FUNCTIONS) is None:
                 return self.definition(
                     "constant" if ptype == "const_spec" else "variable", parent, self.module
                 )
@@ -227,6 +232,13 @@ class Analyzer(Base):
             and parent.parent.type in ("short_var_declaration", "range_clause")
         ) and is_field(parent.parent, "left", parent):
             return self.local(node)
+        return None
+
+    def in_expression(self, node: Node, parent: Node) -> Occurrence:
+        """A use: through a selector or a package, a composite literal's key or type, a type, an
+        import, a call, else a reference."""
+        ptype = parent.type
+        start = node.start_byte
         if ptype == "selector_expression" and is_field(parent, "field", node):
             return self.selector(parent, node)
         if ptype == "qualified_type" and is_field(parent, "name", node):

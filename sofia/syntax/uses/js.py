@@ -387,6 +387,14 @@ class Analyzer(Base):
         start = node.start_byte
         if parent is None:
             return Occurrence(start, 0, 0, USE, "reference")
+        found = self._declared(node, parent)
+        if found is None:
+            found = self._imported(node, parent, word)
+        return found if found is not None else self._used(node, parent, word)
+
+    def _declared(self, node: Node, parent: Node) -> Occurrence | None:
+        """The name a class, function, method, property, enum member or variable declaration
+        introduces, or None."""
         ptype = parent.type
         if ptype in DEFINITIONS and is_field(parent, "name", node):
             outer = nearest(parent, (*DEFINITIONS, *FUNCTION_SCOPES))
@@ -408,6 +416,12 @@ class Analyzer(Base):
             return self.definition("constant", parent, owner)
         if ptype == "variable_declarator" and is_field(parent, "name", node):
             return self.declarator(parent, node)
+        return None
+
+    def _imported(self, node: Node, parent: Node, word: str) -> Occurrence | None:
+        """A name an import, a `require` destructuring or an export names, or None."""
+        ptype = parent.type
+        start = node.start_byte
         if ptype == "import_specifier":
             return self.import_specifier(parent, node)
         if node.type == "shorthand_property_identifier_pattern" or ptype == "pair_pattern":
@@ -432,6 +446,13 @@ class Analyzer(Base):
                 origin = self.target_module(text_of(source)[1:-1])
                 return Occurrence(start, 0, 0, USE, "import", origin, exported=exported)
             return Occurrence(start, 0, 0, USE, "reference", self.resolve(word), exported=exported)
+        return None
+
+    def _used(self, node: Node, parent: Node, word: str) -> Occurrence:
+        """Any other use: a member, an object key, a JSX tag, `new`, a heritage clause, a type,
+        a parameter, a call or a decorator, else a reference."""
+        ptype = parent.type
+        start = node.start_byte
         if ptype == "member_expression" and is_field(parent, "property", node):
             target, own, is_module = self.receiver(parent.child_by_field_name("object"))
             kind = "call" if self._called(parent) else "reference"

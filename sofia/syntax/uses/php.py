@@ -216,6 +216,19 @@ class Analyzer(Base):
             return Occurrence(node.start_byte, 0, 0, USE, "reference")
         ptype = parent.type
         start = node.start_byte
+        found = self.declared(here, parent, start)
+        if found is not None:
+            return found
+        if ptype == "variable_name":
+            return self.variable(parent, word)
+        if ptype == "argument" and is_field(parent, "name", here):
+            return Occurrence(start, 0, 0, OTHER)  # a named argument: a parameter's name
+        found = self.member(here, parent, start)
+        return found if found is not None else self.used(here, parent, start)
+
+    def declared(self, here: Node, parent: Node, start: int) -> Occurrence | None:
+        """The name a type, function, method or constant declaration introduces, or None."""
+        ptype = parent.type
         if ptype in TYPE_KINDS and is_field(parent, "name", here):
             return self.definition(TYPE_KINDS[ptype], parent, self.namespace_at(start))
         if ptype == "function_definition" and is_field(parent, "name", here):
@@ -226,10 +239,12 @@ class Analyzer(Base):
             owner = self.class_path(parent)
             decl = parent.parent if ptype == "const_element" and parent.parent is not None else parent
             return self.definition("constant", decl, owner if owner is not None else self.namespace_at(start))
-        if ptype == "variable_name":
-            return self.variable(parent, word)
-        if ptype == "argument" and is_field(parent, "name", here):
-            return Occurrence(start, 0, 0, OTHER)  # a named argument: a parameter's name
+        return None
+
+    def member(self, here: Node, parent: Node, start: int) -> Occurrence | None:
+        """A member called or read through an object (`$x->m()`) or a class (`X::m()`,
+        `X::C`), the class being the scope's type use; None outside such an expression."""
+        ptype = parent.type
         if ptype in CALLS or ptype in ACCESSES:
             if not is_field(parent, "name", here):
                 return Occurrence(start, 0, 0, USE, "reference")
@@ -247,6 +262,12 @@ class Analyzer(Base):
                 return self.type_use("reference", here)
             target, own = self.receiver(named[0]) if named else (None, False)
             return Occurrence(start, 0, 0, USE, "reference", target, member=True, via_self=own)
+        return None
+
+    def used(self, here: Node, parent: Node, start: int) -> Occurrence:
+        """Any other use: a function called, a class named (new, extends, a type, an import),
+        else a reference (a constant, through its namespace)."""
+        ptype = parent.type
         if ptype == "function_call_expression":
             path = self.resolve(text_of(here), start, "function")
             imported = len(segments(text_of(here))) > 1 or text_of(here) in self.imports_at(start)["function"]
