@@ -21,17 +21,17 @@ def rows(table: list[dict[str, Any]], *columns: str) -> list[tuple[Any, ...]]:
 def test_imports_and_types_with_bases_and_template_parameters() -> None:
     summary = summarised(CPP, HEADER)
     assert summary["imports"] == ["<string>", "<vector>", "legacy.h"]
+    assert summary["namespace"] == "geo"  # every declaration is in it: written once, not before each name
     assert rows(summary["types"], "kind", "name", "extends", "detail") == [
-        ("namespace", "geo", "", ""),
-        ("class", "geo::Shape", "", ""),
-        ("class", "geo::Circle", "Shape", ""),
-        ("struct", "geo::Circle::Style", "", ""),
-        ("enum", "geo::Color", "", ": unsigned char"),
-        ("struct", "geo::Point", "", ""),
-        ("type", "geo::Points", "", "= std::vector<Point>"),
-        ("type", "geo::ShapePtr", "", ""),
-        ("class", "geo::Box", "", "<typename T, int N = 4>"),
-        ("namespace", "geo::helpers", "", ""),
+        ("class", "Shape", "", ""),
+        ("class", "Circle", "Shape", ""),
+        ("struct", "Circle::Style", "", ""),
+        ("enum", "Color", "", ": unsigned char"),
+        ("struct", "Point", "", ""),
+        ("type", "Points", "", "= std::vector<Point>"),
+        ("type", "ShapePtr", "", ""),
+        ("class", "Box", "", "<typename T, int N = 4>"),
+        ("namespace", "helpers", "", ""),
     ]
     assert summarised(CPP, "app/main.cpp")["imports"] == [
         "../src/shape.hpp",
@@ -43,38 +43,38 @@ def test_imports_and_types_with_bases_and_template_parameters() -> None:
 def test_members_with_signatures_and_modifiers() -> None:
     functions = rows(summarised(CPP, HEADER)["functions"], "owner", "name", "sig", "line", "mods")
     assert functions == [
-        ("geo::Shape", "~Shape", "()", 13, "virtual default"),
-        ("geo::Shape", "area", "double () const", 15, "virtual abstract"),
-        ("geo::Shape", "name", "std::string () const", 16, "virtual"),
-        ("geo::Circle", "Circle", "(double radius)", 24, "explicit"),
-        ("geo::Circle", "Circle", "(const Circle&)", 25, "delete"),
-        ("geo::Circle", "~Circle", "() override", 26, ""),
-        ("geo::Circle", "area", "double () const override", 27, ""),
-        ("geo::Circle", "unit", "Circle ()", 28, "static"),
-        ("geo::Circle", "operator==", "bool (const Circle& other) const", 29, ""),
-        ("geo::Circle", "operator bool", "() const", 30, ""),
-        ("geo::Box", "put", "void (const T& item)", 54, ""),
-        ("geo::Box", "operator[]", "T &(int i)", 55, ""),
-        ("geo::Box", "convert", "<typename U> U () const", 57, ""),
-        ("geo::helpers", "scale", "double (double by)", 64, ""),
+        ("Shape", "~Shape", "()", 13, "virtual default"),
+        ("Shape", "area", "double () const", 15, "virtual abstract"),
+        ("Shape", "name", "std::string () const", 16, "virtual"),
+        ("Circle", "Circle", "(double radius)", 24, "explicit"),
+        ("Circle", "Circle", "(const Circle&)", 25, "delete"),
+        ("Circle", "~Circle", "() override", 26, ""),
+        ("Circle", "area", "double () const override", 27, ""),
+        ("Circle", "unit", "Circle ()", 28, "static"),
+        ("Circle", "operator==", "bool (const Circle& other) const", 29, ""),
+        ("Circle", "operator bool", "() const", 30, ""),
+        ("Box", "put", "void (const T& item)", 54, ""),
+        ("Box", "operator[]", "T &(int i)", 55, ""),
+        ("Box", "convert", "<typename U> U () const", 57, ""),
+        ("helpers", "scale", "double (double by)", 64, ""),
     ]
 
 
 def test_fields_take_the_visibility_of_their_access_section() -> None:
     properties = rows(summarised(CPP, HEADER)["properties"], "owner", "name", "type", "vis", "mods", "value")
     assert properties == [
-        ("geo::Shape", "sides_", "int", "protected", "", "0"),
-        ("geo::Circle::Style", "stroke", "int", "public", "", ""),
-        ("geo::Circle", "radius_", "double", "private", "", ""),
-        ("geo::Circle", "kPi", "double", "private", "static constexpr", "3.14159"),
-        ("geo::Point", "x", "double", "public", "", ""),  # a struct starts public
-        ("geo::Point", "y", "double", "public", "", ""),
-        ("geo::Box", "items_", "T [N]", "private", "", ""),
+        ("Shape", "sides_", "int", "protected", "", "0"),
+        ("Circle::Style", "stroke", "int", "public", "", ""),
+        ("Circle", "radius_", "double", "private", "", ""),
+        ("Circle", "kPi", "double", "private", "static constexpr", "3.14159"),
+        ("Point", "x", "double", "public", "", ""),  # a struct starts public
+        ("Point", "y", "double", "public", "", ""),
+        ("Box", "items_", "T [N]", "private", "", ""),
     ]
     assert rows(summarised(CPP, HEADER)["cases"], "owner", "name", "value") == [
-        ("geo::Color", "Red", ""),
-        ("geo::Color", "Green", "4"),
-        ("geo::Color", "Blue", ""),
+        ("Color", "Red", ""),
+        ("Color", "Green", "4"),
+        ("Color", "Blue", ""),
     ]
 
 
@@ -87,7 +87,9 @@ def test_out_of_line_definitions_and_file_level_visibility() -> None:
         ("Ring", "inner", "public"),
         ("", "main", "public"),
     ]
-    source = rows(summarised(CPP, "src/shape.cpp")["functions"], "owner", "name", "sig")
+    shape = summarised(CPP, "src/shape.cpp")
+    assert shape["namespace"] == ""  # geo::Shape::name is defined outside namespace geo
+    source = rows(shape["functions"], "owner", "name", "sig")
     assert ("geo::Box", "put", "<typename T, int N> void (const T& item)") in source
     assert ("geo::Shape", "name", "std::string () const") in source
 
@@ -95,9 +97,9 @@ def test_out_of_line_definitions_and_file_level_visibility() -> None:
 def test_exported_leaves_protected_and_private_members_out() -> None:
     summary = summarised(CPP, HEADER, exported=True)
     assert [(p["owner"], p["name"]) for p in summary["properties"]] == [
-        ("geo::Circle::Style", "stroke"),
-        ("geo::Point", "x"),
-        ("geo::Point", "y"),
+        ("Circle::Style", "stroke"),
+        ("Point", "x"),
+        ("Point", "y"),
     ]
 
 

@@ -6,6 +6,7 @@ through `code`."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tests.code.conftest import FIXTURES, code, slice_text
@@ -127,4 +128,16 @@ def test_slices_and_find_by_name(no_passthrough: None) -> None:
     globbed = code(KT, "**/*.kt", symbols=["Serializable"])
     assert [s["text"] for d in globbed["files"] for s in d["slices"]] == [
         "@Target(AnnotationTarget.CLASS)\nannotation class Serializable\n"
+    ]
+
+
+def test_a_long_default_is_cut_at_24_characters(tmp_path: Path) -> None:
+    (tmp_path / "Opts.kt").write_text(
+        "fun open(path: String, mode: Int = 0, retry: Policy = Policy.exponential(base = 2, cap = 30)): File = TODO()\n"
+        "fun pick(items: Map<String, Int> = emptyMap()) {}\n"
+    )
+    sigs = [row["sig"] for row in summarised(tmp_path, "Opts.kt")["functions"]]
+    assert sigs == [
+        "(path: String, mode: Int = 0, retry: Policy = Policy.exponential(base…): File",
+        "(items: Map<String, Int> = emptyMap())",
     ]

@@ -25,8 +25,9 @@ def summarise(tree: SymbolTree, file: SourceFile, options: SummaryOptions) -> Su
     for declaration in parsed.declarations:
         rows.add(declaration)
     imports = [_import(spec, node) for node in parsed.imports]
+    namespace = parsed.package or rows.hoist(_enclosing_namespace(parsed.declarations))
     fields: dict[str, Any] = {
-        "namespace": parsed.package,
+        "namespace": namespace,
         "imports": [text for text in imports if text],
         "types": rows.types,
         "functions": rows.functions,
@@ -35,6 +36,25 @@ def summarise(tree: SymbolTree, file: SourceFile, options: SummaryOptions) -> Su
         "cases": rows.cases,
     }
     return Summary(fields=fields)
+
+
+def _enclosing_namespace(declarations: list[Declaration]) -> tuple[str, ...]:
+    """The namespace every declaration of the file stands in (C++'s `namespace LightGBM { ... }`
+    around the whole file, `a::b` for nested ones), else (): written once as the summary's
+    `namespace`, as a package is, not before every name. The preprocessor's definitions belong to
+    no namespace and do not count."""
+    path: tuple[str, ...] = ()
+    holders: set[int] = set()
+    while True:
+        outer = [
+            d
+            for d in declarations
+            if not d.node.type.startswith("preproc_")
+            and (id(d.owner) in holders if holders else d.owner is None)
+        ]
+        if not outer or any(d.kind != "namespace" for d in outer) or len({d.path for d in outer}) != 1:
+            return path
+        path, holders = outer[0].path, {id(d) for d in outer}
 
 
 def _import(spec: Spec, node: Node) -> str:
@@ -83,8 +103,10 @@ class _Rows:
                 {
                     "owner": owner,
                     "name": declaration.name,
-                    "sig": cells.collapse(
-                        queried.header(spec, declaration.node, declaration.name_node, self.source)
+                    "sig": _cut_defaults(
+                        cells.collapse(
+                            queried.header(spec, declaration.node, declaration.name_node, self.source)
+                        )
                     ),
                     "line": declaration.name_node.start_point.row + 1,
                     "end_line": last_line(declaration.end),
@@ -122,6 +144,24 @@ class _Rows:
             self.cases.append(
                 {"owner": owner, "name": declaration.name, "value": _literal(self.spec, declaration)}
             )
+
+    def hoist(self, path: tuple[str, ...]) -> str:
+        """Names and owners written without the file's enclosing namespace `path` (its own rows
+        left out): the namespace is the summary's; "" where there is none."""
+        if not path:
+            return ""
+        namespace = self.separator.join(path)
+        prefix = namespace + self.separator
+        self.types = [
+            row for row in self.types if not (row["kind"] == "namespace" and row["name"] == namespace)
+        ]
+        for row in self.types:
+            row["name"] = row["name"].removeprefix(prefix)
+        for table in (self.functions, self.properties, self.constants, self.cases):
+            for row in table:
+                owner = row["owner"]
+                row["owner"] = "" if owner == namespace else owner.removeprefix(prefix)
+        return namespace
 
     def type_cell(self, declaration: Declaration) -> str:
         if self.spec.value_type is not None:
@@ -171,6 +211,74 @@ class _Rows:
         if self.spec.detail is not None:
             return cells.detail(cells.collapse(self.spec.detail(node)))
         return cells.detail(cells.collapse(text_of(params))) if params is not None else ""
+
+
+_OPENERS = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_OPERATOR_BYTES = frozenset("=!<>+-*/%&|^~")
+
+
+def _cut_defaults(sig: str) -> str:
+    """Each parameter default in a signature cut at 24 characters, as every summary cuts them
+    (`size_t n = SIZE_MAX` whole, `Options o = Options::defaults().with(…)` cut): a default is
+    the text after a lone `=` inside the parameter list, up to the `,` or `)` closing it."""
+    if "=" not in sig:
+        return sig
+    out: list[str] = []
+    depth = 0
+    angles = 0  # type arguments (`Iterator<Item = u8>`: an associated type, not a default)
+    at = 0
+    while at < len(sig):
+        char = sig[at]
+        if char == "<" and (sig[at - 1 : at].isalnum() or sig[at - 1 : at] == "_"):
+            angles += 1
+        elif char == ">" and angles and sig[at - 1 : at] != "-":
+            angles -= 1
+        lone = (
+            char == "="
+            and depth > 0
+            and not angles
+            and sig[at - 1 : at] not in _OPERATOR_BYTES
+            and sig[at + 1 : at + 2] not in ("=", ">")
+        )
+        if lone:
+            end = _default_end(sig, at + 1)
+            out.append("=" + (" " if sig[at + 1 : at + 2] == " " else ""))
+            out.append(cells.default(sig[at + 1 : end]))
+            at = end
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        out.append(char)
+        at += 1
+    return "".join(out)
+
+
+def _default_end(sig: str, start: int) -> int:
+    """Where a default starting at `start` ends: the `,` or closer at its own depth."""
+    stack: list[str] = []
+    quote = ""
+    at = start
+    while at < len(sig):
+        char = sig[at]
+        if quote:
+            if char == "\\":
+                at += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "([{":
+            stack.append(_OPENERS[char])
+        elif char in ")]}":
+            if not stack:
+                return at
+            stack.pop()
+        elif char == "," and not stack:
+            return at
+        at += 1
+    return at
 
 
 def _capture(declaration: Declaration, name: str) -> str:
