@@ -230,6 +230,18 @@ class Parsed:
 
 def spec_of(lang: str) -> Spec:
     """The language's Spec; LanguageUnsupported when its module cannot be had."""
+    spec = _SPECS.get(lang)
+    if spec is None:
+        spec = _SPECS[lang] = _spec_of(lang)
+    return spec
+
+
+_SPECS: dict[str, Spec] = {}
+"""Specs already had, by language: looking a module up again costs as much as a small lookup in
+the tree, and the engines ask for every declaration and occurrence."""
+
+
+def _spec_of(lang: str) -> Spec:
     record = registry.language(lang)
     if record is None or not record.spec:
         raise LanguageUnsupported(f"no query-driven language named {lang!r}")

@@ -50,6 +50,7 @@ class Analyzer(Base):
         self.module: Path = tuple(p for p in self.parsed.package.replace("::", ".").split(".") if p)
         self.by_name_node = {d.name_node.start_byte: d for d in self.parsed.declarations}
         self.imports: dict[str, ImportBinding] = {}
+        self._bindings_named: dict[str, list[TypedBinding]] = {}
         if self.tables.import_bindings is not None:
             for node in self.parsed.imports:
                 for binding in self.tables.import_bindings(node):
@@ -75,21 +76,31 @@ class Analyzer(Base):
         return {d.name: d for d in self.parsed.declarations if d.kind in TYPE_KINDS or d.scope}
 
     @cached_property
-    def bindings(self) -> list[TypedBinding]:
-        found: list[TypedBinding] = []
+    def _bindings_by_name(self) -> dict[str, list[tuple[Node, dict[str, list[Node]]]]]:
+        """The typed bindings' name nodes by their text, each with its match, in match order."""
+        found: dict[str, list[tuple[Node, dict[str, list[Node]]]]] = {}
         for binding in queried.typed_bindings(self.parsed):
-            names = binding.get("binding.name", [])
-            node = binding["binding"][0]
-            kinds = binding.get("binding.type", [])
-            values = binding.get("binding.value", [])
-            scope = next((a for a in ancestors(node) if a.type in self.tables.scopes), None)
-            for name in names:
-                found.append(
+            for name in binding.get("binding.name", []):
+                found.setdefault(text_of(name), []).append((name, binding))
+        return found
+
+    def bindings_of(self, name: str) -> list[TypedBinding]:
+        """The typed bindings of `name`, in match order; their scopes are found for the names
+        asked about only (most locals of a long function are never a receiver or the name)."""
+        known = self._bindings_named.get(name)
+        if known is None:
+            known = self._bindings_named[name] = []
+            for node, binding in self._bindings_by_name.get(name, []):
+                holder = binding["binding"][0]
+                kinds = binding.get("binding.type", [])
+                values = binding.get("binding.value", [])
+                scope = next((a for a in ancestors(holder) if a.type in self.tables.scopes), None)
+                known.append(
                     TypedBinding(
-                        text_of(name), kinds[0] if kinds else None, values[0] if values else None, name, scope
+                        name, kinds[0] if kinds else None, values[0] if values else None, node, scope
                     )
                 )
-        return found
+        return known
 
     def classes(self) -> list[Binding]:
         found: list[Binding] = []
@@ -201,9 +212,7 @@ class Analyzer(Base):
         """The innermost binding of `name` visible at `node`: a local or parameter of an
         enclosing function, else a field of the enclosing type."""
         best: TypedBinding | None = None
-        for binding in self.bindings:
-            if binding.name != name:
-                continue
+        for binding in self.bindings_of(name):
             scope = binding.scope
             if scope is not None:
                 if not (scope.start_byte <= node.start_byte < scope.end_byte):
@@ -402,7 +411,7 @@ class Analyzer(Base):
         return name in self.types_by_name or (name in self.imports and name[:1].isupper())
 
     def _binding_name(self, node: Node) -> TypedBinding | None:
-        for binding in self.bindings:
+        for binding in self.bindings_of(text_of(node)):
             if binding.node.start_byte == node.start_byte and binding.node.end_byte == node.end_byte:
                 return binding
         return None
