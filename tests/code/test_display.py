@@ -61,8 +61,12 @@ def undisplay(text: str, path: str, lang: str) -> dict[str, Any]:
         else:
             document[key] = value
             continue
+        previous_sig = None
         for row in value:
             restored = {**row, **extra}
+            if restored.get("sig") == "^":  # the row above's signature
+                restored["sig"] = previous_sig
+            previous_sig = restored.get("sig")
             if owner:
                 restored["owner"] = owner
             tables.setdefault(base, []).append(restored)
@@ -195,3 +199,24 @@ def test_imports_fold_on_the_languages_own_separator(
     ((document, text),) = summaries(tmp_path, [name])
     assert toon_format.loads(text)["imports"] == folded
     same_facts(document, text)
+
+
+def test_a_signature_the_row_above_has_is_written_once(tmp_path: Path, no_passthrough: None) -> None:
+    ops = "".join(
+        f"static int op_{name}(struct device *dev, unsigned int index, void *data)\n{{\n  return {i};\n}}\n\n"
+        for i, name in enumerate(("open", "read", "write"))
+    )
+    (tmp_path / "ops.c").write_text(
+        ops + "static int op_close(void)\n{\n  return 0;\n}\n" + "/* padding */\n" * 40
+    )
+    ((document, text),) = summaries(tmp_path, ["ops.c"])
+    sigs = [row["sig"] for row in toon_format.loads(text)["functions"]]
+    assert sigs == ["int (struct device *dev, unsigned int index, void *data)", "^", "^", "int (void)"]
+    assert [row["sig"] for row in document["functions"]][1] == sigs[0]  # JSON keeps every sig
+    same_facts(document, text)
+    (tmp_path / "ops.py").write_text(
+        "".join(f"def op_{n}(dev: Device, index: int, data: bytes) -> int:\n    return 0\n\n" for n in "abc")
+        + "# padding\n" * 60
+    )
+    ((_, python),) = summaries(tmp_path, ["ops.py"])
+    assert "^" not in python  # the languages with their own summarisers write every sig

@@ -8,6 +8,7 @@ repeats written once.
   (`methods`, `computed`, `watch`), the component being the file;
 * constants are grouped by kind (`const`, `let`, `var`, and `const.<Owner>` for class constants)
   when shorter than a `kind` column;
+* in the query-driven languages, a function's `sig` that is the row above's is written `^`;
 * imports sharing a directory, package or namespace are written once with braces
   (`../composables/{useLocale,usePortal}`, `App\\Service\\{Mailer,Users}`);
 * what is said otherwise is not repeated: `lang` when it is the extension, a Vue component's
@@ -25,6 +26,7 @@ from typing import Any
 
 from sofia.output.tables import elide
 from sofia.providers.code.cells import ELIDABLE
+from sofia.syntax import registry
 
 GROUPED = ("functions", "properties", "ctor", "constants", "cases")
 """Tables whose rows may be grouped by owner (and constants by kind)."""
@@ -62,6 +64,8 @@ def display(document: dict[str, Any], render: Render) -> dict[str, Any]:
             out[key] = fold_imports(value, str(document.get("lang", "")))
         elif key in GROUPED and isinstance(value, list):
             layout = shortest(key, value, render)
+            if key == "functions" and _query_driven(str(document.get("lang", ""))):
+                layout = {name: ditto(rows) for name, rows in layout.items()}
             if document.get("lang") == "vue":
                 layout = {component_key(name, rows, path): rows for name, rows in layout.items()}
             out.update(layout)
@@ -70,6 +74,32 @@ def display(document: dict[str, Any], render: Render) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+DITTO = "^"
+"""A `sig` written for the one of the row above (`^`)."""
+DITTO_LEAST = 12
+"""Shorter signatures are written out: `()` says as much as `^`."""
+
+
+def ditto(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows whose `sig` is the row above's, at least DITTO_LEAST characters long, with `^` for it:
+    a run of functions of one signature (a driver's callbacks, a family of overloads on one
+    shape) writes it once."""
+    out: list[dict[str, Any]] = []
+    previous = None
+    for row in rows:
+        sig = row.get("sig")
+        same = isinstance(sig, str) and len(sig) >= DITTO_LEAST and sig == previous
+        out.append({**row, "sig": DITTO} if same else row)
+        previous = sig
+    return out
+
+
+def _query_driven(lang: str) -> bool:
+    """The languages read through a query file (Java, Kotlin, C#, C, C++, Rust, Ruby, Swift)."""
+    record = registry.language(lang) if lang else None
+    return record is not None and bool(record.spec)
 
 
 def component_key(name: str, rows: list[dict[str, Any]], path: str) -> str:
