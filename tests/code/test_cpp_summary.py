@@ -5,6 +5,7 @@ brief, slices by name."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tests.code.conftest import FIXTURES, code, slice_text
@@ -116,4 +117,18 @@ def test_slices_through_code_and_by_name(no_passthrough: None) -> None:
     assert [(f["path"], [s["symbol"] for s in f["slices"]]) for f in found["files"]] == [
         ("src/shape.cpp", ["geo::Circle::area"]),
         ("src/shape.hpp", ["geo::Circle::area"]),
+    ]
+
+
+def test_static_members_defined_out_of_line_after_a_macro(tmp_path: Path) -> None:
+    (tmp_path / "network.cpp").write_text(
+        "int Network::rank_ = 0;\n"
+        "THREAD_LOCAL std::vector<comm_size_t> Network::block_len_;\n"
+        "THREAD_LOCAL BruckMap Network::bruck_map_;\n"
+    )
+    constants = summarised(tmp_path, "network.cpp")["constants"]
+    assert rows(constants, "owner", "name", "type", "value") == [
+        ("Network", "rank_", "int", "0"),  # not `int Network::`
+        ("Network", "block_len_", "std::vector<comm_size_t>", ""),  # not owned by `std::vector`
+        ("Network", "bruck_map_", "BruckMap", ""),
     ]

@@ -142,10 +142,11 @@ _CALL_FOLLOWS = re.compile(rb"[ \t]+(?:inline[ \t]+)?~?[A-Za-z_]\w*[ \t]*\(")
 _TAG_FOLLOWS = re.compile(rb"[ \t]+[A-Za-z_]\w*[ \t]*(?:[:{]|final\b)")
 _TYPE = rb"(?:::)?[A-Za-z_]\w*(?:[ \t]*<[^;{}()\n]*>)?(?:::[A-Za-z_]\w*(?:[ \t]*<[^;{}()\n]*>)?)*"
 _DECLARATION_FOLLOWS = re.compile(
-    rb"[ \t]+" + _TYPE + rb"[ \t*&]*[ \t*&](?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*[ \t]*\("
+    rb"[ \t]+" + _TYPE + rb"[ \t*&]*[ \t*&](?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*[ \t]*[(;=\[]"
 )
-"""A type (qualified, with template arguments) and a function's name after a macro first on its
-line: `FMT_CONSTEXPR digits::result on_digit(`, which no declaration without a macro starts with."""
+"""A type (qualified, with template arguments) and a declared name after a macro first on its
+line: `FMT_CONSTEXPR digits::result on_digit(`, `THREAD_LOCAL BruckMap Network::bruck_map_;`,
+which no declaration without a macro starts with."""
 _BEFORE_DESTRUCTOR = re.compile(rb"^[ \t]*((?:[A-Za-z_]\w*[ \t]+)+)~[A-Za-z_]\w*[ \t]*\(", re.MULTILINE)
 """Words before a destructor's `~` first on a line: each that is no keyword is a macro
 (`__device__ ~Foo()`, `lib_export ~Foo();`), where the grammar reads the name without its `~`."""

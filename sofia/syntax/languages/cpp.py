@@ -278,6 +278,15 @@ def signature(node: Node, name: Node, source: bytes) -> str:
     return text
 
 
+def value_type(node: Node, name: Node) -> str:
+    """As in C, with the qualifiers of an out-of-line name left out with it (`int` for
+    `int Network::rank_ = 0;`, not `int Network::`)."""
+    cut = name
+    while cut.parent is not None and cut.parent.type == "qualified_identifier":
+        cut = cut.parent
+    return c.value_type(node, cut)
+
+
 STOPS = frozenset({"default_method_clause", "delete_method_clause", "="})
 """Where a C++ signature ends besides a body (`= default`, `= delete`, `= 0`)."""
 
@@ -383,7 +392,7 @@ SPEC = Spec(
     prepare=cmacros.prepare_cpp,
     resync=c.RESYNC,
     resync_nodes=c.SPEC.resync_nodes,
-    value_type=c.value_type,
+    value_type=value_type,
     literal=c.literal,
     symbol_rows=c.SPEC.symbol_rows,
 )
