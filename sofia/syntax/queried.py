@@ -255,31 +255,63 @@ def _spec_of(lang: str) -> Spec:
 
 
 def compiled(lang: str) -> Any:
-    """The language's query, compiled once per process."""
-    return _compiled(lang, spec_of(lang).query)
+    """The language's query as a read runs it, compiled once per process: without the patterns
+    that capture only typed bindings (`@binding`), which `typed_bindings` runs when refs asks
+    (matching every local and parameter cost a summary a quarter of the query's time)."""
+    return _compiled(lang, spec_of(lang).query, _READS)
+
+
+_READS = "reads"
+_BINDINGS = "bindings"
 
 
 @cache
-def _compiled(lang: str, name: str) -> Any:
+def _compiled(lang: str, name: str, part: str = "") -> Any:
+    """The query file `name` of `lang`; its patterns without `@binding` captures (`part` is
+    _READS), or only those with them (_BINDINGS)."""
     from tree_sitter import Query
 
+    text = _query_text(lang, name)
+    query = Query(language(_grammar(lang)), text)
+    if part:
+        raw = text.encode("utf-8")
+        for index in range(query.pattern_count):
+            pattern = raw[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
+            if (b"@binding" in pattern) == (part == _READS):
+                query.disable_pattern(index)
+    return query
+
+
+def _binding_patterns(lang: str) -> Any | None:
+    """The query of the language's typed bindings: its `binding_query`, else the patterns of its
+    query that capture them (None when there are none)."""
+    spec = spec_of(lang)
+    if spec.binding_query:
+        return _compiled(lang, spec.binding_query)
+    if "@binding" not in _query_text(lang, spec.query):
+        return None
+    return _compiled(lang, spec.query, _BINDINGS)
+
+
+@cache
+def _query_text(lang: str, name: str) -> str:
     record = registry.language(lang)
     assert record is not None
     module = importlib.import_module(record.spec)
-    text = (Path(module.__file__ or "").parent / name).read_text(encoding="utf-8")
-    return Query(language(record.grammar), text)
+    return (Path(module.__file__ or "").parent / name).read_text(encoding="utf-8")
 
 
 def typed_bindings(parsed: Parsed) -> list[dict[str, list[Node]]]:
-    """A file's typed bindings: those its query captured, and the matches of the language's
-    `binding_query`, run over the same trees the first time they are asked for."""
-    spec = spec_of(parsed.lang)
-    if spec.binding_query and not parsed.bindings_read:
+    """A file's typed bindings: the matches of the language's binding patterns (its
+    `binding_query`, or the `@binding` patterns of its query), run over the same trees the first
+    time they are asked for."""
+    if not parsed.bindings_read:
         parsed.bindings_read = True
-        query = _compiled(parsed.lang, spec.binding_query)
-        for _, captures in _matches(query, parsed.roots or [parsed.tree.root_node]):
-            if "binding" in captures:
-                parsed.bindings.append(captures)
+        query = _binding_patterns(parsed.lang)
+        if query is not None:
+            for _, captures in _matches(query, parsed.roots or [parsed.tree.root_node]):
+                if "binding" in captures:
+                    parsed.bindings.append(captures)
     return parsed.bindings
 
 
