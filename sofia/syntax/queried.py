@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -534,7 +534,7 @@ def symbol_tree(parsed: Parsed) -> SymbolTree:
 
 def _outermost(node: Node, wrappers: frozenset[str]) -> Node:
     """The outermost of the `wrappers` around a declaration (`template <...>`), else the node."""
-    while node.parent is not None and node.parent.type in wrappers:
+    while wrappers and node.parent is not None and node.parent.type in wrappers:
         node = node.parent
     return node
 
@@ -563,28 +563,32 @@ def modifier_words(spec: Spec, node: Node) -> list[str]:
 def annotation_texts(spec: Spec, node: Node) -> list[str]:
     """Annotations and attributes of a declaration: its own children (C# attribute lists), inside
     its modifiers, or attached above it."""
-    found: list[str] = []
-    for child in node.children:  # attribute lists written inside the declaration (C#)
-        if child.type in spec.annotations and child.type not in spec.modifiers:
-            found.append(" ".join(text_of(child).split()))
-    for child in _children_in(node, spec.modifiers):
-        if child.type in spec.annotations:
-            found.append(" ".join(text_of(child).split()))
-    above: list[str] = []
-    for sibling in siblings_before(node):
-        if sibling.type not in spec.attached and sibling.type not in spec.comments:
-            break
-        if sibling.type in spec.annotations or sibling.type in spec.attached:
-            above.insert(0, " ".join(text_of(sibling).split()))
-    return above + found
-
-
-def _children_in(node: Node, holders: Iterable[str]) -> Iterator[Node]:
-    """The children of `node`'s modifier holders (`modifiers` in Java)."""
-    kinds = set(holders)
+    annotations, modifiers, attached = spec.annotations, spec.modifiers, spec.attached
+    if not annotations and not attached:
+        return []
+    own: list[str] = []  # attribute lists written inside the declaration (C#)
+    inner: list[str] = []
     for child in node.children:
-        if child.type in kinds:
-            yield from child.children
+        kind = child.type
+        if kind in modifiers:
+            inner.extend(_flat(part) for part in child.children if part.type in annotations)
+        elif kind in annotations:
+            own.append(_flat(child))
+    above: list[str] = []
+    comments = spec.comments
+    for sibling in siblings_before(node):
+        kind = sibling.type
+        if kind not in attached and kind not in comments:
+            break
+        if kind in annotations or kind in attached:
+            above.append(_flat(sibling))
+    above.reverse()
+    return above + own + inner
+
+
+def _flat(node: Node) -> str:
+    """A node's text on one line, its runs of white space one space each."""
+    return " ".join(text_of(node).split())
 
 
 def visibility(spec: Spec, declaration: Declaration, words: list[str]) -> str:

@@ -4,6 +4,7 @@ tree-sitter nodes into symbols with line numbers and slice ranges in file coordi
 from __future__ import annotations
 
 import bisect
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -149,24 +150,30 @@ def attached_above(
     return first
 
 
-_CHILDREN: tuple[Any, list[Any], list[int]] | None = None
-"""The last parent whose children `siblings_before` listed, with their start bytes: the
-declarations of one body ask in turn."""
+_CHILDREN: OrderedDict[Any, tuple[list[Any], list[int]]] = OrderedDict()
+"""Parents whose children `siblings_before` listed, with their start bytes, the last asked
+last: the declarations of one body ask in turn, and in source order they alternate between a
+few bodies (an enum's variants, then the next item of the file), so more than one is kept."""
+_MAX_PARENTS = 32
+"""Parents kept at most (they hold their trees alive): the one asked longest ago goes first."""
 
 
 def siblings_before(node: Node) -> Iterator[Node]:
     """`node`'s earlier siblings, nearest first. tree-sitter's `prev_sibling` finds the parent
     and walks its children on every call, so a run of `///` lines above each item of a long body
     cost the square of its length; the parent's children are listed once instead."""
-    global _CHILDREN
     parent = node.parent
     if parent is None:
         return iter(())
-    listed = _CHILDREN
-    if listed is None or listed[0] != parent:
+    listed = _CHILDREN.get(parent)
+    if listed is None:
+        if len(_CHILDREN) >= _MAX_PARENTS:
+            _CHILDREN.popitem(last=False)
         children = parent.children
-        listed = _CHILDREN = (parent, children, [child.start_byte for child in children])
-    _, children, starts = listed
+        listed = _CHILDREN[parent] = (children, [child.start_byte for child in children])
+    else:
+        _CHILDREN.move_to_end(parent)
+    children, starts = listed
     index = bisect.bisect_right(starts, node.start_byte) - 1
     while index >= 0 and children[index] != node:
         index -= 1
