@@ -12,12 +12,16 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sofia import __version__, settings
 from sofia.errors import UsageError
 from sofia.providers.registry import PROVIDERS, Provider, command_entries, group_named
 from sofia.settings import DEFAULT_BUDGET
+
+if TYPE_CHECKING:
+    from sofia.cli.spelling import CommandLine
+    from sofia.providers.contract import Context
 
 DESCRIPTION = (
     "sofia: compact, structured, read-only context about a workspace for LLM coding agents.\n"
@@ -289,47 +293,73 @@ def _budget(namespace: argparse.Namespace) -> int | None:
 def _run_provider(
     entries: list[Provider], namespace: argparse.Namespace, specs: list[Any], after: list[str]
 ) -> int:
-    from pydantic import ValidationError
-
-    from sofia import errors
-    from sofia.cli import arguments, interact
+    from sofia.cli import interact
     from sofia.cli.spelling import CommandLine
-    from sofia.errors import ArgumentError
-    from sofia.output import render
-    from sofia.providers.contract import Context, Outcome, ProviderError
-    from sofia.runtime import proc
+    from sofia.providers.contract import Context, Outcome
 
     command = "sf " + " ".join(entries[0].cli)
     spell = CommandLine(specs)
     try:
-        budget = _budget(namespace)
-        for name in ("SOFIA_FOOTER", "SOFIA_DEBUG"):
-            settings.get(name)  # a bad value is reported before the command runs, not after
-        values = arguments.collect(namespace, specs, after)
-        provider = arguments.choose_mode(entries, values, specs)
-        try:
-            params = provider.cli_params.model_validate(values)
-        except ValidationError as exc:
-            raise UsageError(_validation_message(exc, specs, provider.cli_params)) from None
+        provider, params, budget = _chosen(entries, namespace, specs, after)
     except UsageError as exc:
         print(f"{command}: error: {exc}", file=sys.stderr)
         print(f"(see {command} --help)", file=sys.stderr)
         return EXIT_USAGE
     ctx = Context(root=Path.cwd(), budget=budget, progress=interact.progress(), confirm=interact.confirm)
+    failed, result = _call(provider, params, ctx, command, spell)
+    if failed is not None:
+        return failed
     exit_code = EXIT_OK
+    if isinstance(result, Outcome):
+        exit_code, result = result.exit_code, result.result
+    _print_result(result, provider, namespace.format, spell)
+    return exit_code
+
+
+def _chosen(
+    entries: list[Provider], namespace: argparse.Namespace, specs: list[Any], after: list[str]
+) -> tuple[Provider, Any, int | None]:
+    """The record the arguments select (a CLI-only mode by its flag), its validated input and
+    the budget; every problem with them is a `UsageError`, raised before anything runs."""
+    from pydantic import ValidationError
+
+    from sofia.cli import arguments
+
+    budget = _budget(namespace)
+    for name in ("SOFIA_FOOTER", "SOFIA_DEBUG"):
+        settings.get(name)  # a bad value is reported before the command runs, not after
+    values = arguments.collect(namespace, specs, after)
+    provider = arguments.choose_mode(entries, values, specs)
+    try:
+        params = provider.cli_params.model_validate(values)
+    except ValidationError as exc:
+        raise UsageError(_validation_message(exc, specs, provider.cli_params)) from None
+    return provider, params, budget
+
+
+def _call(
+    provider: Provider, params: Any, ctx: Context, command: str, spell: CommandLine
+) -> tuple[int | None, Any]:
+    """(None, the result), or (the exit status, None) once the error is printed: a usage error
+    for arguments the provider found wrong, an error the caller can fix, or an internal one."""
+    from sofia.cli import interact
+    from sofia.errors import ArgumentError
+    from sofia.providers.contract import ProviderError
+    from sofia.runtime import proc
+
     try:
         with proc.children_end_on_interrupt():
             prepare = provider.prepare
             if prepare is not None:
                 params = prepare(params, ctx)
-            result = provider.run(params, ctx)
+            return None, provider.run(params, ctx)
     except ArgumentError as exc:  # the arguments alone are wrong: a usage error, as the model's
         print(f"{command}: error: {exc.text(spell)}", file=sys.stderr)
         print(f"(see {command} --help)", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_USAGE, None
     except ProviderError as exc:
         print(f"{command}: error: {exc.text(spell)}", file=sys.stderr)
-        return EXIT_ERROR
+        return EXIT_ERROR, None
     except (KeyboardInterrupt, BrokenPipeError):
         raise
     except Exception as exc:
@@ -340,20 +370,24 @@ def _run_provider(
             traceback.print_exc()
         else:
             print("(set SOFIA_DEBUG=1 for the traceback)", file=sys.stderr)
-        return EXIT_ERROR
+        return EXIT_ERROR, None
     finally:
         interact.clear_progress()
-    if isinstance(result, Outcome):
-        exit_code, result = result.exit_code, result.result
+
+
+def _print_result(result: Any, provider: Provider, fmt: str, spell: CommandLine) -> None:
+    """The result in `fmt` on stdout, parameters spelt as flags; the token footer on stderr."""
+    from sofia import errors
+    from sofia.output import render
+
     result = errors.render_all(result, spell)
-    text = errors.render(render.render(result, namespace.format, provider.render), spell)
+    text = errors.render(render.render(result, fmt, provider.render), spell)
     sys.stdout.write(text)
     sys.stdout.flush()
-    if namespace.format != "json":
+    if fmt != "json":
         line = render.footer(text, result)
         if line:
             print(line, file=sys.stderr)
-    return exit_code
 
 
 def _validation_message(exc: Any, specs: list[Any], model: Any) -> str:

@@ -180,59 +180,67 @@ def _one(value: Any, inbound: Inbound) -> None:
         return
     has_id = "id" in value
     request_id = _usable_id(value.get("id"))
-    method = value.get("method")
     is_response = "method" not in value and ("result" in value or "error" in value)
-
-    def refuse(code: int, message: str, answer_to: RequestId | None = request_id) -> None:
-        if not has_id and "method" in value:
-            log.warning("ignored a notification: %s", bounded(message, 300))
-        elif is_response:
-            log.warning("ignored a response: %s", bounded(message, 300))
+    problem = _envelope_problem(value, has_id, request_id, is_response)
+    if problem is None:
+        try:
+            message = types.jsonrpc_message_adapter.validate_python(value, by_name=False)
+        except ValidationError as exc:
+            found = "; ".join(
+                f"{'.'.join(str(p) for p in item['loc'])}: {item['msg']}"
+                for item in exc.errors(include_url=False, include_context=False, include_input=False)[:3]
+            )
+            problem = (INVALID_REQUEST, f"Invalid Request: {found}", request_id)
         else:
-            inbound.answers.append(error(answer_to, code, message))
+            inbound.messages.append(message)
+            if isinstance(message, types.JSONRPCRequest):
+                inbound.expected.append(message.id)
+            return
+    code, text, answer_to = problem
+    if not has_id and "method" in value:
+        log.warning("ignored a notification: %s", bounded(text, 300))
+    elif is_response:
+        log.warning("ignored a response: %s", bounded(text, 300))
+    else:
+        inbound.answers.append(error(answer_to, code, text))
 
+
+def _envelope_problem(
+    value: dict[str, Any], has_id: bool, request_id: RequestId | None, is_response: bool
+) -> tuple[int, str, RequestId | None] | None:
+    """The first thing wrong with a message's envelope (version, id, method, params, numbers no
+    parameter takes) as (code, message, the id to answer), or None: the SDK's model reads the rest."""
+    method = value.get("method")
     if value.get("jsonrpc") != "2.0":
-        refuse(INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')
-        return
+        return INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"', request_id
     if has_id and request_id is None and not (is_response and value.get("id") is None):
-        refuse(
+        surrogate = " holding an unpaired surrogate" if isinstance(value.get("id"), str) else ""
+        kind = _kind(value.get("id"))
+        return (
             INVALID_REQUEST,
-            f"Invalid Request: the id must be a string or an integer, not {_kind(value.get('id'))}"
-            + (" holding an unpaired surrogate" if isinstance(value.get("id"), str) else ""),
+            f"Invalid Request: the id must be a string or an integer, not {kind}{surrogate}",
             None,
         )
-        return
     if "method" not in value and not is_response:
-        refuse(INVALID_REQUEST, "Invalid Request: a request needs a method (a string)")
-        return
+        return INVALID_REQUEST, "Invalid Request: a request needs a method (a string)", request_id
     if "method" in value and not isinstance(method, str):
-        refuse(INVALID_REQUEST, f"Invalid Request: the method must be a string, not {_kind(method)}")
-        return
+        return (
+            INVALID_REQUEST,
+            f"Invalid Request: the method must be a string, not {_kind(method)}",
+            request_id,
+        )
     params = value.get("params")
     if "method" in value and params is not None and not isinstance(params, dict):
-        refuse(INVALID_PARAMS, f"Invalid params: params must be an object, not {_kind(params)}")
-        return
+        return INVALID_PARAMS, f"Invalid params: params must be an object, not {_kind(params)}", request_id
     found = _find_unusable(value, "")
     if found is not None:
         where, what = found
-        refuse(
-            INVALID_PARAMS,
+        message = (
             f"Invalid params: {where or 'the message'} holds {what}, more than any parameter takes; "
-            "send such values as strings",
+            "send such values as strings"
         )
-        return
-    try:
-        message = types.jsonrpc_message_adapter.validate_python(value, by_name=False)
-    except ValidationError as exc:
-        problem = "; ".join(
-            f"{'.'.join(str(p) for p in item['loc'])}: {item['msg']}"
-            for item in exc.errors(include_url=False, include_context=False, include_input=False)[:3]
-        )
-        refuse(INVALID_REQUEST, f"Invalid Request: {problem}")
-        return
-    inbound.messages.append(message)
-    if isinstance(message, types.JSONRPCRequest):
-        inbound.expected.append(message.id)
+        return INVALID_PARAMS, message, request_id
+    return None
 
 
 def _find_unusable(value: Any, where: str) -> tuple[str, str] | None:

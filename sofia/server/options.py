@@ -46,7 +46,6 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parser() -> argparse.ArgumentParser:
-    cpus = os.cpu_count() or 1
     p = _Parser(
         prog="sf mcp",
         description=(
@@ -60,6 +59,14 @@ def parser() -> argparse.ArgumentParser:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _add_call_options(p)
+    _add_scope_options(p)
+    return p
+
+
+def _add_call_options(p: argparse.ArgumentParser) -> None:
+    """How calls run: the pool's size, the deadline, the budget, the payload's format."""
+    cpus = os.cpu_count() or 1
     p.add_argument(
         "--workers",
         type=_whole_number,
@@ -88,6 +95,10 @@ def parser() -> argparse.ArgumentParser:
             "would be larger as TOON is sent as JSON) (default: $SOFIA_PAYLOAD or json)"
         ),
     )
+
+
+def _add_scope_options(p: argparse.ArgumentParser) -> None:
+    """What the server reaches and says: the allowed roots, the log level, the tools served."""
     p.add_argument(
         "--root",
         action="append",
@@ -110,7 +121,6 @@ def parser() -> argparse.ArgumentParser:
         metavar="LIST",
         help=f"only these tools or groups, comma-separated, e.g. {_example_tools()} (default: $SOFIA_TOOLS or all)",
     )
-    return p
 
 
 def parse(argv: list[str]) -> Options:
