@@ -4,7 +4,8 @@
     python scripts/docs.py --check  # exit 1 naming every stale page (the test suite runs this)
 
 Every parameter, default, CLI spelling, annotation and example comes from the provider registry
-and the input models (the same records the CLI and the MCP tool list are generated from); the
+and the input models (the same records the CLI and the MCP tool list are generated from), each
+answer's JSON shape from its declaration in `sofia/providers/shapes/`; the
 settings page from `sofia.settings.SETTINGS`; the clients page from `sofia.cli.clients.CLIENTS`.
 Nothing here is written by hand, so nothing here can drift.
 """
@@ -25,7 +26,9 @@ sys.path.insert(0, str(ROOT))
 from sofia.cli import arguments, clients  # noqa: E402
 from sofia.cli.clients import CLIENTS  # noqa: E402
 from sofia.errors import render  # noqa: E402
+from sofia.output import shape  # noqa: E402
 from sofia.providers.registry import GROUPS, PROVIDERS, Provider, command_entries  # noqa: E402
+from sofia.providers.shapes import shape_of  # noqa: E402
 from sofia.server.schema import input_schema  # noqa: E402
 from sofia.settings import SETTINGS  # noqa: E402
 from sofia.syntax.registry import GRAMMARS, LANGUAGES  # noqa: E402
@@ -117,6 +120,19 @@ def tool_section(provider: Provider) -> Iterator[str]:
         yield "CLI only: " + ", ".join(f"`{spelled[name]}`" for name in cli_only) + ".\n\n"
     if provider.examples:
         yield "### Examples\n\n```\n" + "\n".join(provider.examples) + "\n```\n\n"
+    yield from answer_section(provider)
+
+
+def answer_section(provider: Provider) -> Iterator[str]:
+    """The JSON answer's shape, from its one declaration in `sofia/providers/shapes/`."""
+    declared = shape_of(provider.name)
+    if declared is None:
+        return
+    yield (
+        "### Answer\n\nThe `--json` output and the MCP JSON payload (`sofia/providers/shapes/`; "
+        "`key?` appears only when it applies, `<name>` is a path or a kind):\n\n"
+    )
+    yield "```\n" + shape.render(declared) + "\n```\n\n"
 
 
 def family_page(name: str, members: list[Provider]) -> str:

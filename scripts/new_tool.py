@@ -3,7 +3,8 @@
     python scripts/new_tool.py todos --description "Open TODO comments of the workspace, ..."
     python scripts/new_tool.py stats --group cc --description "..."
 
-Writes `sofia/providers/<name>/__init__.py` (or `sofia/providers/<group>/<name>.py`), inserts one
+Writes `sofia/providers/<name>/__init__.py` (or `sofia/providers/<group>/<name>.py`) and the JSON
+shape of its answer in `sofia/providers/shapes/<tool>.py`, inserts one
 record into `sofia/providers/registry.py` (beside its group's records, or above the marker at the
 end), writes `tests/<folder>/test_<name>.py` and the tool's entries in `tests/<folder>/served.py`
 (the folder is the group's, or the tool's own), and for a tool of its own `docs/<name>.md` and its
@@ -133,6 +134,17 @@ ROWS: dict[str, Row] = {{}}
 CASES: list[Case] = []
 '''
 
+SHAPE = '''"""The JSON shape of `{tool}`'s answer (sofia/output/shape.py says how a shape is written)."""
+
+from __future__ import annotations
+
+from sofia.providers.shapes.common import NOTES, OMITTED
+
+SHAPES = {{
+    "{tool}": {{"rows": [{{"path": "str"}}], "total": "int", "notes": NOTES, "omitted?": OMITTED}},
+}}
+'''
+
 ENTRIES = """
 ROWS["{tool}"] = Row({{"{path_param}": "."}}, ("rows", "total"), lambda p: '"rows":[' in p)
 CASES.append(
@@ -258,6 +270,9 @@ def main(argv: list[str]) -> int:
         raise SystemExit(f"new_tool: there is no group {group} in sofia/providers/registry.py's GROUPS")
     if module_file.exists():
         raise SystemExit(f"new_tool: {module_file} already exists")
+    shape_file = root / "sofia" / "providers" / "shapes" / f"{tool}.py"
+    if shape_file.exists():
+        raise SystemExit(f"new_tool: {shape_file} already exists")
     description = " ".join(args.description.split()).replace('"', "'").replace("\\", "/")
     cli_words = ", ".join(f'"{word}"' for word in words)
     values = {
@@ -275,6 +290,7 @@ def main(argv: list[str]) -> int:
     )
     module_file.parent.mkdir(parents=True, exist_ok=True)
     module_file.write_text(MODULE.format(**values))
+    shape_file.write_text(SHAPE.format(**values))
     registry.write_text(insert_record(text, record(tool, words, package, description, guide), group))
     tests = root / "tests" / folder
     tests.mkdir(parents=True, exist_ok=True)
@@ -286,7 +302,7 @@ def main(argv: list[str]) -> int:
         served.write_text(SERVED.format(**values))
     with served.open("a") as out:
         out.write(ENTRIES.format(**values))
-    written = [module_file, registry, test_file, served]
+    written = [module_file, shape_file, registry, test_file, served]
     doc = root / "docs" / f"{folder}.md"
     if not doc.exists():
         doc.write_text(DOC.format(**values))

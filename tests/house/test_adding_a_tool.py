@@ -27,6 +27,7 @@ GROUPED = ("tally", "cc", "Entries of a directory beside Claude Code's tools, on
 EVERY_TOOL = [
     "tests/house/test_registry.py",
     "tests/house/test_docs.py",
+    "tests/house/test_answer_shapes.py",
     "tests/house/test_layers.py",
     "tests/server/test_tools_list.py",
     "tests/server/test_calls.py",
@@ -130,6 +131,8 @@ def test_the_scaffold_touches_what_the_doc_lists_and_nothing_else(scaffolded: di
     name, grouped, group = TOOL[0], GROUPED[0], GROUPED[1]
     assert scaffolded["added"] == {
         f"sofia/providers/{name}/__init__.py",
+        f"sofia/providers/shapes/{name}.py",
+        f"sofia/providers/shapes/{group}_{grouped}.py",
         f"tests/{name}/__init__.py",
         f"tests/{name}/test_{name}.py",
         f"tests/{name}/served.py",
@@ -144,6 +147,7 @@ def test_the_scaffold_touches_what_the_doc_lists_and_nothing_else(scaffolded: di
     }
     listed = DOC.read_text().split("## 1. Scaffold it", 1)[1].split("\n## ", 1)[0]
     for pattern in ("sofia/providers/todos/__init__.py", "sofia/providers/cc/stats.py", "registry.py",
+                    "sofia/providers/shapes/todos.py",
                     "tests/todos/test_todos.py", "tests/cc/test_stats.py", "served.py", "docs/todos.md",
                     "docs/README.md"):  # fmt: skip
         assert pattern in listed, pattern

@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 import toon_format
 
+from sofia.output.shape import mismatches
 from sofia.output.tokens import estimate
 from sofia.providers.registry import by_name
+from sofia.providers.shapes import shape_of
 from tests.cc.transcripts import write_ab
 from tests.composer.workspace import build_workspace
 from tests.github.fakegh import FakeGh
@@ -133,6 +135,18 @@ async def test_tool_returns_one_compact_json_object(everything: Connection, tool
     assert payload == json.dumps(decoded, separators=(",", ":"), ensure_ascii=False)
     assert set(row.keys) <= set(decoded), list(decoded)
     assert row.check(payload), payload[:500]
+
+
+@pytest.mark.parametrize("tool", list(ROWS))
+async def test_tool_answers_in_the_shape_its_reference_page_documents(
+    everything: Connection, tool: str
+) -> None:
+    """Keys, types and nesting as declared in `sofia/providers/shapes/` (docs/reference prints it)."""
+    declared = shape_of(tool)
+    assert declared is not None, f"{tool} declares no answer shape in sofia/providers/shapes/"
+    result = await everything.call(tool, fresh(tool, ROWS[tool].arguments))
+    assert not result.is_error, text(result)
+    assert list(mismatches(json.loads(text(result)), declared)) == []
 
 
 async def test_code_slices_are_source_text(everything: Connection) -> None:
