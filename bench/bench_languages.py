@@ -4,6 +4,7 @@ Ctags; tokens of `sf code FILE` against `cat`; the in-process summarise time of 
 the Linux sources, `sf code DIR NAME` against `rg -w NAME` and `sf refs kfree` against `rg -w -c`.
 
     python bench/bench_languages.py [java kotlin csharp c cpp rust ruby swift] [--quick] [--no-tree]
+        [--only oracle|tokens|speed|tree ...]
 
 Each language is drawn with a fixed seed (`languages/corpora.py`: SEED): SAMPLE files for the
 ctags figures (QUICK_SAMPLE with `--quick`), TOKEN_SAMPLE files over 8 KiB for the ratios. A
@@ -50,6 +51,7 @@ TREE_NAME = "copy_process"
 TREE_DIR = "kernel"
 REFS_NAME = "kfree"
 TARGET = "≥ 98 %"
+PARTS = ("oracle", "tokens", "speed", "tree")
 
 
 def percent(part: int, whole: int) -> str:
@@ -238,9 +240,10 @@ def cpu_median(action: Callable[[], object], repeat: int) -> tuple[float, float]
 
 
 def speed_row(lang: str, corpus: Corpus) -> list[object]:
-    """The in-process summarise call of `sf code` (`code.run`, no budget) and the parse alone, on
-    the SPEED_FILES files nearest SPEED_SIZE bytes: median over files of each file's median of
-    SPEED_REPEAT, wall and CPU time."""
+    """The in-process summarise call of `sf code` (`code.run`, no budget), the parse with its
+    symbol tree alone, and the grammar alone (tree-sitter parsing the bytes the grammar reads, as
+    the language prepares them), on the SPEED_FILES files nearest SPEED_SIZE bytes: median over
+    files of each file's median of SPEED_REPEAT, wall and CPU time."""
     from sofia.providers import code
     from sofia.providers.contract import Context
     from sofia.syntax import language_for, parse
@@ -248,6 +251,7 @@ def speed_row(lang: str, corpus: Corpus) -> list[object]:
     files = sorted(corpus.files, key=lambda f: abs(f.stat().st_size - SPEED_SIZE))[:SPEED_FILES]
     summarise: list[tuple[float, float]] = []
     parsing: list[tuple[float, float]] = []
+    grammar: list[tuple[float, float]] = []
     for path in files:
         source = path.read_bytes()
         name = language_for(path) or lang
@@ -255,9 +259,10 @@ def speed_row(lang: str, corpus: Corpus) -> list[object]:
         context = Context(root=path.parent, budget=None)
         result = code.run(params, context)
         if result["files"][0].get("mode") != "summary":
-            return [lang, "not supported yet", "", "", ""]
+            return [lang, "not supported yet", "", "", "", ""]
         summarise.append(cpu_median(lambda p=params, c=context: code.run(p, c), SPEED_REPEAT))
         parsing.append(cpu_median(lambda s=source, n=name: parse(s, n), SPEED_REPEAT))
+        grammar.append(cpu_median(grammar_alone(source, name, str(path)), SPEED_REPEAT))
     sizes = sorted(f.stat().st_size // 1000 for f in files)
 
     def shown(pairs: list[tuple[float, float]]) -> str:
@@ -265,7 +270,30 @@ def speed_row(lang: str, corpus: Corpus) -> list[object]:
         cpu = statistics.median(c for _, c in pairs)
         return f"{1000 * cpu:.1f} ms CPU ({1000 * wall:.1f} ms wall)"
 
-    return [lang, f"{len(files)} ({sizes[0]}–{sizes[-1]} KB)", shown(parsing), shown(summarise), "≤ 10 ms"]
+    return [
+        lang,
+        f"{len(files)} ({sizes[0]}–{sizes[-1]} KB)",
+        shown(grammar),
+        shown(parsing),
+        shown(summarise),
+        "≤ 10 ms",
+    ]
+
+
+def grammar_alone(source: bytes, lang: str, name: str) -> Callable[[], object]:
+    """tree-sitter's own parse of `source` as `sf code` has it read (the language's prepared
+    bytes, the grammar a `.h` file is sniffed as): what no work of sofia's can go below."""
+    from sofia.syntax import queried, registry
+    from sofia.syntax.grammars import parser_for
+    from sofia.syntax.parse import resolve
+
+    decided = resolve(lang, source, name)
+    record = registry.language(decided)
+    assert record is not None
+    spec = queried.spec_of(decided)
+    prepared = spec.prepare(source) if spec.prepare is not None else source
+    parser = parser_for(record.grammar)
+    return lambda: parser.parse(prepared)
 
 
 def timed(args: list[str], cwd: Path, repeat: int) -> tuple[float, bytes]:
@@ -395,21 +423,67 @@ def main() -> int:
     parser.add_argument("langs", nargs="*", metavar="LANG", help="any of " + " ".join(LANGS))
     parser.add_argument("--quick", action="store_true", help="fewer files, fewer repeats")
     parser.add_argument("--no-tree", action="store_true", help="skip the Linux tree timings")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=PARTS,
+        help="run only this part (repeatable): the ctags oracle, tokens vs cat, summarise time, the Linux tree",
+    )
     args = parser.parse_args()
     unknown = sorted(set(args.langs) - set(LANGS))
     if unknown:
         parser.error(f"unknown language {', '.join(unknown)}: choose from {' '.join(LANGS)}")
     langs = args.langs or list(LANGS)
     quick = args.quick
+    parts = args.only or list(PARTS)
     command = (
         "python bench/bench_languages.py"
         + (" " + " ".join(args.langs) if args.langs else "")
         + (" --quick" if quick else "")
+        + "".join(f" --only {part}" for part in args.only or [])
     )
-    version = corpora.install_ctags()
     load = os.getloadavg()[0]
     found = {lang: corpora.INSTALLERS[lang]() for lang in langs}
+    if "oracle" in parts:
+        oracle_section(found, quick, command)
+    if "tokens" in parts:
+        token_rows = [
+            token_row(lang, c, QUICK_TOKEN_SAMPLE if quick else TOKEN_SAMPLE) for lang, c in found.items()
+        ]
+        section(
+            "languages: tokens vs cat",
+            table(["lang", "files > 8 KiB", "median cat/sf", "min", "max", "raw", "target"], token_rows),
+            command,
+        )
+    if "speed" in parts:
+        speed = [speed_row(lang, c) for lang, c in found.items()]
+        header = [
+            "lang",
+            "files",
+            "grammar alone",
+            "parse (symbol tree)",
+            "parse + summary (code.run)",
+            "target",
+        ]
+        section(
+            "languages: summarise time",
+            table(header, speed)
+            + f"\n\nMedian of {SPEED_REPEAT} runs per file, in process, grammars warm. Load average when the run"
+            f" started: {load:.1f} on {os.cpu_count()} cores (timings inflate with it).",
+            command,
+        )
+    if "tree" in parts and not args.no_tree and ("c" in langs or not args.langs):
+        section(
+            "languages: the Linux tree",
+            table(["case", "sf", "rg", "sf/rg", "answer", "target"], tree_rows(1 if quick else 3)),
+            command,
+        )
+    return 0
 
+
+def oracle_section(found: dict[str, Corpus], quick: bool, command: str) -> None:
+    """Definitions, slices and grep against Universal Ctags, and the commonest misses."""
+    version = corpora.install_ctags()
     rows = []
     reports: dict[str, dict[str, Any]] = {}
     for lang, corpus in found.items():
@@ -435,32 +509,6 @@ def main() -> int:
     body += "\n\n" + "\n".join(f"* {lang}: {c.origin}, {len(c.files)} files" for lang, c in found.items())
     section("languages: definitions, slices and grep vs Universal Ctags", body, command)
     print_patterns(reports)
-
-    token_rows = [
-        token_row(lang, c, QUICK_TOKEN_SAMPLE if quick else TOKEN_SAMPLE) for lang, c in found.items()
-    ]
-    section(
-        "languages: tokens vs cat",
-        table(["lang", "files > 8 KiB", "median cat/sf", "min", "max", "raw", "target"], token_rows),
-        command,
-    )
-
-    speed = [speed_row(lang, c) for lang, c in found.items()]
-    section(
-        "languages: summarise time",
-        table(["lang", "files", "parse", "parse + summary (code.run)", "target"], speed)
-        + f"\n\nMedian of {SPEED_REPEAT} runs per file, in process, grammars warm. Load average when the run"
-        f" started: {load:.1f} on {os.cpu_count()} cores (timings inflate with it).",
-        command,
-    )
-
-    if not args.no_tree and ("c" in langs or not args.langs):
-        section(
-            "languages: the Linux tree",
-            table(["case", "sf", "rg", "sf/rg", "answer", "target"], tree_rows(1 if quick else 3)),
-            command,
-        )
-    return 0
 
 
 if __name__ == "__main__":
