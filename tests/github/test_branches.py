@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
+from sofia.output.shape import mismatches
 from sofia.providers.contract import Outcome
 from sofia.providers.github import branches
 from sofia.providers.github import delete as deletion
+from sofia.providers.shapes import shape_of
 from tests.github.fakegh import FakeGh, recording
 from tests.github.helpers import NOW_2026_06_14, VIEWER, branches_query, context
 from tests.helpers import call, run_sf
@@ -129,6 +131,9 @@ def delete(tmp_path: Path, confirm: bool = False, **fields: Any) -> Outcome:
     ctx = context(tmp_path, clock=lambda: NOW_2026_06_14, confirm=answer)
     outcome = deletion.run(deletion.Params(delete=True, **fields), ctx)
     assert isinstance(outcome, Outcome)
+    assert (
+        list(mismatches(outcome.result, shape_of("github_branches_delete") or {})) == []
+    )  # its reference page's
     outcome.result["asked"] = asked  # type: ignore[index]
     return outcome
 

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from sofia.output.shape import mismatches
 from sofia.providers.contract import Outcome, ProviderError
 from sofia.providers.github import watch as watching
+from sofia.providers.shapes import shape_of
 from tests.github.fakegh import RUN_FIELDS, FakeGh, response
 from tests.github.helpers import context, github_repo, run_list_args
 from tests.helpers import run_sf
@@ -28,6 +30,7 @@ def repo(tmp_path: Path, fake_gh: FakeGh, monkeypatch: pytest.MonkeyPatch) -> Pa
 def watch(repo: Path, **fields: object) -> Outcome:
     outcome = watching.run(watching.Params(watch=True, **fields), context(repo))
     assert isinstance(outcome, Outcome)
+    assert list(mismatches(outcome.result, shape_of("github_ci_watch") or {})) == []  # its reference page's
     return outcome
 
 

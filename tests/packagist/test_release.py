@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from sofia.output import jsonfmt
+from sofia.output.shape import mismatches
 from sofia.providers.contract import Outcome, ProviderError
 from sofia.providers.packagist import release
 from sofia.providers.registry import MUTATES, by_name
+from sofia.providers.shapes import shape_of
 from tests.composer.conftest import context
 from tests.composer.workspace import Workspace
 from tests.helpers import git, run_sf
@@ -41,9 +43,11 @@ def git_state(space: Workspace) -> dict[str, str]:
 def release_in(space: Workspace, package: str, version: str, **params: Any) -> Outcome:
     ctx_args = {"confirm": params.pop("confirm")} if "confirm" in params else {}
     params.setdefault("root", "monorepo")
-    return release.run(
+    outcome = release.run(
         release.Params(package=package, version=version, **params), context(space.root, **ctx_args)
     )
+    assert list(mismatches(outcome.result, shape_of("packagist_release") or {})) == []  # its reference page's
+    return outcome
 
 
 def test_a_repository_outside_the_workspace_is_named_by_a_relative_path(
