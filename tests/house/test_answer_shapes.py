@@ -76,6 +76,16 @@ BIG = (
 )
 
 
+VUE = """<script setup lang="ts">
+import TaskDialog from './TaskDialog.vue'
+const props = defineProps<{ taskId: number }>()
+const emit = defineEmits(['close'])
+</script>
+
+<template><TaskDialog :id="props.taskId" @close="emit('close')" /></template>
+"""
+
+
 @pytest.mark.parametrize(
     "arguments",
     [
@@ -84,10 +94,11 @@ BIG = (
         {"files": ["src/Cart.php", "src/missing.bin"], "exported": True},
         {"files": ["src/Cart.php"], "symbols": ["Cart::item3", "Cart::nothing"]},
         {"files": ["src"], "symbols": ["item4"]},
+        {"files": ["web/Task.vue"], "brief": True},
     ],
 )
 def test_code_answers_in_its_declared_shape(tmp_path: Path, arguments: dict[str, Any]) -> None:
-    write_files(tmp_path, {"src/Cart.php": BIG, "src/missing.bin": "\0\1binary"})
+    write_files(tmp_path, {"src/Cart.php": BIG, "src/missing.bin": "\0\1binary", "web/Task.vue": VUE})
     provider = by_name("code")
     assert provider is not None
     result = provider.run(provider.params.model_validate(arguments), Context(root=tmp_path, budget=None))

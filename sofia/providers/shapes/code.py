@@ -42,6 +42,13 @@ _PROPERTIES = [
 _CTOR = [{"owner": "str", "name": "str", "type?": "str", "promoted?": _CELL}]
 _CONSTANTS = [{"owner?": "str", "kind": "str", "name": "str", "type?": "str", "value?": "str", "via?": "str"}]
 _CASES = [{"owner": "str", "name": "str", "value?": "str"}]
+_VUE = {
+    "component": "str",
+    "script": "str",
+    **{key: ["str"] for key in ("props", "emits", "models", "components", "stores", "composables")},
+}
+"""A single-file component's interface: its name, its script's kind (`setup ts`), and what it
+declares and uses."""
 
 DOCUMENT: dict[str, Any] = {
     **_HEADER,
@@ -52,15 +59,15 @@ DOCUMENT: dict[str, Any] = {
     "symbols?": ["str"],
     "slices?": [_SLICE],
     "missing?": _MISSING,
-    "imports?": ["any"],
+    "imports?": ["str"],
     "types?": _TYPES,
     "functions?": _FUNCTIONS,
     "properties?": _PROPERTIES,
     "ctor?": _CTOR,
     "constants?": _CONSTANTS,
     "cases?": _CASES,
-    "vue?": "any",
-    "unresolved?": "any",
+    "vue?": _VUE,
+    "unresolved?": ["str"],
 }
 """`mode` says which keys a document has: `summary` (namespace and the tables), `raw` (reason,
 content), `slice` (slices), `skipped` (reason)."""
