@@ -170,3 +170,19 @@ def test_a_keyword_the_grammar_misreads_is_never_a_name(lang: str, after: bytes)
     # (`} else {`) as a function or variable named by the keyword, the struct before it its type.
     source = b"struct handler {\n  int x;\n} " + after + b"\n"
     assert [(s.kind, s.qname) for s in parse(source, lang, "x.h").walk()] == [("struct", "handler")]
+
+
+def test_a_run_of_macros_alone_on_their_lines_is_blanked() -> None:
+    source = (
+        b'#include "format.h"\n\nFMT_BEGIN_NAMESPACE\nFMT_MODULE_EXPORT_BEGIN\n\n'
+        b"template <typename T> struct printf_formatter { printf_formatter() = delete; };\n\n"
+        b"template <typename Char>\nclass parse_context : public base<Char> {\n};\n"
+        b"FMT_MODULE_EXPORT_END\nFMT_END_NAMESPACE\n"
+    )
+    assert b"FMT_" not in prepare_cpp(source)
+    tree = parse(source, "cpp", "printf.h")
+    assert [(s.kind, s.qname, s.line) for s in tree.walk()] == [
+        ("struct", "printf_formatter", 6),
+        ("method", "printf_formatter::printf_formatter", 6),
+        ("class", "parse_context", 9),
+    ]

@@ -274,11 +274,15 @@ def _between_declarations(source: bytes, start: int, end: int) -> bool:
         after += 1
     if after < len(source) and source[after] in _FOLLOWS and source[after : after + 2] not in (b"//", b"/*"):
         return False
-    before = _previous_line(source, start)
-    if not before:
-        return True
-    if before.endswith(b"\\"):
-        return False  # the body of a multi-line #define
+    for _ in range(8):  # a run of macros alone on their lines: FMT_BEGIN_NAMESPACE, then FMT_..._BEGIN
+        before, begin = _previous_line(source, start)
+        if not before:
+            return True
+        if before.endswith(b"\\"):
+            return False  # the body of a multi-line #define
+        if not _ALONE.fullmatch(before):
+            break
+        start = begin
     return (
         before[:1] == b"#"
         or before[:2] in (b"//", b"/*", b"* ")
@@ -287,16 +291,21 @@ def _between_declarations(source: bytes, start: int, end: int) -> bool:
     )
 
 
-def _previous_line(source: bytes, at: int) -> bytes:
-    """The last line with text before offset `at` (a line start), stripped; b"" at the top."""
+_ALONE = re.compile(rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*")
+"""A project macro alone on its line: between declarations where the line before it is."""
+
+
+def _previous_line(source: bytes, at: int) -> tuple[bytes, int]:
+    """The last line with text before offset `at` (a line start), stripped, and where it starts;
+    (b"", 0) at the top."""
     end = at - 1
     while end > 0:
         begin = source.rfind(b"\n", 0, end) + 1
         text = source[begin:end].strip()
         if text:
-            return text
+            return text, begin
         end = begin - 1
-    return b""
+    return b"", 0
 
 
 def _word_byte(byte: int) -> bool:
