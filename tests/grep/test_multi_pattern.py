@@ -122,3 +122,33 @@ def test_a_file_rg_stops_reading_at_a_nul_byte_is_skipped_with_its_counts(
     totals = {entry["pattern"]: (entry["total"], entry["files"]) for entry in result["patterns"]}
     assert totals == {"NEEDLE": (2, 1), "OTHER": (1, 1)}
     assert [(h["file"], h["col"]) for h in rows(result["patterns"][0])] == [("text.txt", 1), ("text.txt", 14)]
+
+
+@pytest.mark.parametrize("chunk", [7, 4 << 20])
+def test_odd_paths_and_lines_in_the_walk_match_separate_rg_runs(
+    tmp_path: Path, chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The walk prints each path once, ended by NUL, and each line as `NUMBER:line`: a path with a
+    line end, a colon or digits, empty and CRLF lines, invalid UTF-8 and a line without its end
+    still give every pattern its own rg run's hits, also read a few bytes at a time."""
+    from sofia.providers.grep import ripgrep
+
+    monkeypatch.setattr(ripgrep, "STREAM_CHUNK", chunk)
+    one_walk_only(monkeypatch)
+    (tmp_path / "12:34.txt").write_text("beta\n\nalpha\n")
+    (tmp_path / "7").mkdir()
+    (tmp_path / "7" / "8:9").write_text("alpha: 1:2 beta\n")
+    (tmp_path / "crlf.txt").write_bytes(b"alpha\r\n\r\nbeta\r\n")
+    (tmp_path / "latin\xe9.txt".encode("latin-1").decode("utf-8", "surrogateescape")).write_bytes(
+        b"caf\xe9 alpha\n"
+    )
+    (tmp_path / "no-end.txt").write_text("beta alpha")
+    check_each(tmp_path, ["alpha", "beta", ":"], {})
+    check_each(tmp_path, [r"^$", r"^alpha", r"beta$"], {"regex": True})
+    before = {pattern: len(vimgrep(tmp_path, pattern)) for pattern in ("alpha", "beta")}
+    (tmp_path / "two\nlines.txt").write_text("beta alpha\n")  # a name rg's --vimgrep cannot print
+    result = grep(tmp_path, "alpha", "beta", budget=None, max_per_pattern=0)
+    for entry, col in zip(result["patterns"], [6, 1], strict=True):
+        found = {(h["line"], h["col"], h["text"]) for h in rows(entry) if h["file"] == "two\nlines.txt"}
+        assert found == {(1, col, "beta alpha")}
+        assert entry["total"] == before[entry["pattern"]] + 1

@@ -39,7 +39,8 @@ class Walked:
     paths: list[bytes] = field(default_factory=list)
     numbers: list[int] = field(default_factory=list)
     contents: list[bytes] = field(default_factory=list)
-    """Each line as rg printed it, with its terminator when it had one (hits keep it whole)."""
+    """Each line as rg printed it (hits keep it whole): without its terminator from the walk of a
+    directory, with it from the JSON walk of a file."""
     spans: dict[bytes, tuple[int, int]] = field(default_factory=dict)
     """Each file's lines: the indexes of its first line and of the one after its last."""
     counted: dict[bytes, dict[bytes, int]] = field(default_factory=dict)
@@ -105,26 +106,121 @@ def counted_here(request: Request) -> bool:
 
 
 class Reader:
-    """`rg --json` messages read as they arrive: `match` lines become lines of the walk, `end`
-    with a binary offset marks a binary file, and each of `needles` (literals counted here, see
-    `counted_here`) is counted in the lines of every chunk, so counting too overlaps the walk.
+    """The walk's output read as it arrives, in ripgrep's heading format (`HEADING`): each file's
+    path once, ended by a NUL byte, then its matching lines as `NUMBER:line`, then a blank line
+    before the next file. Each of `needles` (literals counted here, see `counted_here`) is counted
+    in the lines of every chunk, so counting too overlaps the walk.
 
-    rg prints each file's messages together (`begin`, its matches in line order, `end`), so a
-    match's path is read once from its `begin`, and only the files are sorted, not the lines.
-    A match repeats its `begin`'s path field byte for byte, which one `startswith` checks; a
-    match that does not is decoded whole."""
+    rg prints each file's lines together and in line order, so only the files are sorted, not the
+    lines. A line holds no line end, so a blank line can only end a file; a path may hold one, so
+    it is read up to its NUL. A file rg stopped reading at a NUL byte after a match is followed by
+    rg's `PATH: WARNING: stopped searching binary file after match` line. Compared with `--json`,
+    ripgrep spends about a third of the CPU printing this and Python half of it reading."""
 
     def __init__(self, needles: Sequence[bytes] = ()) -> None:
         self._files: list[tuple[bytes, list[int], list[bytes]]] = []
-        self._prefix = _NOTHING
         self._binary: set[bytes] = set()
         self._counts: dict[bytes, dict[bytes, int]] = {needle: {} for needle in needles}
         self._touched: list[tuple[tuple[bytes, list[int], list[bytes]], int]] = []
         """The files a chunk added lines to, each with how many lines it had before."""
+        self._heading = True
+        """Whether a path comes next (at the start, and after a file's blank line)."""
+        self._carry = b""
+        """The start of a path cut by the end of a chunk (a path may hold a line end)."""
         self.lines = 0
         """Matching lines read so far."""
         self.read = 0
         """Bytes of rg's output read so far."""
+
+    def feed(self, complete_lines: bytes) -> None:
+        """Output that ends at a line end."""
+        data = self._carry + complete_lines if self._carry else complete_lines
+        self._carry = b""
+        files = self._files
+        self._touched = [(files[-1], len(files[-1][2]))] if files and not self._heading else []
+        at, end = 0, len(data)
+        while at < end:
+            if self._heading:
+                zero = data.find(b"\0", at)
+                if zero < 0:
+                    self._carry = data[at:]
+                    break
+                self._new_file(data[at:zero])
+                self._heading = False
+                at = zero + 1
+            elif data[at] == 0x0A:  # the blank line after a file
+                self._heading = True
+                at += 1
+            else:
+                stop = data.find(b"\n\n", at)
+                last = end - 1 if stop < 0 else stop
+                path, numbers, contents = files[-1]
+                for line in data[at:last].split(b"\n"):
+                    number, colon, content = line.partition(b":")
+                    if colon and number.isdigit():
+                        numbers.append(int(number))
+                        contents.append(content)
+                    elif line.startswith(path + _STOPPED):
+                        self._binary.add(path)
+                at = last + 1
+        self._finish_chunk(complete_lines)
+
+    def _finish_chunk(self, chunk: bytes) -> None:
+        self.read += len(chunk)
+        self.lines += sum(len(file[2]) - start for file, start in self._touched)
+        if self._counts:
+            self._count([(file[0], file[2][start:]) for file, start in self._touched])
+
+    def counts(self) -> dict[bytes, int]:
+        """Each needle's matches in the lines read so far."""
+        return {needle: sum(counts.values()) for needle, counts in self._counts.items()}
+
+    def _new_file(self, path: bytes) -> None:
+        self._files.append((path, [], []))
+        self._touched.append((self._files[-1], 0))
+
+    def _count(self, pieces: list[tuple[bytes, list[bytes]]]) -> None:
+        """Each needle's non-overlapping occurrences, left to right, in the new lines of each file,
+        found in one buffer for the chunk (the work grows with the files holding a needle, not with
+        its matches). Lines and files are separated by newlines, which no needle holds, so no
+        occurrence spans two lines."""
+        parts = [b"\n".join(lines) for _, lines in pieces]
+        buffer = b"\n".join(parts)
+        begins = list(accumulate(map(len, parts), lambda at, size: at + size + 1, initial=0))
+        ends = [begin + len(part) for begin, part in zip(begins, parts, strict=False)]
+        for needle, counts in self._counts.items():
+            at, index = buffer.find(needle), 0
+            while at >= 0:
+                index = bisect_right(begins, at, index) - 1
+                path = pieces[index][0]
+                counts[path] = counts.get(path, 0) + buffer.count(needle, at, ends[index])
+                at = buffer.find(needle, ends[index])
+
+    def finish(self, into: Walked) -> None:
+        """Every line read, in (path, line) order, and every count, into `into`."""
+        self._files.sort(key=lambda file: file[0])
+        for path, numbers, contents in self._files:
+            start = len(into.paths)
+            into.paths.extend([path] * len(numbers))
+            into.numbers.extend(numbers)
+            into.contents.extend(contents)
+            into.spans[path] = (into.spans.get(path, (start, start))[0], len(into.paths))
+        into.binary.update(self._binary)
+        into.counted.update(self._counts)
+
+
+class JsonReader(Reader):
+    """The walk of a file named as the root, from `rg --json`: ripgrep's other printer reports a
+    binary file it was given with one line instead of its matches, where the count run and the
+    detail run read it whole. `match` lines become lines of the walk (with their terminators) and
+    `end` with a binary offset marks a binary file.
+
+    A match's path is read once from its file's `begin`: a match repeats that path field byte for
+    byte, which one `startswith` checks; a match that does not is decoded whole."""
+
+    def __init__(self, needles: Sequence[bytes] = ()) -> None:
+        super().__init__(needles)
+        self._prefix = _NOTHING
 
     def feed(self, complete_lines: bytes) -> None:
         """Messages that end at a line end (a chunk never splits one)."""
@@ -151,14 +247,7 @@ class Reader:
             skip = len(prefix)
             numbers, contents = (files[-1][1], files[-1][2]) if files else ([], [])
         self._prefix = prefix
-        self.read += len(complete_lines)
-        self.lines += sum(len(file[2]) - start for file, start in self._touched)
-        if self._counts:
-            self._count([(file[0], file[2][start:]) for file, start in self._touched])
-
-    def counts(self) -> dict[bytes, int]:
-        """Each needle's matches in the lines read so far."""
-        return {needle: sum(counts.values()) for needle, counts in self._counts.items()}
+        self._finish_chunk(complete_lines)
 
     def _begin(self, raw: bytes) -> bytes:
         """A new file; the prefix its matches start with."""
@@ -179,10 +268,6 @@ class Reader:
         contents.append(data_bytes(data["lines"]))
         return prefix
 
-    def _new_file(self, path: bytes) -> None:
-        self._files.append((path, [], []))
-        self._touched.append((self._files[-1], 0))
-
     def _end(self, raw: bytes) -> None:
         """A file's last message: it names a binary offset when rg stopped at a NUL byte."""
         import orjson
@@ -193,40 +278,13 @@ class Reader:
         if data.get("binary_offset") is not None:
             self._binary.add(data_bytes(data["path"]))
 
-    def _count(self, pieces: list[tuple[bytes, list[bytes]]]) -> None:
-        """Each needle's non-overlapping occurrences, left to right, in the new lines of each file,
-        found in one buffer for the chunk (the work grows with the files holding a needle, not with
-        its matches). Lines keep their terminators and files are separated by a newline, which no
-        needle holds, so no occurrence spans two lines."""
-        parts = [b"".join(lines) for _, lines in pieces]
-        buffer = b"\n".join(parts)
-        begins = list(accumulate(map(len, parts), lambda at, size: at + size + 1, initial=0))
-        ends = [begin + len(part) for begin, part in zip(begins, parts, strict=False)]
-        for needle, counts in self._counts.items():
-            at, index = buffer.find(needle), 0
-            while at >= 0:
-                index = bisect_right(begins, at, index) - 1
-                path = pieces[index][0]
-                counts[path] = counts.get(path, 0) + buffer.count(needle, at, ends[index])
-                at = buffer.find(needle, ends[index])
-
-    def finish(self, into: Walked) -> None:
-        """Every line read, in (path, line) order, and every count, into `into`."""
-        self._files.sort(key=lambda file: file[0])
-        for path, numbers, contents in self._files:
-            start = len(into.paths)
-            into.paths.extend([path] * len(numbers))
-            into.numbers.extend(numbers)
-            into.contents.extend(contents)
-            into.spans[path] = (into.spans.get(path, (start, start))[0], len(into.paths))
-        into.binary.update(self._binary)
-        into.counted.update(self._counts)
-
 
 _BEGIN = b'{"type":"begin","data":'
 _MATCH = b'{"type":"match","data":'
 _END = b'{"type":"end","data":'
 _OFFSET = b',"absolute_offset":'
+_STOPPED = b": WARNING: stopped searching binary file after match"
+"""What rg prints after a file's path (and its lines) when it stopped reading it at a NUL byte."""
 _NOTHING = b"\x00"
 """A prefix no JSON line starts with: a match not led by its file's `begin` is decoded whole."""
 

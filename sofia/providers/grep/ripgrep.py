@@ -41,6 +41,8 @@ WALK_LINES = 200_000
 output) it stops, and its broadest patterns are counted by rg alone (`Ripgrep.walk_all`), so
 Python never decodes every line of a pattern that matches most of a tree."""
 WALK_BYTES = 128 << 20
+HEADING = ("--with-filename", "--heading", "--null", "--line-number", "--color=never")
+"""The walk's output format: each file's path once (ended by NUL), then `NUMBER:line` lines."""
 SAMPLE_LINES = 20_000
 """Lines of a stopped walk on which each pattern rg alone attributes is counted, to tell the
 broad ones (the literals counted here are counted on every line read)."""
@@ -123,14 +125,15 @@ class Ripgrep:
 
     def walk_command(self, patterns: Sequence[str] | None = None) -> list[str]:
         """The one walk of a multi-pattern search: every matching line of any of `patterns` (all
-        of the request's by default), as JSON."""
+        of the request's by default), in the heading format `combined.Reader` reads (as JSON for
+        a file named as the root: `combined.JsonReader`)."""
         return [
             self.executable,
             "--no-config",
             *self.matching,
             *self.walk,
             *self.counting,
-            "--json",
+            *(HEADING if self.request.target == "." else ["--json"]),
             *(f"--regexp={pattern}" for pattern in (self.request.patterns if patterns is None else patterns)),
             "--",
             self.request.target,
@@ -158,7 +161,8 @@ class Ripgrep:
         started = prestarted.claim(command, self.request.cwd) or self._start(command)
         timeout, give_up = self.time_box()
         counted = combined.counted_here(self.request)
-        reader = combined.Reader([pattern.encode() for pattern in chosen] if counted else ())
+        kind = combined.Reader if self.request.target == "." else combined.JsonReader
+        reader = kind([pattern.encode() for pattern in chosen] if counted else ())
         offset, size = 0, STREAM_CHUNK
         try:
             while True:
