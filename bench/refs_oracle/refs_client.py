@@ -39,24 +39,23 @@ class RefsAnswer:
 
 
 def adapt(payload: dict[str, Any], corpus: Corpus) -> RefsAnswer:
-    """`sf refs --json` for one symbol as locations. Uses are flat rows under `exact` and `name`
-    (`{"file", "line", "col", "kind", "in"}`), a `file` of "" meaning the previous row's file,
-    with 1-based lines and 1-based byte columns of the name; definitions carry `file`, `line`,
+    """`sf refs --json` for one symbol as locations. Uses are grouped under their file in `exact`
+    and `name` (`{file: [{"line", "col", "kind", "in"}]}`, docs/refs.md), with 1-based lines
+    and 1-based byte columns of the name; definitions carry `file`, `line`,
     `col`. Paths are taken relative to the corpus whether refs prints them relative to it or to
     the workspace (the corpus is the working directory) or absolute."""
     answer = RefsAnswer(notes=[str(n) for n in payload.get("notes", [])])
     for entry in payload.get("symbols", []):
         for match in ("exact", "name"):
-            file = ""
-            for row in entry.get(match, []):
-                file = _relative(str(row.get("file") or ""), corpus) or file
-                raw = (file, int(row["line"]), int(row["col"]))
-                col = corpus.from_bytes(file, raw[1], raw[2])
-                snapped = corpus.snap(file, raw[1], col)
-                if snapped is None:
-                    answer.unplaced.append(raw)
-                    continue
-                answer.uses.append(Use(snapped, match, str(row.get("kind", "")), raw))
+            for shown, rows in entry.get(match, {}).items():
+                file = _relative(shown, corpus)
+                for row in rows:
+                    raw = (file, int(row["line"]), int(row["col"]))
+                    snapped = corpus.snap(file, raw[1], corpus.from_bytes(file, raw[1], raw[2]))
+                    if snapped is None:
+                        answer.unplaced.append(raw)
+                        continue
+                    answer.uses.append(Use(snapped, match, str(row.get("kind", "")), raw))
         for definition in entry.get("definitions", []):
             file, line = _relative(definition["file"], corpus), int(definition["line"])
             col = corpus.from_bytes(file, line, int(definition.get("col", 1)))

@@ -1,5 +1,7 @@
-"""sofia's import graph, read from the source with `ast`: every import, at module level or inside a
-function, except those under `if TYPE_CHECKING:` (they never run)."""
+"""sofia's import graph, read from the source with `ast`: every import, at module level, inside a
+function or under `if TYPE_CHECKING:`. A type-only import never runs, but it is a dependency all
+the same: two modules that name each other's types are one module split in two, and a cycle
+hidden behind `TYPE_CHECKING` is a cycle."""
 
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ def imports(module: str, path: Path, known: set[str]) -> Iterator[tuple[str, int
     """(imported sofia module, line) for every import `module` runs."""
     tree = ast.parse(path.read_text(), str(path))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    for node in _runtime_nodes(tree):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield from _resolve(alias.name, known, node.lineno)
@@ -69,24 +71,6 @@ def _resolve(name: str, known: set[str], line: int) -> Iterator[tuple[str, int]]
         name = name.rpartition(".")[0]
     if name.startswith("sofia"):
         yield name, line
-
-
-def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node except the bodies of `if TYPE_CHECKING:` blocks."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            stack.extend(node.orelse)
-            continue
-        yield node
-        stack.extend(ast.iter_child_nodes(node))
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
 
 
 def graph() -> dict[str, dict[str, int]]:

@@ -30,14 +30,8 @@ def entry(result: dict[str, Any], symbol: str) -> dict[str, Any]:
 
 
 def rows(item: dict[str, Any], match: str) -> list[dict[str, Any]]:
-    """The shown uses of one match table, each with its file filled in (a table writes a file's
-    path on its first row only)."""
-    found: list[dict[str, Any]] = []
-    file = ""
-    for row in item.get(match, []):
-        file = row["file"] or file
-        found.append({**row, "file": file})
-    return found
+    """The shown uses of one match, each with its file (the answer groups them under it)."""
+    return [{"file": file, **row} for file, grouped in item.get(match, {}).items() for row in grouped]
 
 
 def uses(item: dict[str, Any]) -> set[Row]:

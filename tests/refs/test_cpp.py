@@ -5,7 +5,7 @@ an unrelated type is its own; a class's uses as a base, a type, an instantiation
 from __future__ import annotations
 
 from tests.code.conftest import FIXTURES
-from tests.refs.conftest import accounted, entry, refs, uses
+from tests.refs.conftest import accounted, entry, refs, rows, uses
 
 CPP = FIXTURES / "cpp"
 MAIN = "app/main.cpp"
@@ -30,8 +30,8 @@ def test_a_method_declared_in_its_class_and_defined_out_of_line() -> None:
 
 def test_the_four_typed_receivers_on_one_line_are_each_exact() -> None:
     item = entry(refs(CPP, "Circle::area"), "Circle::area")
-    rows = [row for row in item["exact"] if row["line"] == 13]
-    assert [row["col"] for row in rows] == [22, 35, 49, 64]
+    on_line = [row for row in rows(item, "exact") if row["line"] == 13]
+    assert [row["col"] for row in on_line] == [22, 35, 49, 64]
 
 
 def test_an_unrelated_types_method_of_the_same_name() -> None:

@@ -4,7 +4,7 @@ class and a shadowing local — each classified, exact and name matches apart.""
 
 from __future__ import annotations
 
-from tests.refs.conftest import FIXTURES, accounted, entry, refs, uses
+from tests.refs.conftest import FIXTURES, accounted, entry, refs, rows, uses
 
 PHP = FIXTURES / "php"
 PY = FIXTURES / "python"
@@ -36,10 +36,10 @@ def test_php_method_qualified_by_class() -> None:
     # UserController's whole chain (App\Base\Controller) is in files that mention the name.
     assert totals["elsewhere"] == 2
     assert accounted(item) == totals["text"] == 17
-    assert item["exact"][0]["in"] == "AdminController::purge"
-    assert [row["file"] for row in item["exact"][:3]] == [
+    assert rows(item, "exact")[0]["in"] == "AdminController::purge"
+    assert [row["file"] for row in rows(item, "exact")[:3]] == [
         "src/Http/AdminController.php",
-        "",
+        "src/Http/AdminController.php",
         "src/Http/UserController.php",
     ]
 

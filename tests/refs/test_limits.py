@@ -6,14 +6,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sofia.output.budget import cost
 from sofia.providers.contract import Context
-from sofia.providers.refs.engine import jobs_for
 from tests.helpers import count_parses
-from tests.refs.conftest import FIXTURES, accounted, entry, forget_memo, refs, uses
+from tests.refs.conftest import FIXTURES, accounted, entry, forget_memo, refs, rows, uses
 
 
 def many_calls(root: Path, files: int = 30, calls: int = 12) -> Path:
@@ -24,8 +24,8 @@ def many_calls(root: Path, files: int = 30, calls: int = 12) -> Path:
     return root
 
 
-def shown(item: dict[str, object]) -> int:
-    return sum(len(item.get(match, [])) for match in ("exact", "name"))  # type: ignore[arg-type]
+def shown(item: dict[str, Any]) -> int:
+    return sum(len(rows(item, match)) for match in ("exact", "name"))
 
 
 def test_cap_keeps_totals_exact_and_says_how_to_see_more(tmp_path: Path) -> None:
@@ -50,10 +50,12 @@ def test_budget_cut_fits_and_counts_the_rest(tmp_path: Path) -> None:
     ]
 
 
-def test_file_path_is_written_once_per_file(tmp_path: Path) -> None:
+def test_uses_are_grouped_under_their_file_in_path_order(tmp_path: Path) -> None:
     result = refs(many_calls(tmp_path, files=2), "target")
-    files = [row["file"] for row in entry(result, "target")["exact"]]
-    assert files == ["m000.py", *[""] * 12, "m001.py", *[""] * 12]
+    exact = entry(result, "target")["exact"]
+    assert list(exact) == ["m000.py", "m001.py"]
+    assert [row["line"] for row in exact["m000.py"]] == [1, *range(5, 17)]
+    assert set(exact["m000.py"][0]) == {"line", "col", "kind", "in"}
 
 
 def test_kinds_filter_shows_only_those_kinds_and_keeps_totals() -> None:
@@ -92,21 +94,6 @@ def test_deadline_keeps_text_totals_exact_and_notes_what_was_classified(tmp_path
     assert any("before the deadline" in n and "narrow with root or exts" in n for n in result["notes"])
 
 
-def test_classifying_in_several_processes_gives_the_same_result(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    root = many_calls(tmp_path, files=300, calls=2)
-    (root / "m150.py").write_text("# target mentioned\ntarget = 3\n")
-    monkeypatch.setenv("SOFIA_REFS_JOBS", "1")
-    serial = refs(root, "target", "lib.target", budget=20_000, max_per_symbol=50)
-    monkeypatch.setenv("SOFIA_REFS_JOBS", "2")
-    assert jobs_for(301) == 2
-    parallel = refs(root, "target", "lib.target", budget=20_000, max_per_symbol=50)
-    assert parallel == serial
-    assert entry(serial, "target")["totals"]["uses"] == 299 * 3
-    assert entry(serial, "target")["totals"]["definitions"] == 2  # lib.target and the module variable
-
-
 def test_classifying_while_counting_gives_the_same_result(tmp_path: Path) -> None:
     root = many_calls(tmp_path, files=40, calls=2)
     (root / "m007.py").write_text("# target mentioned\ntarget = 3\n")
@@ -124,6 +111,6 @@ def test_the_symbol_tree_is_built_only_where_a_use_is_shown_or_a_definition_is(
     built = count_parses(monkeypatch)
     item = entry(refs(root, "target", max_per_symbol=2), "target")
     assert item["totals"]["uses"] == 30 * 3 and shown(item) == 2
-    assert [(r["line"], r["in"]) for r in item["exact"]] == [(1, ""), (5, "f")]  # the import, a call
+    assert [(r["line"], r["in"]) for r in rows(item, "exact")] == [(1, ""), (5, "f")]  # the import, a call
     assert item["definitions"][0]["qname"] == "target"
     assert len(built) == 2  # m000.py (the use shown) and lib.py (the definition)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.code.conftest import FIXTURES
-from tests.refs.conftest import entry, refs, uses
+from tests.refs.conftest import entry, refs, rows, uses
 
 RUBY = FIXTURES / "ruby"
 APP = "lib/app.rb"
@@ -26,7 +26,7 @@ def test_definitions_of_a_name_on_three_classes() -> None:
 
 def test_receivers_and_comments_and_strings() -> None:
     item = entry(refs(RUBY, "Geometry::Circle#area"), "Geometry::Circle#area")
-    exact = {(row["line"], row["col"]) for row in item["exact"]}
+    exact = {(row["line"], row["col"]) for row in rows(item, "exact")}
     assert exact == {
         (11, 12),
         (45, 7),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.code.conftest import FIXTURES
-from tests.refs.conftest import entry, refs, uses
+from tests.refs.conftest import entry, refs, rows, uses
 
 RUST = FIXTURES / "rust"
 MAIN = "src/main.rs"
@@ -32,14 +32,14 @@ def test_typed_receivers_are_exact_and_an_unrelated_type_is_elsewhere() -> None:
     found = uses(item)
     assert (MAIN, 12, "call", "exact") in found  # c.area(), c: &Round (Circle as Round)
     assert (SHAPES, 115, "call", "exact") in found  # c.area(), let c: Circle
-    exact_columns = {row["col"] for row in item["exact"] if row["line"] == 12}
+    exact_columns = {row["col"] for row in rows(item, "exact") if row["line"] == 12}
     assert exact_columns == {17, 43}  # c.area() and copy.area() (copy = Round { .. }), not sq.area()
     assert (MAIN, 6, "call", "name") in found  # |s| s.area(): the closure's parameter has no type
     assert (MAIN, 13, "call", "exact") in found  # c.area() in format!'s tokens
     assert (SHAPES, 81, "call", "name") in found  # self.inner.area(): inner's type is not followed
     assert item["totals"]["in_comments"] == 5 and item["totals"]["in_strings"] == 1
     square = entry(refs(RUST, "Square::area"), "Square::area")
-    assert [(row["line"], row["col"]) for row in square["exact"]] == [(12, 29)]  # sq.area(), sq: Square
+    assert [(row["line"], row["col"]) for row in rows(square, "exact")] == [(12, 29)]  # sq.area(), sq: Square
 
 
 def test_scoped_calls_name_their_type() -> None:

@@ -8,8 +8,9 @@ from pydantic import Field
 
 from sofia.errors import param
 from sofia.providers.contract import Cli, Context, Implementation
+from sofia.providers.grep.params import Extensions, IgnoredDirs, SearchRoot
 from sofia.providers.grep.request import Request, build
-from sofia.providers.params import Input, PathParam
+from sofia.providers.params import Input
 
 
 class Params(Input):
@@ -20,12 +21,7 @@ class Params(Input):
         Field(description=f"1-32 patterns, searched independently; literal unless {param('regex', True)}."),
         Cli(positional=True, metavar="PATTERN"),
     ]
-    root: Annotated[
-        str,
-        Field(description="Directory or file to search."),
-        Cli(flag="--root", metavar="DIR"),
-        PathParam(),
-    ] = "."
+    root: SearchRoot = "."
     regex: Annotated[
         bool,
         Field(description="Patterns are ripgrep regexes (no look-around or backreferences)."),
@@ -38,22 +34,8 @@ class Params(Input):
         bool,
         Field(description="Case-sensitive matching."),
     ] = True
-    exts: Annotated[
-        list[str],
-        Field(
-            default_factory=list,
-            description="Extensions to search (php, ts); empty = all files.",
-        ),
-        Cli(flag="--ext", split=True, metavar="EXT"),
-    ]
-    ignore_dirs: Annotated[
-        list[str],
-        Field(
-            default_factory=list,
-            description="Directory names (not paths) to skip too, tracked or not; .gitignore always applies.",
-        ),
-        Cli(flag="--ignore-dir", split=True, metavar="NAME"),
-    ]
+    exts: Extensions
+    ignore_dirs: IgnoredDirs
     max_per_pattern: Annotated[
         int,
         Field(

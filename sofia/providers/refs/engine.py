@@ -1,173 +1,113 @@
-"""The `refs` search: ripgrep counts each name over the walk (grep's engine: exact textual totals
-and the candidate files), then the candidates are parsed and their occurrences classified, in
-path order, for as long as the deadline allows."""
+"""The `refs` search (the collect stage): ripgrep counts each name over the walk (grep's engine:
+exact textual totals and the candidate files), then the candidates are classified (`classify`),
+in path order, for as long as the deadline allows."""
 
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING
 
 from sofia.errors import ArgumentError, param
-from sofia.providers.contract import Context
-from sofia.providers.grep.request import Request, build
-from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Ripgrep, display_path
+from sofia.providers.grep import MAX_PROCESSES, Counted, Request, Ripgrep, build, count_lines, display_path
 from sofia.providers.refs import bound
+from sofia.providers.refs.classify import (
+    CHUNK,
+    PARALLEL_FROM,
+    PROGRESS,
+    Cutoff,
+    Item,
+    Pool,
+    classify_one,
+    in_pool,
+    in_turn,
+    jobs_for,
+    recalled,
+)
+from sofia.providers.refs.model import DEADLINE, Found, Matched, Outcome, Parsed
 from sofia.runtime import skips
 from sofia.runtime.skips import Skips
 
 if TYPE_CHECKING:
-    from sofia.providers.refs.match import Matched
-    from sofia.providers.refs.provider import Params
-    from sofia.syntax.lookup import Query
-    from sofia.syntax.uses import FileUses, Syntax
+    from pathlib import Path
 
-BINARY_PROBE = 8000
-RESERVE_SHARE = 0.15
-"""Share of the time left when classification starts that is kept for shaping the result."""
-MIN_RESERVE = 1.0
-TICK_EVERY = 16
-PROGRESS = "classifying occurrences"
-DEADLINE = "deadline"
-JOBS_ENV = "SOFIA_REFS_JOBS"
-"""Processes classifying candidates at once (1: in the calling process only)."""
-MAX_JOBS = 4
-PARALLEL_FROM = 256
-"""Candidate files from which classifying in several processes pays for forking them."""
-CHUNK = 64
+    from sofia.providers.contract import Context
+    from sofia.providers.refs.params import Params
+    from sofia.syntax.lookup import Query
+
 PROBE_TIMEOUT = 10.0
 """Seconds waited after the classification for the walk that names what the counts skipped."""
 
 
 @dataclass(frozen=True)
-class Holder:
-    """The innermost symbol holding a line: its qualified and bare name and line range."""
+class Searches:
+    """What ripgrep counts: each name's last segment as a word over the extensions, and the
+    kebab-case spelling of each Vue component name over `.vue` files."""
 
-    qname: str
-    name: str
-    line: int
-    end_line: int
-
-
-@dataclass
-class Parsed:
-    """One classified candidate file, kept without its trees (a large search holds thousands)."""
-
-    rel: str
-    lang: str
-    uses: FileUses
-    lines: int
-    texts: dict[int, str]
-    """Line -> its text, for every line with an occurrence."""
-    source: bytes = field(repr=False)
-    """The bytes classified, for the symbol tree a shown use or a definition asks for."""
-    stamp: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
-    """The file's identity and times when it was read (`memo.stamp_of`)."""
-    _holders: dict[int, Holder | None] | None = field(default=None, init=False, repr=False, compare=False)
-
-    def holder(self, line: int) -> Holder | None:
-        """The innermost symbol holding `line` (the same one `grep` names). The symbol tree is
-        built on the first question only: classifying needs the syntax tree alone, and most
-        candidate files of a common name have no use shown and no definition."""
-        if self._holders is None:
-            self._holders = _holders(self)
-        return self._holders.get(line)
-
-
-def _holders(parsed: Parsed) -> dict[int, Holder | None]:
-    """Line -> holding symbol, for every line with an occurrence in a parsed file."""
-    from sofia.syntax import ParseUnavailable, parse
-
-    try:
-        tree = parse(parsed.source, parsed.lang, parsed.rel)
-    except ParseUnavailable:
-        return {}
-    holders: dict[int, Holder | None] = {}
-    for found in parsed.uses.occurrences.values():
-        for occurrence in found:
-            line = occurrence.line
-            if line not in holders:
-                symbol = tree.enclosing(line)
-                holders[line] = (
-                    Holder(symbol.qname, symbol.name, symbol.line, symbol.end_line) if symbol else None
-                )
-    return holders
-
-
-def summarize(rel: str, syntax: Syntax, uses: FileUses) -> Parsed:
-    """What matching and shaping need of a classified file, so its trees can go."""
-    source = syntax.source
-    texts: dict[int, str] = {}
-    for found in uses.occurrences.values():
-        for occurrence in found:
-            line = occurrence.line
-            if line not in texts:
-                start = source.rfind(b"\n", 0, occurrence.start) + 1
-                end = source.find(b"\n", occurrence.start)
-                texts[line] = source[start : end if end >= 0 else len(source)].decode("utf-8", "replace")
-            if occurrence.decl != (0, 0):
-                occurrence.end_line = (
-                    source.count(b"\n", 0, max(occurrence.decl[1] - 1, occurrence.start)) + 1
-                )
-    return Parsed(rel, syntax.lang, uses, max(source.count(b"\n"), 1), texts, source)
-
-
-@dataclass
-class Found:
-    """Everything the search learnt, for the matcher and the shaper."""
-
+    names: list[str]
     request: Request
-    queries: list[Query]
-    counts: dict[str, dict[bytes, int]]
-    """Spelling searched -> raw path -> rg's count of it."""
     spellings: dict[str, list[str]]
-    """Name -> the spellings searched for it (itself, a Vue component's kebab-case form)."""
-    components: dict[str, list[str]]
-    """Component name -> `.vue` files of that name under the root."""
-    parsed: dict[str, Parsed] = field(default_factory=dict)
-    unparsed: dict[str, str] = field(default_factory=dict)
-    """Display path -> why it was not classified (binary, too large, vanished, deadline)."""
-    deadline_cut: int = 0
-    """Candidate files left unclassified because the deadline came near."""
-    candidates: int = 0
-    notes: list[str] = field(default_factory=list)
-    """What the walk skipped by default and, for a name in very many files, the sample
-    classified (`bound`): shown as they are."""
+    """Name -> the spellings searched for it (itself first)."""
+    components: list[str]
+    """The names that may be Vue components (a `.vue` file may be named after them)."""
+    kebabs: list[str]
+    """Their kebab-case spellings, counted over `.vue` files by `kebab_request`."""
+    kebab_request: Request | None
 
 
-def search(params: Params, ctx: Context) -> dict[str, Any]:
-    from sofia.providers.refs.match import match
-    from sofia.providers.refs.shape import shape
+@dataclass
+class Counts:
+    """What the count runs found, and what was classified while they ran."""
 
-    found = collect(params, ctx)
-    matched = [match(query, found) for query in found.queries]
-    if not params.exts:
-        count_unparsed(found, matched, ctx)
-    return shape(params, found, matched, ctx.budget)
+    counts: dict[str, dict[bytes, int]] = field(default_factory=dict)
+    """Spelling -> raw path -> rg's count (files that hold it only)."""
+    problems: dict[str, str] = field(default_factory=dict)
+    skipped: Skips = field(default_factory=Skips)
+    searched: int = 0
+    vue_files: list[bytes] = field(default_factory=list)
+    """Every `.vue` file of the walk, from the first kebab-case count (it lists zero counts too)."""
+    early: dict[bytes, Outcome] = field(default_factory=dict)
+    """Files classified while the one name's count ran (for that name)."""
+    sizes: dict[bytes, int] = field(default_factory=dict)
+    """Each candidate's size as read while its count streamed (the sample does not read it again)."""
+
+    def add(self, spelling: str, counted: Counted, *, lists_vue_files: bool) -> None:
+        if lists_vue_files:
+            self.vue_files = [path.removeprefix(b"./") for path in counted.counts]
+        self.counts[spelling] = {path.removeprefix(b"./"): n for path, n in counted.counts.items() if n > 0}
+        self.problems.update(counted.problems)
+        self.skipped.update(counted.skips)
+        self.searched = max(self.searched, counted.searched)
 
 
-def count_unparsed(found: Found, matched: list[Matched], ctx: Context) -> None:
-    """For a name with no definition in a parsed file, its occurrences in the files of types no
-    language record parses, so the answer never reads "not found" for a name that occurs."""
-    from sofia.runtime import unparsed
-    from sofia.syntax.registry import EXTENSIONS
-
-    request = found.request
-    for m in matched:
-        if m.definitions:
-            continue
-        m.outside = unparsed.count(
-            m.query.name,
-            [request.target],
-            cwd=request.cwd,
-            parsed_extensions=EXTENSIONS,
-            ignore_dirs=request.ignore_dirs,
-            timeout=ctx.timeout(20.0),
-        )
+def collect(params: Params, ctx: Context) -> Found:
+    """Count, then classify the candidates; everything learnt, for the matcher and the shaper."""
+    queries = queries_of(params.symbols)
+    searches = plan(params, ctx, queries)
+    capped = params.max_per_symbol > 0
+    pool = Pool(jobs_for(PARALLEL_FROM))
+    try:
+        ripgrep = Ripgrep(searches.request, ctx)
+        counted = count(searches, ripgrep, ctx, pool, bound.stream_limit(bound.budget(0, capped)))
+        components = {name: _component_files(counted.vue_files, name) for name in searches.components}
+        ctx.check_deadline()
+        found = Found(searches.request, queries, counted.counts, searches.spellings, components)
+        found.unparsed.update(counted.problems)
+        probe = ripgrep.probe()  # beside the classification, which leaves a core to spare
+        try:
+            classify(found, ctx, pool, counted, bound.budget(counted.searched, capped))
+            if probe is not None:
+                counted.skipped.update(probe.skips(ctx.timeout(PROBE_TIMEOUT)))
+        finally:
+            if probe is not None:
+                probe.kill()
+    finally:
+        pool.close()
+    found.notes[:0] = skips.notes(counted.skipped, searches.request.shown, "root")
+    return found
 
 
 def queries_of(symbols: Sequence[str]) -> list[Query]:
@@ -188,205 +128,135 @@ def queries_of(symbols: Sequence[str]) -> list[Query]:
     return queries
 
 
-def collect(params: Params, ctx: Context) -> Found:
+def plan(params: Params, ctx: Context, queries: list[Query]) -> Searches:
+    """The searches for `queries`; every walk parameter is checked here, before anything runs."""
     from sofia.providers.refs.head_start import default_exts
     from sofia.syntax.uses.vue import is_component_name, kebab
 
-    queries = queries_of(params.symbols)
     names = list(dict.fromkeys(q.name for q in queries))
-    exts = params.exts or default_exts()
-    request = build(
-        names,
-        workspace=ctx.root,
-        root=params.root,
-        word=True,
-        exts=exts,
-        ignore_dirs=params.ignore_dirs,
-        cap=0,
+    walk = partial(
+        build, workspace=ctx.root, root=params.root, word=True, ignore_dirs=params.ignore_dirs, cap=0
     )
+    request = walk(names, exts=params.exts or default_exts())
     spellings = {name: [name] for name in names}
-    vue = "vue" in request.exts
-    component_names = [n for n in names if vue and is_component_name(n)]
-    for name in component_names:
+    components = [n for n in names if "vue" in request.exts and is_component_name(n)]
+    for name in components:
         if kebab(name) != name:
             spellings[name].append(kebab(name))
-    kebabs = [spelling for n in component_names for spelling in spellings[n][1:]]
-    vue_request = (
-        build(
-            kebabs,
-            workspace=ctx.root,
-            root=params.root,
-            word=True,
-            exts=["vue"],
-            ignore_dirs=params.ignore_dirs,
-            cap=0,
-        )
-        if kebabs
-        else None
-    )
-    counts: dict[str, dict[bytes, int]] = {}
-    problems: dict[str, str] = {}
-    skipped = Skips()
-    searched = 0
-    limit = bound.budget(0, params.max_per_symbol > 0)
-    ripgrep = Ripgrep(request, ctx)
-    jobs: list[tuple[str, Ripgrep]] = [(n, ripgrep) for n in names]
-    if vue_request is not None:
-        vue_rg = Ripgrep(vue_request, ctx)
-        jobs += [(s, vue_rg) for n in component_names for s in spellings[n][1:]]
-    early: dict[bytes, Parsed | str] = {}
-    sizes: dict[bytes, int] = {}
-    """Each candidate's size, as the one-name count reported it (the sample reads them again)."""
-    stream = len(names) == 1  # each file the count reports can be classified at once: one name
-    vue_files: list[bytes] | None = None
-    """Every `.vue` file of the walk, from the first kebab-case count (it lists zero counts too)."""
-    with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(jobs))) as pool:
-        lists = len(names)  # the first kebab-case job, when there is one
+    kebabs = [spelling for name in components for spelling in spellings[name][1:]]
+    kebab_request = walk(kebabs, exts=["vue"]) if kebabs else None
+    return Searches(names, request, spellings, components, kebabs, kebab_request)
+
+
+def count(searches: Searches, ripgrep: Ripgrep, ctx: Context, pool: Pool, stream_limit: int | None) -> Counts:
+    """Every spelling's count run, up to MAX_PROCESSES at once. With one name its files are
+    classified as the count reports them (`_count_and_classify`); the first kebab-case count lists
+    every `.vue` file too, so the same walk says which files are named after a component."""
+    runs: list[tuple[str, Callable[[], Counted], bool]] = [
+        (n, partial(ripgrep.count, n), False) for n in searches.names
+    ]
+    if searches.kebab_request is not None:
+        kebab_rg = Ripgrep(searches.kebab_request, ctx)
+        for index, spelling in enumerate(searches.kebabs):
+            listing = index == 0
+            run = partial(_count_listing if listing else Ripgrep.count, kebab_rg, spelling)
+            runs.append((spelling, run, listing))
+    counted = Counts()
+    streamed = len(searches.names) == 1
+    with ThreadPoolExecutor(max_workers=min(MAX_PROCESSES, len(runs))) as threads:
         futures: list[Future[Counted]] = [
-            pool.submit(_count_listing, rg, spelling) if index == lists else pool.submit(rg.count, spelling)
-            for index, (spelling, rg) in enumerate(jobs)
-            if index >= stream
+            threads.submit(run) for _, run, _ in (runs[1:] if streamed else runs)
         ]
-        if stream:
-            streamed = _count_and_classify(
-                ripgrep, names[0], names, ctx, early, bound.stream_limit(limit), sizes
-            )
-            futures.insert(0, _done(streamed))
-        for index, ((spelling, _), future) in enumerate(zip(jobs, futures, strict=True)):
-            counted = future.result()
-            if index == lists:
-                vue_files = [path.removeprefix(b"./") for path in counted.counts]
-            counts[spelling] = {path.removeprefix(b"./"): n for path, n in counted.counts.items() if n > 0}
-            problems.update(counted.problems)
-            skipped.update(counted.skips)
-            searched = max(searched, counted.searched)
-    components = {n: _component_files(vue_files or [], n) for n in component_names}
-    ctx.check_deadline()
-    found = Found(request, queries, counts, spellings, components)
-    found.unparsed.update(problems)
-    probe = ripgrep.probe()  # beside the classification, which leaves a core to spare
-    try:
-        _classify(found, ctx, early, bound.budget(searched, params.max_per_symbol > 0), sizes)
-        if probe is not None:
-            skipped.update(probe.skips(ctx.timeout(PROBE_TIMEOUT)))
-    finally:
-        if probe is not None:
-            probe.kill()
-    found.notes[:0] = skips.notes(skipped, request.shown, "root")
-    return found
+        if streamed:
+            stream = Streaming(ripgrep.request.cwd, searches.names, ctx, pool, counted, stream_limit)
+            futures.insert(0, _done(_count_and_classify(ripgrep, searches.names[0], stream, ctx)))
+        for (spelling, _, listing), future in zip(runs, futures, strict=True):
+            counted.add(spelling, future.result(), lists_vue_files=listing)
+    return counted
 
 
-def _count_and_classify(
-    ripgrep: Ripgrep,
-    spelling: str,
-    names: list[str],
-    ctx: Context,
-    into: dict[bytes, Parsed | str],
-    limit: int | None = None,
-    sizes: dict[bytes, int] | None = None,
-) -> Counted:
-    """`spelling`'s count run, each file it reports classified (for `names`) while it goes on
-    walking, so parsing overlaps ripgrep's walk instead of following it: in this process for
-    the first PARALLEL_FROM files, then in forked processes chunk by chunk where `jobs_for`
-    allows. Classification stops at the deadline's reserve, and once the files reported hold
-    more than `limit` bytes (the rest waits for the count, which tells whether a sample is taken:
-    `bound`); the count always completes (its totals are exact)."""
-    from sofia.providers.grep.ripgrep import count_lines
+class Streaming:
+    """Classifying the files one name's count reports while ripgrep goes on walking: in this
+    process for the first PARALLEL_FROM files, then in the pool chunk by chunk where there is
+    one. It stops at the deadline's cut-off, and once the files reported hold more than `limit`
+    bytes (the rest waits for the count, which tells whether a sample is taken: `bound`)."""
 
+    def __init__(
+        self, cwd: Path, names: list[str], ctx: Context, pool: Pool, counted: Counts, limit: int | None
+    ) -> None:
+        self.cwd, self.names, self.ctx, self.limit = cwd, names, ctx, limit
+        self.into, self.sizes = counted.early, counted.sizes
+        self.cutoff = Cutoff.of(ctx)
+        self.pool = pool if pool.jobs > 1 else None
+        self.pending: list[Item] = []
+        self.sent: list[tuple[list[Item], Future[list[tuple[str, Outcome]]]]] = []
+        self.reported = 0
+
+    def take(self, batch: list[bytes]) -> None:
+        for raw in self._within_limit(batch):
+            if self.pool is not None and len(self.into) >= PARALLEL_FROM:
+                self._to_pool(raw)
+            elif not self.cutoff.reached(self.ctx):
+                self.into[raw] = classify_one(self.cwd, raw, self.names)[1]
+
+    def _within_limit(self, batch: list[bytes]) -> list[bytes]:
+        """`batch`, or none of it once the files reported hold more than `limit` bytes."""
+        if self.limit is None:
+            return batch
+        for raw in batch:
+            self.sizes[raw] = bound.size(self.cwd, raw)
+        self.reported += sum(self.sizes[raw] for raw in batch)
+        return [] if self.reported > self.limit else batch
+
+    def _to_pool(self, raw: bytes) -> None:
+        kept = recalled(self.cwd, raw, self.names)  # kept by an earlier call: no process needed
+        if kept is not None:
+            self.into[raw] = kept
+            return
+        self.pending.append((raw, self.names))
+        if len(self.pending) >= CHUNK:
+            self._send()
+
+    def _send(self) -> None:
+        if self.pool is not None and self.pending:
+            chunk, self.pending = self.pending, []
+            self.sent.append((chunk, self.pool.submit(self.cwd, chunk, self.cutoff)))
+
+    def finish(self) -> None:
+        """Wait for the chunks sent; each file they classified is kept for later calls."""
+        from sofia.providers.refs.classify import remember
+
+        self._send()
+        for chunk, future in self.sent:
+            outcomes = [outcome for _, outcome in future.result()]
+            remember(self.cwd, chunk, outcomes)
+            self.into.update((raw, outcome) for (raw, _), outcome in zip(chunk, outcomes, strict=True))
+
+
+def _count_and_classify(ripgrep: Ripgrep, spelling: str, stream: Streaming, ctx: Context) -> Counted:
+    """`spelling`'s count run, each file it reports handed to `stream` as it is reported, so
+    parsing overlaps ripgrep's walk instead of following it; the count always completes (its
+    totals are exact)."""
     started = ripgrep.start_count(spelling)
     timeout, give_up = ripgrep.time_box()
-    cwd = ripgrep.request.cwd
-    left = ctx.time_left()
-    reserve = max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else 0.0
-    stop_at = time.monotonic() + left - reserve if left is not None else None
-    jobs = jobs_for(PARALLEL_FROM)
-    forked = _Forked(cwd, names, stop_at, jobs) if jobs > 1 else None
     offset = 0
-    reported = 0
     try:
         while True:
             running = started.running()
             lines, used = count_lines(started.peek(offset))
             offset += used
             if lines:
-                ctx.progress(len(into), None, PROGRESS)
-            batch = [raw.removeprefix(b"./") for raw, count in lines if count > 0]
-            if limit is not None:  # past `limit` bytes reported, a sample may follow: wait for it
-                known = sizes if sizes is not None else {}
-                for raw in batch:
-                    known[raw] = bound.size(cwd, raw)
-                reported += sum(known[raw] for raw in batch)
-                if reported > limit:
-                    batch = []
-            for raw in batch:
-                if forked is not None and len(into) >= PARALLEL_FROM:
-                    kept = _recalled(cwd, raw, names)  # kept by an earlier call: no process needed
-                    if kept is not None:
-                        into[raw] = kept
-                    else:
-                        forked.add(raw)
-                    continue
-                remaining = ctx.time_left()
-                if remaining is None or remaining >= reserve:
-                    into[raw] = classify_one(cwd, raw, names)[1]
-            if not lines:
-                if not running:
-                    break
+                ctx.progress(len(stream.into), None, PROGRESS)
+                stream.take([raw.removeprefix(b"./") for raw, n in lines if n > 0])
+            elif not running:
+                break
+            else:
                 ripgrep.idle(started, timeout, give_up)
-        if forked is not None:
-            into.update(forked.results())
+        stream.finish()
     except BaseException:
         started.kill()
         raise
-    finally:
-        if forked is not None:
-            forked.close()
     return ripgrep.finish_count(started)
-
-
-class _Forked:
-    """Candidates classified in forked processes, sent in chunks as they are reported."""
-
-    def __init__(self, cwd: Path, names: list[str], stop_at: float | None, jobs: int) -> None:
-        self.cwd, self.names, self.stop_at, self.jobs = cwd, names, stop_at, jobs
-        self.pending: list[tuple[bytes, list[str]]] = []
-        self.sent: list[tuple[list[tuple[bytes, list[str]]], Future[list[tuple[str, Parsed | str]]]]] = []
-        self.pool: Any = None
-
-    def add(self, raw: bytes) -> None:
-        self.pending.append((raw, self.names))
-        if len(self.pending) >= CHUNK:
-            self._send()
-
-    def _send(self) -> None:
-        if not self.pending:
-            return
-        if self.pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            self.pool = ProcessPoolExecutor(
-                max_workers=self.jobs, mp_context=multiprocessing.get_context("fork")
-            )
-        chunk, self.pending = self.pending, []
-        self.sent.append((chunk, self.pool.submit(classify_chunk, self.cwd, chunk, self.stop_at)))
-
-    def results(self) -> dict[bytes, Parsed | str]:
-        """Every outcome, kept for later calls as the forked processes cannot keep them."""
-        from sofia.providers.refs import memo
-
-        self._send()
-        found: dict[bytes, Parsed | str] = {}
-        for chunk, future in self.sent:
-            for (raw, names), (_, outcome) in zip(chunk, future.result(), strict=True):
-                found[raw] = outcome
-                if isinstance(outcome, Parsed):
-                    memo.keep(memo.key_of(self.cwd, raw, names), outcome.stamp, outcome)
-        return found
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _done(value: Counted) -> Future[Counted]:
@@ -418,32 +288,34 @@ def _component_files(vue_files: list[bytes], name: str) -> list[str]:
     )
 
 
-def jobs_for(candidates: int) -> int:
-    """Processes classifying at once: `SOFIA_REFS_JOBS` if set, else up to MAX_JOBS cores once
-    there are enough candidates to pay for forking."""
-    import multiprocessing
+def classify(found: Found, ctx: Context, pool: Pool, counted: Counts, limit: int | None) -> None:
+    """Classify the candidates (a sample of at most `limit` bytes of them: `bound`) in path order
+    until the deadline's cut-off; files classified while the count ran or by an earlier call and
+    unchanged since are taken as they were."""
+    wanted = _names_per_candidate(found)
+    readable = [raw for raw in sorted(wanted) if display_path(raw) not in found.unparsed]
+    order, sampled = _sampled(found, readable, limit, counted.sizes, ctx)
+    found.candidates = len(order)
+    known, items = _known_and_new(found, order, wanted, counted.early)
+    cutoff = Cutoff.of(ctx)
+    cwd = found.request.cwd
+    if jobs_for(PARALLEL_FROM if sampled else len(items)) > 1:  # a sample is megabytes
+        outcomes = in_pool(pool, cwd, items, cutoff, ctx)
+    else:
+        outcomes = in_turn(cwd, items, cutoff, ctx)
+    merged: dict[str, Outcome] = {**dict(outcomes), **known}
+    for rel in dict.fromkeys(display_path(raw) for raw in order):
+        outcome = merged[rel]
+        if isinstance(outcome, Parsed):
+            found.parsed[rel] = outcome
+        else:
+            found.unparsed[rel] = outcome
+            if outcome == DEADLINE:
+                found.deadline_cut += 1
 
-    from sofia import settings
 
-    wanted: int = settings.get(JOBS_ENV) or min(os.cpu_count() or 1, MAX_JOBS)
-    if candidates < PARALLEL_FROM or wanted < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return 1
-    return wanted
-
-
-def _classify(
-    found: Found,
-    ctx: Context,
-    early: dict[bytes, Parsed | str] | None = None,
-    limit: int | None = None,
-    sizes: dict[bytes, int] | None = None,
-) -> None:
-    """Parse and classify candidates (a sample of at most `limit` bytes of them: `bound`) in path
-    order until the deadline's reserve is reached; files classified while the count ran
-    (`early`, for the same names) or by an earlier call and unchanged since are taken as they
-    were."""
-    from sofia.providers.refs import memo
-
+def _names_per_candidate(found: Found) -> dict[bytes, set[str]]:
+    """Each candidate file (raw path) and the requested names it may hold."""
     wanted: dict[bytes, set[str]] = {}
     for name, spellings in found.spellings.items():
         for spelling in spellings:
@@ -452,130 +324,56 @@ def _classify(
     for name, files in found.components.items():
         for rel in files:
             wanted.setdefault(os.fsencode(rel), set()).add(name)
-    order = [raw for raw in sorted(wanted) if display_path(raw) not in found.unparsed]
-    cwd = found.request.cwd
+    return wanted
+
+
+def _sampled(
+    found: Found, order: list[bytes], limit: int | None, sizes: dict[bytes, int], ctx: Context
+) -> tuple[list[bytes], bool]:
+    """`order`, or the sample of it `bound` chooses when its files hold more than `limit` bytes
+    (named in a note); and whether it is a sample."""
     segments = [segment for query in found.queries for segment in (*query.qualifier, query.name)]
     names = [query.name for query in found.queries]
-    sample = bound.select(order, cwd, limit, segments, names, ctx.timeout(20.0), sizes)
-    if sample.left_out:
-        order = sample.chosen
-        found.notes.append(bound.note(sample))
-    found.candidates = len(order)
-    recalled: dict[str, Parsed | str] = {}
-    items: list[tuple[bytes, list[str]]] = []
+    sample = bound.select(order, found.request.cwd, limit, segments, names, ctx.timeout(20.0), sizes)
+    if not sample.left_out:
+        return order, False
+    found.notes.append(bound.note(sample))
+    return sample.chosen, True
+
+
+def _known_and_new(
+    found: Found, order: list[bytes], wanted: dict[bytes, set[str]], early: dict[bytes, Outcome]
+) -> tuple[dict[str, Outcome], list[Item]]:
+    """The candidates already classified (while counting, for the one name; or by an earlier
+    call, unchanged since) by display path, and the rest to classify."""
+    known: dict[str, Outcome] = {}
+    items: list[Item] = []
+    first = found.queries[0].name
     for raw in order:
         names = sorted(wanted[raw])
-        if early and raw in early and names == [found.queries[0].name]:
-            recalled[display_path(raw)] = early[raw]
-            continue
-        kept = _recalled(cwd, raw, names)
+        kept = early[raw] if raw in early and names == [first] else recalled(found.request.cwd, raw, names)
         if kept is not None:
-            recalled[display_path(raw)] = kept
+            known[display_path(raw)] = kept
         else:
             items.append((raw, names))
-    left = ctx.time_left()
-    stop_at = time.monotonic() + left - max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else None
-    jobs = jobs_for(PARALLEL_FROM if sample.left_out else len(items))  # a sample is megabytes
-    outcomes: list[tuple[str, Parsed | str]]
-    if jobs > 1:
-        outcomes = _in_processes(cwd, items, stop_at, jobs, ctx)
-        for (raw, names), (_, outcome) in zip(items, outcomes, strict=True):
-            if isinstance(outcome, Parsed):  # kept by the process that classified it, which is gone
-                memo.keep(memo.key_of(cwd, raw, names), outcome.stamp, outcome)
-    else:
-        outcomes = []
-        reserve = max(MIN_RESERVE, RESERVE_SHARE * left) if left is not None else 0.0
-        for index, (raw, names) in enumerate(items):
-            remaining = ctx.time_left()
-            if remaining is not None and remaining < reserve:
-                outcomes += [(display_path(r), DEADLINE) for r, _ in items[index:]]
-                break
-            if index % TICK_EVERY == 0:
-                ctx.progress(index, len(items), PROGRESS)
-            outcomes.append(classify_one(cwd, raw, names))
-    merged: dict[str, Parsed | str] = dict(outcomes)
-    merged.update(recalled)
-    for rel in dict.fromkeys(display_path(raw) for raw in order):
-        outcome = merged[rel]
-        if isinstance(outcome, Parsed):
-            found.parsed[rel] = outcome
-        else:
-            found.unparsed[rel] = outcome
-            found.deadline_cut += outcome == DEADLINE
+    return known, items
 
 
-def _in_processes(
-    cwd: Path, items: list[tuple[bytes, list[str]]], stop_at: float | None, jobs: int, ctx: Context
-) -> list[tuple[str, Parsed | str]]:
-    """The same classification in forked processes, chunk by chunk, reassembled in path order."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+def count_unparsed(found: Found, matched: list[Matched], ctx: Context) -> None:
+    """For a name with no definition in a parsed file, its occurrences in the files of types no
+    language record parses, so the answer never reads "not found" for a name that occurs."""
+    from sofia.runtime import unparsed
+    from sofia.syntax.registry import EXTENSIONS
 
-    chunks = [items[i : i + CHUNK] for i in range(0, len(items), CHUNK)]
-    outcomes: list[tuple[str, Parsed | str]] = []
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        futures = [pool.submit(classify_chunk, cwd, chunk, stop_at) for chunk in chunks]
-        for index, future in enumerate(futures):
-            outcomes += future.result()
-            ctx.progress(min((index + 1) * CHUNK, len(items)), len(items), PROGRESS)
-    return outcomes
-
-
-def classify_chunk(
-    cwd: Path, items: list[tuple[bytes, list[str]]], stop_at: float | None
-) -> list[tuple[str, Parsed | str]]:
-    """Classify a run of candidates (in a worker process); those past `stop_at` are left out."""
-    outcomes: list[tuple[str, Parsed | str]] = []
-    for raw, names in items:
-        if stop_at is not None and time.monotonic() > stop_at:
-            outcomes.append((display_path(raw), DEADLINE))
-        else:
-            outcomes.append(classify_one(cwd, raw, names))
-    return outcomes
-
-
-def _recalled(cwd: Path, raw: bytes, names: list[str]) -> Parsed | None:
-    """The candidate as classified by an earlier call, when the file is unchanged since."""
-    from sofia.providers.refs import memo
-
-    try:
-        status = os.stat(cwd / os.fsdecode(raw))
-    except OSError:
-        return None
-    return memo.recall(memo.key_of(cwd, raw, names), memo.stamp_of(status))
-
-
-def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Parsed | str]:
-    """One candidate: its classified occurrences, or why it could not be classified."""
-    from sofia.providers.refs import memo
-    from sofia.syntax import MAX_PARSE_BYTES, ParseUnavailable, language_for
-    from sofia.syntax.uses import analyze, syntax_of
-
-    rel = display_path(raw)
-    file = cwd / os.fsdecode(raw)
-    lang = language_for(file)
-    if lang is None:
-        return rel, "unsupported file type"
-    key = memo.key_of(cwd, raw, names)
-    try:
-        stamp = memo.stamp_of(os.stat(file))  # before reading: a change while reading shows next time
-        kept = memo.recall(key, stamp)
-        if kept is not None:
-            return rel, kept
-        source = file.read_bytes()
-    except FileNotFoundError:
-        return rel, "vanished"
-    except OSError as error:
-        return rel, f"unreadable: {error.strerror or error}"
-    if b"\0" in source[:BINARY_PROBE]:
-        return rel, "binary"
-    if len(source) > MAX_PARSE_BYTES:
-        return rel, "too large to parse"
-    try:
-        syntax = syntax_of(source, lang, names)
-    except ParseUnavailable as error:
-        return rel, f"not parsed: {error}"
-    parsed = summarize(rel, syntax, analyze(syntax, rel, names))
-    parsed.stamp = stamp
-    memo.keep(key, stamp, parsed)
-    return rel, parsed
+    request = found.request
+    for m in matched:
+        if m.definitions:
+            continue
+        m.outside = unparsed.count(
+            m.query.name,
+            [request.target],
+            cwd=request.cwd,
+            parsed_extensions=EXTENSIONS,
+            ignore_dirs=request.ignore_dirs,
+            timeout=ctx.timeout(20.0),
+        )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from sofia.providers.grep import head_start as grep_head_start
+from sofia.providers import grep
 
 _VALUE_FLAGS = {
     "--root",
@@ -32,11 +32,11 @@ def default_exts() -> list[str]:
 def start(args: Sequence[str], workspace: Path) -> None:
     grep_args = _translate(args)
     if grep_args is not None:
-        grep_head_start.start(grep_args, workspace, per_pattern=True)
+        grep.start_head_start(grep_args, workspace, per_pattern=True)
 
 
 def discard() -> None:
-    grep_head_start.discard()
+    grep.discard_head_start()
 
 
 def _translate(args: Sequence[str]) -> list[str] | None:

@@ -5,77 +5,21 @@ something else of the same name (counted as `elsewhere`, never shown)."""
 from __future__ import annotations
 
 import os
-from collections import Counter
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sofia.providers.refs.exports import Modules, family, source_roots
-from sofia.runtime.unparsed import Unparsed
+from sofia.providers.refs.model import ELSEWHERE, EXACT, NAME, Definition, Found, Matched, Parsed, Use
 from sofia.syntax.registry import constructs_by_call, separator
 from sofia.syntax.uses.model import COMMENT, DEFINITION, LOCAL, STRING, USE, Occurrence, Path
 
 if TYPE_CHECKING:
     from pathlib import Path as FilePath
 
-    from sofia.providers.refs.engine import Found, Parsed
     from sofia.syntax.lookup import Query
 
-EXACT = "exact"
-NAME = "name"
-ELSEWHERE = "elsewhere"
 MEMBER_KINDS = frozenset({"method", "property", "constant"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type", "component"})
 NESTING_KINDS = CLASS_KINDS | {"module", "namespace", "union"}
-
-
-@dataclass
-class Definition:
-    file: str
-    line: int
-    col: int
-    end_line: int
-    kind: str
-    qname: str
-    sig: str
-    container: Path | None
-    uses: int = 0
-
-
-@dataclass
-class Use:
-    file: str
-    line: int
-    col: int
-    kind: str
-    match: str
-    definition: int = -1
-    """Index of the definition an exact use resolves to."""
-    parsed: Parsed | None = field(default=None, repr=False, compare=False)
-    """The file it is in, which names the enclosing symbol when (and only if) it is asked."""
-
-    @property
-    def enclosing(self) -> str:
-        """The qualified name of the innermost symbol holding the use (`grep`'s chain), "" at
-        top level: computed for the uses shown, not for every use counted."""
-        holder = self.parsed.holder(self.line) if self.parsed is not None else None
-        return holder.qname if holder is not None else ""
-
-
-@dataclass
-class Matched:
-    query: Query
-    definitions: list[Definition]
-    uses: list[Use]
-    totals: Counter[str] = field(default_factory=Counter)
-    kinds: Counter[str] = field(default_factory=Counter)
-    text: int = 0
-    unclassified: int = 0
-    raw_lines: dict[tuple[str, int], str] = field(default_factory=dict)
-    outside: Unparsed | None = None
-    """With no definition: the name's occurrences in files of types sofia does not parse."""
-    narrowing: list[tuple[str, list[int]]] = field(default_factory=list)
-    """A bare name defined in several places: per place, the qualified spelling that asks for
-    it alone (or its qname when none does) and the indexes of its definitions."""
 
 
 def suffix(qualifier: tuple[str, ...], path: Path | None) -> bool:

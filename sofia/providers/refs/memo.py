@@ -11,16 +11,15 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
+from sofia.providers.refs.model import Parsed, Stamp
+
 if TYPE_CHECKING:
     from pathlib import Path
-
-    from sofia.providers.refs.engine import Parsed
 
 MAX_BYTES = 64 * 2**20
 """Source bytes (plus an allowance per occurrence) kept at most."""
 PER_OCCURRENCE = 256
 
-Stamp = tuple[int, int, int, int, int]
 Key = tuple[str, bytes, tuple[str, ...]]
 
 _entries: OrderedDict[Key, tuple[Stamp, Parsed, int]] = OrderedDict()

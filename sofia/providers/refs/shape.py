@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
 from sofia.errors import param
 from sofia.output import budget as budgets
+from sofia.output.grouped import by_file
 from sofia.output.notes import Place, not_followed
 from sofia.output.tokens import estimate
-from sofia.providers.refs.match import EXACT, NAME, Matched, Use
+from sofia.providers.refs.model import DEADLINE, EXACT, MATCHES, NAME, Found, Matched, Use
 
 if TYPE_CHECKING:
-    from sofia.providers.refs.engine import Found
-    from sofia.providers.refs.provider import Params
+    from sofia.providers.refs.params import Params
 
 MAX_DEFINITIONS = 20
 """Definitions listed per symbol; the rest are counted."""
@@ -27,47 +26,44 @@ NARROW = f"narrow with {param('root')}, {param('exts')}, {param('kinds')} or a q
 OPTIONAL_TOTALS = ("in_comments", "in_strings", "locals", "elsewhere", "other", "unclassified", "unparsed")
 """`unparsed`: occurrences in files of types sofia does not parse (counted when nothing parsed
 defines the name)."""
+USES_SHOWN = "uses_per_symbol"
+"""The budget's first knob: uses shown per symbol (the same for every symbol)."""
+DEFINITIONS_SHOWN = "definitions_per_symbol"
+"""Its second: definitions listed per symbol, cut only when not even one use each fits."""
 
 
 def shape(params: Params, found: Found, matched: Sequence[Matched], budget: int | None) -> dict[str, Any]:
+    """The answer: the cap first, then the budget's knobs, shrunk in turn until it fits."""
     kinds = set(params.kinds)
     shown = [[u for u in _ordered(m.uses) if not kinds or u.kind in kinds] for m in matched]
     cap = params.max_per_symbol
     top = max((len(s) for s in shown), default=0)
-    wanted = min(top, cap) if cap else top
-    definitions = MAX_DEFINITIONS if params.definitions else 0
     notes = _notes(params, found, matched)
 
     def build(knobs: budgets.Knobs) -> dict[str, Any]:
-        return _result(params, found, matched, shown, knobs["k"], knobs["d"], notes, budget)
+        return _result(params, found, matched, shown, knobs, notes, budget)
 
-    knobs = {"k": wanted, "d": definitions}
-    return budgets.fit(build, knobs, [budgets.Shrink("k"), budgets.Shrink("d")], budget)
+    knobs = {
+        USES_SHOWN: min(top, cap) if cap else top,
+        DEFINITIONS_SHOWN: MAX_DEFINITIONS if params.definitions else 0,
+    }
+    ladder = [budgets.Shrink(USES_SHOWN), budgets.Shrink(DEFINITIONS_SHOWN)]
+    return budgets.fit(build, knobs, ladder, budget)
 
 
 def _ordered(uses: list[Use]) -> list[Use]:
     """Exact matches first, then name matches; each in path, line and column order."""
-    rank = {EXACT: 0, NAME: 1}
+    rank = {match: index for index, match in enumerate(MATCHES)}
     return sorted(uses, key=lambda u: (rank[u.match], os.fsencode(u.file), u.line, u.col))
 
 
-def _rows(uses: Sequence[Use], found: Found) -> list[dict[str, Any]]:
-    """One flat row per use; `file` is written on a file's first row only ("" below it), so the
-    path costs once per file and the table stays one header plus short rows."""
-    rows: list[dict[str, Any]] = []
-    for file, group in groupby(uses, key=lambda u: u.file):
-        shown = found.request.shown(file)
-        for index, u in enumerate(group):
-            rows.append(
-                {
-                    "file": "" if index else shown,
-                    "line": u.line,
-                    "col": u.col,
-                    "kind": u.kind,
-                    "in": u.enclosing,
-                }
-            )
-    return rows
+def _by_file(uses: Sequence[Use], found: Found) -> dict[str, list[dict[str, Any]]]:
+    """Uses grouped under their file, as grep's hits are: a path is written once, not per use."""
+    return by_file(
+        uses,
+        lambda u: found.request.shown(u.file),
+        lambda u: {"line": u.line, "col": u.col, "kind": u.kind, "in": u.enclosing},
+    )
 
 
 def _result(
@@ -75,37 +71,41 @@ def _result(
     found: Found,
     matched: Sequence[Matched],
     shown: Sequence[list[Use]],
-    k: int,
-    d: int,
+    knobs: budgets.Knobs,
     notes: list[str],
     budget: int | None,
 ) -> dict[str, Any]:
-    """The result with at most `k` uses and `d` definitions per symbol, and one note for each list
-    so shortened."""
+    """The result with the uses and definitions per symbol the knobs allow, and one note for
+    each list so shortened."""
+    uses_shown, definitions_shown = knobs[USES_SHOWN], knobs[DEFINITIONS_SHOWN]
     entries: list[dict[str, Any]] = []
-    extra: list[str] = []
+    cut_notes: list[str] = []
     omitted: dict[str, int] = {}
     for index, (m, uses) in enumerate(zip(matched, shown, strict=True)):
-        entries.append(_entry(params, found, m, uses[:k], d))
+        entries.append(_entry(params, found, m, uses[:uses_shown], definitions_shown))
         key = f"symbols[{index}]"
-        if len(uses) > k:
-            omitted[f"{key}.uses"] = len(uses) - k
-            extra.append(_uses_note(params, m, key, len(uses), k, budget))
-        if params.definitions and len(m.definitions) > d:
-            omitted[f"{key}.definitions"] = len(m.definitions) - d
-            extra.append(_definitions_note(m, key, d, budget))
+        if len(uses) > uses_shown:
+            omitted[f"{key}.uses"] = len(uses) - uses_shown
+            cut_notes.append(_uses_note(params, m, key, len(uses), uses_shown, budget))
+        if params.definitions and len(m.definitions) > definitions_shown:
+            omitted[f"{key}.definitions"] = len(m.definitions) - definitions_shown
+            cut_notes.append(_definitions_note(m, key, definitions_shown, budget))
     result: dict[str, Any] = {
         "root": found.request.root_display,
         "symbols": entries,
-        "notes": [*notes, *extra],
+        "notes": [*notes, *cut_notes],
+        "stats": {"raw_tok": _grep_cost(matched)},
     }
-    raw = sum(estimate(f"{f}:{line}:{text}\n") for m in matched for (f, line), text in m.raw_lines.items())
-    result["stats"] = {"raw_tok": raw}
     return budgets.with_omitted(result, omitted)
 
 
-def _entry(params: Params, found: Found, m: Matched, visible: list[Use], d: int) -> dict[str, Any]:
-    """One symbol's entry: its totals and kinds, its first `d` definitions, its visible uses."""
+def _grep_cost(matched: Sequence[Matched]) -> int:
+    """What `grep -rn -w` would print for the classified files: the CLI footer's baseline."""
+    return sum(estimate(f"{f}:{line}:{text}\n") for m in matched for (f, line), text in m.raw_lines.items())
+
+
+def _entry(params: Params, found: Found, m: Matched, visible: list[Use], definitions: int) -> dict[str, Any]:
+    """One symbol's entry: its totals and kinds, its first `definitions` definitions, its visible uses."""
     totals: dict[str, int] = {
         "text": m.text,
         "uses": m.totals["uses"],
@@ -132,71 +132,41 @@ def _entry(params: Params, found: Found, m: Matched, visible: list[Use], d: int)
                 "sig": x.sig,
                 "uses": x.uses,
             }
-            for x in m.definitions[:d]
+            for x in m.definitions[:definitions]
         ]
-    exact = [u for u in visible if u.match == EXACT]
-    names = [u for u in visible if u.match == NAME]
-    if exact:
-        entry[EXACT] = _rows(exact, found)
-    if names:
-        entry[NAME] = _rows(names, found)
+    for match in MATCHES:
+        uses = [u for u in visible if u.match == match]
+        if uses:
+            entry[match] = _by_file(uses, found)
     return entry
 
 
-def _uses_note(params: Params, m: Matched, key: str, total: int, k: int, budget: int | None) -> str:
-    """Why a symbol shows `k` of its `total` uses: the cap (`max_per_symbol`), the budget, or both."""
+def _uses_note(params: Params, m: Matched, key: str, total: int, shown: int, budget: int | None) -> str:
+    """Why a symbol shows `shown` of its `total` uses: the cap (`max_per_symbol`), the budget, or both."""
     cap = params.max_per_symbol
     by_cap = bool(cap) and total > cap
-    by_budget = k < (min(cap, total) if cap else total)
+    by_budget = shown < (min(cap, total) if cap else total)
     hint = f"{m.query.text}: " + ("" if by_budget else f"raise {param('max_per_symbol')} or ") + NARROW
     limit = param("max_per_symbol", cap) if by_cap else ""
-    return budgets.note(f"{key}.uses", k, total, "uses", budget if by_budget else None, hint, limit=limit)
+    return budgets.note(f"{key}.uses", shown, total, "uses", budget if by_budget else None, hint, limit=limit)
 
 
-def _definitions_note(m: Matched, key: str, d: int, budget: int | None) -> str:
+def _definitions_note(m: Matched, key: str, shown: int, budget: int | None) -> str:
     total = len(m.definitions)
     limit = f"at most {MAX_DEFINITIONS}" if total > MAX_DEFINITIONS else ""
-    cut = budget if d < min(MAX_DEFINITIONS, total) else None
+    cut = budget if shown < min(MAX_DEFINITIONS, total) else None
     hint = f"{m.query.text}: qualify the name or narrow {param('root')}"
-    return budgets.note(f"{key}.definitions", d, total, "definitions", cut, hint, limit=limit)
+    return budgets.note(f"{key}.definitions", shown, total, "definitions", cut, hint, limit=limit)
 
 
 def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str]:
+    """What the answer cannot show by its rows: a name defined in several places, a name without
+    a definition, the kinds filter, the deadline's cut, the files not classified."""
     notes: list[str] = []
     for m in matched:
-        query = m.query
         if m.narrowing:
-            # Each place is listed as the spelling that asks for it alone, so the example narrows.
-            defined = m.narrowing
-            listed = ", ".join(
-                f"{spelled} ({_uses(sum(m.definitions[i].uses for i in indexes))})"
-                for spelled, indexes in defined[:AMBIGUOUS_SHOWN]
-            )
-            more = f" and {len(defined) - AMBIGUOUS_SHOWN} more" if len(defined) > AMBIGUOUS_SHOWN else ""
-            narrowed = next((spelled for spelled, _ in defined if spelled != query.text), "")
-            advice = (
-                f"qualify it (e.g. {narrowed}) to tell exact uses from same-named ones"
-                if narrowed
-                else f"narrow {param('root')} to tell exact uses from same-named ones"
-            )
-            notes.append(f"{query.text} is defined {len(m.definitions)} times: {listed}{more}; {advice}")
-        elsewhere = m.outside.note(query.text) if m.outside is not None else ""
-        if not m.definitions and not m.totals["uses"] and not m.text and not elsewhere:
-            notes.append(f"{query.text}: not found under {found.request.root_display}")
-        elif not m.definitions and elsewhere and not m.totals["uses"]:
-            notes.append(f"{query.text}: no definition in a parsed language; {elsewhere.split(': ', 1)[1]}")
-        elif not m.definitions and m.unclassified:
-            notes.append(
-                f"{query.text}: no definition in the files classified; {m.unclassified:,} occurrences in "
-                f"files not classified may hold one (pass {param('max_per_symbol', 0)} to classify every file)"
-            )
-        elif not m.definitions:
-            notes.append(
-                f"{query.text}: no definition under {found.request.root_display} (defined outside the root, "
-                "in an unsupported file, or generated); uses whose receiver is known are exact"
-            )
-            if elsewhere:
-                notes.append(elsewhere)
+            notes.append(_ambiguity_note(m))
+        notes.extend(_definition_notes(m, found))
     if params.kinds:
         notes.append(f"showing uses of kind {', '.join(params.kinds)}; totals count every kind")
     if found.deadline_cut:
@@ -206,7 +176,7 @@ def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str
             "exact, the other totals cover the classified files and the rest are counted as unclassified; "
             f"narrow with {param('root')} or {param('exts')}"
         )
-    others = [(path, why) for path, why in sorted(found.unparsed.items()) if why != "deadline"]
+    others = [(path, why) for path, why in sorted(found.unparsed.items()) if why != DEADLINE]
     if others:
         places = [Place(found.request.shown(path), 0, why) for path, why in others]
         notes.append(not_followed("files", places, "their occurrences are counted as unclassified"))
@@ -214,5 +184,46 @@ def _notes(params: Params, found: Found, matched: Sequence[Matched]) -> list[str
     return notes
 
 
+def _ambiguity_note(m: Matched) -> str:
+    """A bare name defined in several places: each place as the spelling that asks for it alone
+    (so the example narrows), with its uses."""
+    defined = m.narrowing
+    listed = ", ".join(
+        f"{spelled} ({_uses(sum(m.definitions[i].uses for i in indexes))})"
+        for spelled, indexes in defined[:AMBIGUOUS_SHOWN]
+    )
+    more = f" and {len(defined) - AMBIGUOUS_SHOWN} more" if len(defined) > AMBIGUOUS_SHOWN else ""
+    narrowed = next((spelled for spelled, _ in defined if spelled != m.query.text), "")
+    advice = (
+        f"qualify it (e.g. {narrowed}) to tell exact uses from same-named ones"
+        if narrowed
+        else f"narrow {param('root')} to tell exact uses from same-named ones"
+    )
+    return f"{m.query.text} is defined {len(m.definitions)} times: {listed}{more}; {advice}"
+
+
+def _definition_notes(m: Matched, found: Found) -> list[str]:
+    """For a name without a definition: why none is shown, so "none" never reads as "not found"."""
+    if m.definitions:
+        return []
+    name = m.query.text
+    elsewhere = m.outside.note(name) if m.outside is not None else ""
+    if not m.totals["uses"] and not m.text and not elsewhere:
+        return [f"{name}: not found under {found.request.root_display}"]
+    if elsewhere and not m.totals["uses"]:
+        return [f"{name}: no definition in a parsed language; {elsewhere.split(': ', 1)[1]}"]
+    if m.unclassified:
+        return [
+            f"{name}: no definition in the files classified; {m.unclassified:,} occurrences in "
+            f"files not classified may hold one (pass {param('max_per_symbol', 0)} to classify every file)"
+        ]
+    return [
+        f"{name}: no definition under {found.request.root_display} (defined outside the root, "
+        "in an unsupported file, or generated); uses whose receiver is known are exact",
+        *([elsewhere] if elsewhere else []),
+    ]
+
+
 def _uses(count: int) -> str:
-    return f"{count} use{'s' * (count != 1)}"
+    """`1 use`, `3 uses` (`notes.plural` reads "uses" as a plural in -es: "1 us")."""
+    return "1 use" if count == 1 else f"{count} uses"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 Path = tuple[str, ...]
 """A container as segments: a namespace, module or package, optionally followed by a class."""
@@ -19,7 +19,6 @@ OTHER = "other"
 UseKind = Literal["call", "new", "extends", "implements", "use", "import", "type", "tag", "reference"]
 """Every kind a use can have: refs' `kinds` parameter offers them in this order (totals list the
 kinds found by name)."""
-USE_KINDS: tuple[UseKind, ...] = get_args(UseKind)
 
 
 @dataclass
@@ -34,7 +33,7 @@ class Occurrence:
     role: str
     """use, definition, comment, string, local (a variable or parameter of the same name) or other."""
     kind: str = ""
-    """For a use: one of USE_KINDS. For a definition: class, method, property, ..."""
+    """For a use: one of UseKind. For a definition: class, method, property, ..."""
     container: Path | None = None
     """What holds the thing referred to, as far as this file tells: the receiver's class for a
     member, the namespace/module/package for a top-level name; None when unknown."""
