@@ -39,6 +39,9 @@ def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
         "PATH": os.environ["PATH"],
         "CLAUDE_CONFIG_DIR": "",
         "MCP_CONNECTION_NONBLOCKING": "false",
+        # Claude Code's own start-up wait for a server (ms): its default is short enough that a
+        # loaded CI machine can miss it, and the test is about the entry, not the machine's speed.
+        "MCP_TIMEOUT": "120000",
         "DISABLE_AUTOUPDATER": "1",
         "ANTHROPIC_API_KEY": "",
     }
