@@ -39,9 +39,11 @@ def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
         "PATH": os.environ["PATH"],
         "CLAUDE_CONFIG_DIR": "",
         "MCP_CONNECTION_NONBLOCKING": "false",
-        # Claude Code's own start-up wait for a server (ms): its default is short enough that a
-        # loaded CI machine can miss it, and the test is about the entry, not the machine's speed.
+        # Claude Code's waits for a server (ms). In print mode it snapshots the tools after
+        # MCP_CONNECT_TIMEOUT_MS (5 s by default) and never refreshes them: on a loaded machine
+        # sofia was still "pending" then. The test is about the entry, not the machine's speed.
         "MCP_TIMEOUT": "120000",
+        "MCP_CONNECT_TIMEOUT_MS": "60000",
         "DISABLE_AUTOUPDATER": "1",
         "ANTHROPIC_API_KEY": "",
     }
