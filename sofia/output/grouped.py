@@ -3,17 +3,13 @@ that belong to files (grep's hits, refs' uses), so a path is written once, not o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
-
-Item = TypeVar("Item")
+from collections.abc import Iterable
+from typing import Any
 
 
-def by_file(
-    items: Iterable[Item], file_of: Callable[[Item], str], row_of: Callable[[Item], dict[str, Any]]
-) -> dict[str, list[dict[str, Any]]]:
-    """`{file: [row, ...]}`: each item's row under the file it is in, in the items' order."""
+def by_file(rows: Iterable[tuple[str, dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """`{file: [row, ...]}` from `(file, row)` pairs, each file's rows in the pairs' order."""
     grouped: dict[str, list[dict[str, Any]]] = {}
-    for item in items:
-        grouped.setdefault(file_of(item), []).append(row_of(item))
+    for file, row in rows:
+        grouped.setdefault(file, []).append(row)
     return grouped

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from sofia.errors import param
 from sofia.output import budget as budgets
+from sofia.output.grouped import by_file
 from sofia.providers.grep.matches import Hit
 from sofia.providers.grep.ripgrep import display_path
 from sofia.runtime import skips
@@ -222,11 +223,13 @@ def _by_file(
     hits: Sequence[Hit], texts: Sequence[str], enclosing: Enclosing, show: Show
 ) -> dict[str, list[dict[str, Any]]]:
     """Hits grouped under their file, files in path order: a path is written once, not per hit."""
-    grouped: dict[str, list[dict[str, Any]]] = {}
-    for hit, text in zip(hits, texts, strict=True):
-        row = {"line": hit.line, "col": hit.col, "symbol": enclosing(hit.path, hit.line), "text": text}
-        grouped.setdefault(show(hit.path), []).append(row)
-    return grouped
+    return by_file(
+        (
+            show(hit.path),
+            {"line": hit.line, "col": hit.col, "symbol": enclosing(hit.path, hit.line), "text": text},
+        )
+        for hit, text in zip(hits, texts, strict=True)
+    )
 
 
 def _blank(path: bytes, line: int) -> str:

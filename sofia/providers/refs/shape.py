@@ -60,9 +60,8 @@ def _ordered(uses: list[Use]) -> list[Use]:
 def _by_file(uses: Sequence[Use], found: Found) -> dict[str, list[dict[str, Any]]]:
     """Uses grouped under their file, as grep's hits are: a path is written once, not per use."""
     return by_file(
-        uses,
-        lambda u: found.request.shown(u.file),
-        lambda u: {"line": u.line, "col": u.col, "kind": u.kind, "in": u.enclosing},
+        (found.request.shown(u.file), {"line": u.line, "col": u.col, "kind": u.kind, "in": u.enclosing})
+        for u in uses
     )
 
 
