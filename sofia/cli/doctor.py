@@ -118,7 +118,7 @@ def check_php_tools() -> list[Check]:
 
 
 def check_claude_projects() -> Check:
-    from sofia.providers.cc.location import projects_root
+    from sofia.providers.cc import projects_root
 
     root = projects_root()
     if not root.is_dir():

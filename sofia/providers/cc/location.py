@@ -1,7 +1,7 @@
 """Where Claude Code keeps its transcripts: the one definition of the projects root.
 
-Light on purpose (standard library only): the MCP server's path confinement and `sf doctor` import
-it, and neither may pay for the cc providers to learn one path.
+Light on purpose (standard library only): `sf doctor` imports it through the family's face
+(`sofia.providers.cc`), and must not pay for the cc providers to learn one path.
 
 The root is the first of: the `projects_dir` a caller passes, `$CC_PROJECTS_DIR`, and
 `~/.claude/projects`. Whichever is chosen, a leading `~` or `~user` is expanded (values from an MCP
