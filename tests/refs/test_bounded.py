@@ -46,6 +46,7 @@ def small_budget(monkeypatch: pytest.MonkeyPatch) -> int:
     """A budget of about a tenth of the candidates' source."""
     limit = 2_000
     monkeypatch.setattr(bound, "FLOOR", limit)
+    monkeypatch.setattr(bound, "MIN_SAMPLE", limit)
     monkeypatch.setattr(bound, "SHARE", 0.0)
     return limit
 
@@ -101,8 +102,24 @@ def test_candidates_within_the_budget_are_all_classified(common: Path) -> None:
 
 def test_the_budget_follows_what_ripgrep_read() -> None:
     assert bound.budget(10 << 30, capped=False) is None
-    assert bound.budget(0, capped=True) == bound.FLOOR
+    assert bound.budget(0, capped=True) == bound.MIN_SAMPLE
+    assert (
+        bound.MIN_SAMPLE
+        < bound.budget(400 << 20, capped=True)
+        == int(bound.SHARE * (400 << 20))
+        < bound.FLOOR
+    )
     assert bound.budget(10 << 30, capped=True) == int(bound.SHARE * (10 << 30)) > bound.FLOOR
+
+
+def test_candidates_within_the_floor_are_whole_whatever_the_budget(tmp_path: Path) -> None:
+    files = [f"m{index}.py".encode() for index in range(3)]
+    for raw in files:
+        (tmp_path / raw.decode()).write_text("x = 1\n" * 100)
+    whole = bound.select(files, tmp_path, 10, ["x"])
+    assert (whole.chosen, whole.left_out) == (files, 0)
+    sample = bound.select(files, tmp_path, 10, ["x"], known={raw: bound.FLOOR for raw in files})
+    assert len(sample.chosen) == 1 and sample.left_out == 2
 
 
 @pytest.mark.parametrize(
@@ -140,3 +157,20 @@ def test_a_sample_without_the_definition_does_not_say_it_is_nowhere(
     (note,) = [n for n in result["notes"] if n.startswith("helper: no definition")]
     assert "in the files classified" in note and "under ." not in note
     assert "max_per_symbol=0" in note
+
+
+def test_the_search_started_while_counting_finds_what_one_search_after_it_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bound, "BATCH", 7)
+    files = [f"m{index:02}.c".encode() for index in range(30)]
+    for index, raw in enumerate(files):
+        body = "int\nhelper(int x)\n{\n}\n" if index % 9 == 4 else "helper(1);\n"
+        (tmp_path / raw.decode()).write_text(body)
+    searching = bound.Defining(tmp_path, ["helper"], 20.0)
+    for start in range(0, 24, 5):  # reported in batches, the last ones never
+        searching.add(files[start : start + 5])
+    expected = {files[4], files[13], files[22]}
+    assert bound.defining_files(files, tmp_path, ["helper"], 20.0) == expected
+    assert searching.files(files) == expected
+    assert searching.searched  # some were searched while reported

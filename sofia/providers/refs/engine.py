@@ -73,6 +73,8 @@ class Counts:
     """Files classified while the one name's count ran (for that name)."""
     sizes: dict[bytes, int] = field(default_factory=dict)
     """Each candidate's size as read while its count streamed (the sample does not read it again)."""
+    defining: bound.Defining | None = None
+    """The sample's search for definition-looking lines, started on the candidates as they streamed."""
 
     def add(self, spelling: str, counted: Counted, *, lists_vue_files: bool) -> None:
         if lists_vue_files:
@@ -104,6 +106,8 @@ def collect(params: Params, ctx: Context) -> Found:
         finally:
             if probe is not None:
                 probe.kill()
+            if counted.defining is not None:
+                counted.defining.close()
     finally:
         pool.close()
     found.notes[:0] = skips.notes(counted.skipped, searches.request.shown, "root")
@@ -186,6 +190,9 @@ class Streaming:
     ) -> None:
         self.cwd, self.names, self.ctx, self.limit = cwd, names, ctx, limit
         self.into, self.sizes = counted.early, counted.sizes
+        if limit is not None:
+            counted.defining = bound.Defining(cwd, names, ctx.timeout(20.0))
+        self.defining = counted.defining
         self.cutoff = Cutoff.of(ctx)
         self.pool = pool if pool.jobs > 1 else None
         self.pending: list[Item] = []
@@ -193,6 +200,8 @@ class Streaming:
         self.reported = 0
 
     def take(self, batch: list[bytes]) -> None:
+        if self.defining is not None:
+            self.defining.add(batch)
         for raw in self._within_limit(batch):
             if self.pool is not None and len(self.into) >= PARALLEL_FROM:
                 self._to_pool(raw)
@@ -255,6 +264,8 @@ def _count_and_classify(ripgrep: Ripgrep, spelling: str, stream: Streaming, ctx:
         stream.finish()
     except BaseException:
         started.kill()
+        if stream.defining is not None:
+            stream.defining.close()
         raise
     return ripgrep.finish_count(started)
 
@@ -294,12 +305,12 @@ def classify(found: Found, ctx: Context, pool: Pool, counted: Counts, limit: int
     unchanged since are taken as they were."""
     wanted = _names_per_candidate(found)
     readable = [raw for raw in sorted(wanted) if display_path(raw) not in found.unparsed]
-    order, sampled = _sampled(found, readable, limit, counted.sizes, ctx)
+    order, sampled = _sampled(found, readable, limit, counted, ctx)
     found.candidates = len(order)
     known, items = _known_and_new(found, order, wanted, counted.early)
     cutoff = Cutoff.of(ctx)
     cwd = found.request.cwd
-    if jobs_for(PARALLEL_FROM if sampled else len(items)) > 1:  # a sample is megabytes
+    if jobs_for(len(items) if sampled is None else bound.parallel_from(sampled)) > 1:
         outcomes = in_pool(pool, cwd, items, cutoff, ctx)
     else:
         outcomes = in_turn(cwd, items, cutoff, ctx)
@@ -328,17 +339,19 @@ def _names_per_candidate(found: Found) -> dict[bytes, set[str]]:
 
 
 def _sampled(
-    found: Found, order: list[bytes], limit: int | None, sizes: dict[bytes, int], ctx: Context
-) -> tuple[list[bytes], bool]:
+    found: Found, order: list[bytes], limit: int | None, counted: Counts, ctx: Context
+) -> tuple[list[bytes], int | None]:
     """`order`, or the sample of it `bound` chooses when its files hold more than `limit` bytes
-    (named in a note); and whether it is a sample."""
+    (named in a note); and the sample's bytes (None: not a sample)."""
     segments = [segment for query in found.queries for segment in (*query.qualifier, query.name)]
     names = [query.name for query in found.queries]
-    sample = bound.select(order, found.request.cwd, limit, segments, names, ctx.timeout(20.0), sizes)
+    sample = bound.select(
+        order, found.request.cwd, limit, segments, names, ctx.timeout(20.0), counted.sizes, counted.defining
+    )
     if not sample.left_out:
-        return order, False
+        return order, None
     found.notes.append(bound.note(sample))
-    return sample.chosen, True
+    return sample.chosen, sample.chosen_bytes
 
 
 def _known_and_new(

@@ -4,6 +4,7 @@ receivers, module aliases, variables assigned a class instance in the same funct
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -112,6 +113,8 @@ class Analyzer(Base):
         """Imports inside function and class bodies, innermost scope first."""
         self.classes_here: dict[str, Node] = {}
         self._local_definitions: dict[tuple[int, str], Path | None] = {}
+        self._defined: dict[str, bool] = {}
+        self._may_nest: dict[str, bool] = {}
         for statement in self._imports():
             body = nearest(statement, BODIES)
             if body is None:
@@ -189,6 +192,8 @@ class Analyzer(Base):
     def _nested(self, name: str, node: Node) -> Path | None:
         """The container of a `def name`/`class name` in a function enclosing `node` (a local
         binding there), as its definition gives it."""
+        if not self._may_define(name):
+            return None
         function = nearest(node, ("function_definition",))
         while function is not None:
             key = (function.start_byte, name)
@@ -209,7 +214,21 @@ class Analyzer(Base):
             function = nearest(function, ("function_definition",))
         return None
 
+    def _may_define(self, name: str) -> bool:
+        """Whether the source has `def name` or `class name` anywhere (once per name: most names
+        an occurrence resolves, `self` and `i` above all, are defined by no nested body)."""
+        if name not in self._may_nest:
+            spelled = re.escape(name.encode("utf-8"))
+            self._may_nest[name] = re.search(rb"(?:def|class)[\s\\]+" + spelled, self.tree.source) is not None
+        return self._may_nest[name]
+
     def _defined_here(self, name: str) -> bool:
+        """Whether the module defines `name` at its top level (once per name, not per occurrence)."""
+        if name not in self._defined:
+            self._defined[name] = self._defines(name)
+        return self._defined[name]
+
+    def _defines(self, name: str) -> bool:
         for node in self.root.named_children:
             inner = node.child_by_field_name("definition") if node.type == "decorated_definition" else node
             if (
