@@ -78,44 +78,35 @@ class _Rows:
         """Declarations left out by `exported`: their members go too."""
 
     def add(self, declaration: Declaration) -> None:
-        spec = self.spec
+        """One declaration into its table, unless it is hidden (inside a hidden owner, local to a
+        scope, or not exported when only the exported surface is asked for)."""
         if declaration.owner is not None and id(declaration.owner) in self.hidden:
             self.hidden.add(id(declaration))
             return
         if declaration.scope:
             return
-        words = queried.modifier_words(spec, declaration.node)
-        vis = queried.visibility(spec, declaration, words)
+        words = queried.modifier_words(self.spec, declaration.node)
+        vis = queried.visibility(self.spec, declaration, words)
         if self.exported_only and vis not in EXPORTED and declaration.kind != "case":
             self.hidden.add(id(declaration))
             return
-        if spec.mods is not None:
-            mods = cells.mods(spec.mods(declaration.node, words))
-        else:
-            mods = cells.mods(w for w in words if w not in queried.VISIBILITY_WORDS)
-        attrs = cells.join(queried.annotation_texts(spec, declaration.node), "; ")
+        self.add_row(declaration, vis, self.mods_cell(declaration, words))
+
+    def mods_cell(self, declaration: Declaration, words: list[str]) -> str:
+        """The modifiers beside the visibility: the language's own reading where it has one."""
+        if self.spec.mods is not None:
+            return cells.mods(self.spec.mods(declaration.node, words))
+        return cells.mods(w for w in words if w not in queried.VISIBILITY_WORDS)
+
+    def add_row(self, declaration: Declaration, vis: str, mods: str) -> None:
+        """The row of a shown declaration, in the table of its kind."""
+        attrs = cells.join(queried.annotation_texts(self.spec, declaration.node), "; ")
         owner = self.separator.join(declaration.path[:-1])
         kind = declaration.kind
         if kind in TYPE_KINDS:
             self.types.append(self.type_row(declaration, vis, mods, attrs))
         elif kind in FUNCTION_KINDS:
-            self.functions.append(
-                {
-                    "owner": owner,
-                    "name": declaration.name,
-                    "sig": _cut_defaults(
-                        cells.collapse(
-                            queried.header(spec, declaration.node, declaration.name_node, self.source)
-                        )
-                    ),
-                    "line": declaration.name_node.start_point.row + 1,
-                    "end_line": last_line(declaration.end),
-                    "vis": vis,
-                    "mods": mods,
-                    "attrs": attrs,
-                    "via": spec.via(declaration.node) if spec.via is not None else "",
-                }
-            )
+            self.functions.append(self.function_row(declaration, owner, vis, mods, attrs))
         elif kind in ("field", "property"):
             self.properties.append(
                 {
@@ -144,6 +135,24 @@ class _Rows:
             self.cases.append(
                 {"owner": owner, "name": declaration.name, "value": _literal(self.spec, declaration)}
             )
+
+    def function_row(
+        self, declaration: Declaration, owner: str, vis: str, mods: str, attrs: str
+    ) -> dict[str, object]:
+        """A function's row: its header as written (defaults cut), its lines and modifiers."""
+        spec = self.spec
+        header = queried.header(spec, declaration.node, declaration.name_node, self.source)
+        return {
+            "owner": owner,
+            "name": declaration.name,
+            "sig": _cut_defaults(cells.collapse(header)),
+            "line": declaration.name_node.start_point.row + 1,
+            "end_line": last_line(declaration.end),
+            "vis": vis,
+            "mods": mods,
+            "attrs": attrs,
+            "via": spec.via(declaration.node) if spec.via is not None else "",
+        }
 
     def hoist(self, path: tuple[str, ...]) -> str:
         """Names and owners written without the file's enclosing namespace `path` (its own rows
