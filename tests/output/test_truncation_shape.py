@@ -215,12 +215,12 @@ def refs_tree(definitions: int = 1, **arguments: Any) -> Fixture:
 
 
 def refs_uses(result: dict[str, Any], key: str) -> int | None:
-    """`symbols[i].uses`: the `exact` and `name` rows of that symbol."""
+    """`symbols[i].uses`: the `exact` and `name` uses of that symbol, grouped under their files."""
     match = re.fullmatch(r"symbols\[(\d+)\]\.uses", key)
     if match is None:
         return None
     entry = result["symbols"][int(match[1])]
-    return len(entry.get("exact", [])) + len(entry.get("name", []))
+    return sum(len(rows) for group in ("exact", "name") for rows in entry.get(group, {}).values())
 
 
 def vue_router(tmp: Path) -> tuple[Path, dict[str, Any]]:
