@@ -49,14 +49,32 @@ def fits(obj: Any, budget: int | None) -> bool:
     return budget is None or cost(obj) <= budget
 
 
+GALLOP_FROM = 64
+"""The first row count `largest_prefix` tries on a long list, doubling from there: a search
+tries the whole list only once every smaller count fits, so 40,000 candidate rows under a
+budget that holds a thousand are never all built (refs resolves each use's enclosing symbol, a
+parse of its file, only for the rows it builds)."""
+
+
 def largest_prefix(count: int, fits_with: Callable[[int], bool]) -> int:
     """The largest `k` in `0..count` for which `fits_with(k)` holds, assuming it holds for all smaller k.
 
-    Binary search, so a list of 10,000 rows needs about 14 encodings.
+    Galloping, then binary search: counts double from GALLOP_FROM until one does not fit (or the
+    whole list does), then the gap is halved, so the rows built follow what fits, not the list's
+    length, and a list of 10,000 rows still needs fewer than 20 encodings.
     """
+    low, probe = 0, GALLOP_FROM  # fits_with(low) assumed
+    while probe < count:
+        if not fits_with(probe):
+            return _bisect(low, probe, fits_with)
+        low, probe = probe, probe * 2
     if fits_with(count):
         return count
-    low, high = 0, count  # fits_with(low) assumed, fits_with(high) false
+    return _bisect(low, count, fits_with)
+
+
+def _bisect(low: int, high: int, fits_with: Callable[[int], bool]) -> int:
+    """The largest fitting count in `low..high`, given that `low` fits and `high` does not."""
     while high - low > 1:
         mid = (low + high) // 2
         if fits_with(mid):
@@ -146,32 +164,49 @@ def fit(
 
     `build` must derive `omitted` and its notes from the knobs, so what it says is always exact.
     `measure` is the result's size in tokens: `cost` unless the result travels in another form
-    (a text rendering, say), which must then be what is measured.
+    (a text rendering, say), which must then be what is measured. A ladder that starts by
+    shrinking a list does not build the whole result first: the list's search tries the whole
+    list only once every shorter one fits (`largest_prefix`), so an answer with a thousand times
+    more rows than fit costs what fits. Each position is built once.
     """
-    result = build(knobs)
-    if budget is None or measure(result) <= budget:
-        return result
+    if budget is None:
+        return build(knobs)
+    built: dict[tuple[tuple[str, int], ...], tuple[dict[str, Any], int]] = {}
+
+    def sized(trial: Knobs) -> tuple[dict[str, Any], int]:
+        key = tuple(sorted(trial.items()))
+        if key not in built:
+            result = build(trial)
+            built[key] = (result, measure(result))
+        return built[key]
+
+    if not (ladder and isinstance(ladder[0], Shrink)):
+        result, size = sized(knobs)
+        if size <= budget:
+            return result
     for step in ladder:
         if isinstance(step, Lower):
             for knob, value in step.values.items():
                 knobs[knob] = min(knobs[knob], value)
         else:
-            knobs[step.knob] = _shrink(build, knobs, step, budget, measure)
-        result = build(knobs)
-        if measure(result) <= budget:
+            knobs[step.knob] = _shrink(sized, knobs, step, budget)
+        result, size = sized(knobs)
+        if size <= budget:
             return result
     result.setdefault("notes", []).append(floor_note(budget))
     return result
 
 
-def _shrink(build: Build, knobs: Knobs, step: Shrink, budget: int, measure: Measure) -> int:
+def _shrink(
+    sized: Callable[[Knobs], tuple[dict[str, Any], int]], knobs: Knobs, step: Shrink, budget: int
+) -> int:
     current = knobs[step.knob]
     floor = min(step.floor, current)
 
     def fits_with(extra: int) -> bool:
         trial = dict(knobs)
         trial[step.knob] = floor + extra
-        return measure(build(trial)) <= budget
+        return sized(trial)[1] <= budget
 
     return floor + largest_prefix(current - floor, fits_with)
 

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from sofia.providers.grep.request import Request
 
 MORE_IN_ROWS = 10
+HITS_SHOWN = "hits_per_pattern"
+"""The budget's first knob: hits shown per pattern (the same for every pattern)."""
+MORE_IN_SHOWN = "more_in_rows"
+"""Its second: the `more_in` rows (files with hits not shown) listed per pattern."""
 SKIPPED_ROWS = 20
 NARROW = f"narrow with {param('exts')}, {param('root')} or {param('word', True)}"
 NARROW_WORDS = f"narrow with {param('exts')} or {param('root')}"
@@ -97,16 +101,17 @@ class Shaper:
         Symbols are looked up only for files whose hits can be shown: k is first bounded with
         empty symbols (a lower bound of every row's cost), then found with the real ones.
         """
-        knobs = {"k": self.top, "more": MORE_IN_ROWS}
+        knobs = {HITS_SHOWN: self.top, MORE_IN_SHOWN: MORE_IN_ROWS}
         if self.budget is None:
             parse(self._files_shown(self.top))
             return self.build(knobs, enclosing)
         limit = self.budget
-        knobs["k"] = budgets.largest_prefix(
-            self.top, lambda k: budgets.fits(self.build({"k": k, "more": MORE_IN_ROWS}, _blank), limit)
+        knobs[HITS_SHOWN] = budgets.largest_prefix(
+            self.top,
+            lambda k: budgets.fits(self.build({HITS_SHOWN: k, MORE_IN_SHOWN: MORE_IN_ROWS}, _blank), limit),
         )
-        parse(self._files_shown(knobs["k"]))
-        ladder = [budgets.Shrink("k"), budgets.Shrink("more")]
+        parse(self._files_shown(knobs[HITS_SHOWN]))
+        ladder = [budgets.Shrink(HITS_SHOWN), budgets.Shrink(MORE_IN_SHOWN)]
         return budgets.fit(lambda trial: self.build(trial, enclosing), knobs, ladder, limit)
 
     def _files_shown(self, k: int) -> list[bytes]:
@@ -117,8 +122,8 @@ class Shaper:
         notes = [f"duplicate patterns dropped: {', '.join(self.request.duplicates)}"] * bool(
             self.request.duplicates
         )
-        patterns, empty, tally = self._patterns(knobs["k"], knobs["more"], enclosing)
-        notes += self._cut_notes(tally, knobs["more"])
+        patterns, empty, tally = self._patterns(knobs[HITS_SHOWN], knobs[MORE_IN_SHOWN], enclosing)
+        notes += self._cut_notes(tally, knobs[MORE_IN_SHOWN])
         result: dict[str, Any] = {"root": self.request.root_display, "patterns": patterns, "empty": empty}
         notes += self._skipped_part(result)
         result["notes"] = [*notes, *self.default_notes]
