@@ -129,10 +129,12 @@ def defining_files(
     return found
 
 
-def _defining_command(paths: Sequence[bytes], names: Sequence[str]) -> list[str]:
+def _defining_command(paths: Sequence[bytes], names: Sequence[str], *, beside: bool = False) -> list[str]:
     """rg listing which of `paths` hold a DEFINING line. ASCII classes (`(?-u)`) where every name
     is ASCII: over the kernel's candidates of `i` the search costs half the CPU of Unicode's, and
-    finds the same files (a non-ASCII name keeps Unicode's word boundary)."""
+    finds the same files (a non-ASCII name keeps Unicode's word boundary). `beside` the count,
+    which holds the cores, one thread: 0.35 s of CPU over the Python tree's candidates of `self`
+    against 0.40 s with one per core, in the same time."""
     import re
 
     from sofia.runtime import rg
@@ -141,6 +143,7 @@ def _defining_command(paths: Sequence[bytes], names: Sequence[str]) -> list[str]
     if all(name.isascii() for name in names):
         pattern = "(?-u)" + pattern
     args = [rg.executable(), "--no-config", "--files-with-matches", "--null", "--no-ignore", "--hidden"]
+    args += ["--threads=1"] if beside else []
     return [*args, "--regexp", pattern, "--", *(os.fsdecode(raw) for raw in paths)]
 
 
@@ -192,7 +195,7 @@ class Defining:
 
         batch, self.pending = self.pending[:BATCH], self.pending[BATCH:]
         try:
-            self.running = proc.Background(_defining_command(batch, self.names), cwd=self.cwd)
+            self.running = proc.Background(_defining_command(batch, self.names, beside=True), cwd=self.cwd)
         except proc.ProgramNotFound:
             return
         self.searched.update(batch)
