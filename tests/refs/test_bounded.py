@@ -43,12 +43,21 @@ def rg_count(root: Path, name: str) -> int:
 
 @pytest.fixture
 def small_budget(monkeypatch: pytest.MonkeyPatch) -> int:
-    """A budget of about a tenth of the candidates' source."""
+    """A budget of about a tenth of the candidates' source, and a sample that stays one whatever
+    it reads as (the sampling itself is under test; `widening` below sets the real share back)."""
     limit = 2_000
     monkeypatch.setattr(bound, "FLOOR", limit)
     monkeypatch.setattr(bound, "MIN_SAMPLE", limit)
     monkeypatch.setattr(bound, "SHARE", 0.0)
+    monkeypatch.setattr(bound, "WIDEN_SHARE", 2.0)
     return limit
+
+
+@pytest.fixture
+def widening(small_budget: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The small budget with the real rule for when a sample is followed by every candidate."""
+    monkeypatch.setattr(bound, "WIDEN_SHARE", 0.5)
+    return small_budget
 
 
 def sampled(result: dict[str, Any]) -> str:
@@ -174,3 +183,51 @@ def test_the_search_started_while_counting_finds_what_one_search_after_it_does(
     assert bound.defining_files(files, tmp_path, ["helper"], 20.0) == expected
     assert searching.files(files) == expected
     assert searching.searched  # some were searched while reported
+
+
+def called_everywhere(root: Path) -> Path:
+    """`helper` defined once and called in every file, never a local: a symbol's uses."""
+    (root / "pkg").mkdir()
+    (root / "pkg" / "util.py").write_text("def helper(x):\n    return x\n")
+    for index in range(FILES):
+        (root / "pkg" / f"mod{index:03}.py").write_text(
+            f"def run{index}():\n    return helper({index})\n" * 3
+        )
+    return root
+
+
+def test_a_sample_of_a_symbols_uses_is_followed_by_every_file(tmp_path: Path, widening: int) -> None:
+    root = called_everywhere(tmp_path)
+    result = refs(root, "helper", max_per_symbol=20)
+    totals = entry(result, "helper")["totals"]
+    assert "unclassified" not in totals
+    assert not [n for n in result["notes"] if n.startswith("classified a sample")]
+    assert totals == entry(refs(root, "helper", max_per_symbol=0), "helper")["totals"]
+    assert totals["uses"] == 3 * FILES and totals["definitions"] == 1
+
+
+def test_a_sample_of_a_name_mostly_local_stays_a_sample(tmp_path: Path, widening: int) -> None:
+    (tmp_path / "pkg").mkdir()
+    for index in range(FILES):
+        (tmp_path / "pkg" / f"mod{index:03}.py").write_text(
+            f"def run{index}(helper):\n    helper = helper + {index}\n    return helper(helper)\n"
+        )
+    (tmp_path / "pkg" / "calls.py").write_text("from pkg.mod000 import helper\nhelper()\n")
+    result = refs(tmp_path, "helper", max_per_symbol=20)
+    totals = entry(result, "helper")["totals"]
+    assert totals["unclassified"] > 0 and totals["locals"] > totals.get("uses", 0)
+    assert sampled(result).endswith("or pass max_per_symbol=0 to classify every file")
+
+
+def test_what_widens_a_sample_is_the_share_of_uses_and_definitions(tmp_path: Path) -> None:
+    from sofia.providers.refs.model import Parsed
+    from sofia.syntax.uses.model import FileUses, Occurrence
+
+    def parsed(*roles: str) -> Parsed:
+        occurrences = [Occurrence(start=i, line=1, col=i + 1, role=role) for i, role in enumerate(roles)]
+        uses = FileUses(lang="python", module=Path("m"), occurrences={"helper": occurrences})
+        return Parsed(rel="m.py", lang="python", uses=uses, lines=1, texts={}, source=b"")
+
+    assert bound.widens([parsed("use", "local"), parsed("definition")])
+    assert not bound.widens([parsed("use", "local", "local")])
+    assert not bound.widens([parsed("comment", "string")])  # nothing of code: no symbol to total

@@ -302,10 +302,33 @@ def _component_files(vue_files: list[bytes], name: str) -> list[str]:
 def classify(found: Found, ctx: Context, pool: Pool, counted: Counts, limit: int | None) -> None:
     """Classify the candidates (a sample of at most `limit` bytes of them: `bound`) in path order
     until the deadline's cut-off; files classified while the count ran or by an earlier call and
-    unchanged since are taken as they were."""
+    unchanged since are taken as they were. A sample that reads as a symbol's uses rather than a
+    local name's (`bound.widens`) is followed by every other candidate, so a function called in
+    thousands of files (`kfree`) gets exact totals; a name mostly local (`err`, `i`, `self`) keeps
+    the sample and its note."""
     wanted = _names_per_candidate(found)
     readable = [raw for raw in sorted(wanted) if display_path(raw) not in found.unparsed]
     order, sampled = _sampled(found, readable, limit, counted, ctx)
+    sample_note = found.notes[-1] if sampled is not None else ""
+    _classify_files(found, ctx, pool, counted, wanted, order, sampled)
+    if sampled is not None and bound.widens(found.parsed.values()):
+        found.notes.remove(sample_note)  # every candidate is classified after all
+        chosen = set(order)
+        rest = [raw for raw in readable if raw not in chosen]
+        _classify_files(found, ctx, pool, counted, wanted, rest, None)
+        found.candidates = len(readable)
+
+
+def _classify_files(
+    found: Found,
+    ctx: Context,
+    pool: Pool,
+    counted: Counts,
+    wanted: dict[bytes, set[str]],
+    order: list[bytes],
+    sampled: int | None,
+) -> None:
+    """Classify `order` (in the pool when it pays) into `found.parsed` / `found.unparsed`."""
     found.candidates = len(order)
     known, items = _known_and_new(found, order, wanted, counted.early)
     cutoff = Cutoff.of(ctx)
