@@ -231,3 +231,21 @@ def test_what_widens_a_sample_is_the_share_of_uses_and_definitions(tmp_path: Pat
     assert bound.widens([parsed("use", "local"), parsed("definition")])
     assert not bound.widens([parsed("use", "local", "local")])
     assert not bound.widens([parsed("comment", "string")])  # nothing of code: no symbol to total
+
+
+def test_a_sample_counts_the_name_in_unparsed_types_as_every_file_does(
+    tmp_path: Path, small_budget: int
+) -> None:
+    """The count in file types no language parses starts beside a sample's classification; it
+    gives what the count after classifying every file gives."""
+    (tmp_path / "pkg").mkdir()
+    for index in range(FILES):
+        (tmp_path / "pkg" / f"mod{index:03}.py").write_text(
+            f"def run{index}():\n    return helper({index})\n" * 3
+        )
+    (tmp_path / "notes.md").write_text("helper and helper again\n")
+    (tmp_path / "build.mk").write_text("helper: all\n")
+    sample = entry(refs(tmp_path, "helper", max_per_symbol=20), "helper")
+    whole = entry(refs(tmp_path, "helper", max_per_symbol=0), "helper")
+    assert sample["totals"]["unclassified"] > 0 and "unclassified" not in whole["totals"]
+    assert sample["totals"]["unparsed"] == whole["totals"]["unparsed"] == 3
