@@ -159,6 +159,10 @@ class Spec:
     """File-level node types besides ERROR that are parsed again when they hold a `resync`
     boundary before their end: a C function the grammar let run on over the functions after it
     (a loop macro like `} while_each_thread(g, t);` leaves its body open)."""
+    nested_packages: bool = False
+    """Each package clause after the first names a package inside the one before (Scala's
+    `package scala.tools` then `package nsc` is `scala.tools.nsc`); by default the first one is
+    the file's."""
 
 
 @dataclass(frozen=True)
@@ -391,7 +395,9 @@ def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
             continue
         for capture, nodes in captures.items():
             if capture == "package":
-                package = package or _package_text((captures.get("name") or nodes)[0])
+                if not package or spec.nested_packages:
+                    text = _package_text((captures.get("name") or nodes)[0])
+                    package = f"{package}.{text}" if package else text
             elif capture == "import":
                 imports.extend(nodes)
             elif capture == "binding":

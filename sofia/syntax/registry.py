@@ -78,6 +78,7 @@ GRAMMARS: tuple[Grammar, ...] = (
     Grammar("rust", "tree-sitter-rust", "tree_sitter_rust"),
     Grammar("ruby", "tree-sitter-ruby", "tree_sitter_ruby"),
     Grammar("swift", "tree-sitter-swift", "tree_sitter_swift"),
+    Grammar("scala", "tree-sitter-scala", "tree_sitter_scala"),
 )
 """Every grammar sofia loads, in the order `sf doctor` lists them."""
 
@@ -315,6 +316,13 @@ LANGUAGES: tuple[Language, ...] = (
             "definitions, uses by kind, imports, argument labels left out, typed receivers",
         ),
         limits=("a call `Foo()` of a type is `new`; which initialiser it reaches is not resolved",),
+    ),
+    Language(
+        "scala",
+        "Scala",
+        (".scala", ".sc"),
+        "scala",
+        spec="sofia.syntax.languages.scala",
     ),
 )
 """Every language, in the order docs/languages.md lists them."""
