@@ -7,7 +7,8 @@
 Writes `sofia/syntax/languages/NAME.py` (its Spec), `NAME.scm` (its query: `--query` copies a file
 of yours, else a commented skeleton), the grammar's record when the grammar is new, the language's
 record at the end of `LANGUAGES` in `sofia/syntax/registry.py`, a test of its symbols with a fixture
-to fill in, and regenerates the docs. Refuses a name or extension the registry already has.
+to fill in (`tests/fixtures/code/NAME/`, where every language keeps its fixtures), and regenerates
+the docs. Refuses a name or extension the registry already has.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = ROOT / "sofia" / "syntax" / "registry.py"
 LANGUAGES = ROOT / "sofia" / "syntax" / "languages"
 TESTS = ROOT / "tests" / "syntax"
+FIXTURES = ROOT / "tests" / "fixtures" / "code"
+"""Every language's fixtures live here, one directory per language (`tests.code.conftest`)."""
 
 SKELETON_QUERY = """\
 ; {title} declarations for sofia (docs/adding-a-language.md): @definition.<kind> on a declaration,
@@ -47,11 +50,10 @@ TEST = '''"""{title}: the symbols its query gives (docs/adding-a-language.md).""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sofia.syntax import parse
+from tests.code.conftest import FIXTURES
 
-FIXTURE = Path(__file__).parent / "fixtures" / "{name}{ext}"
+FIXTURE = FIXTURES / "{name}" / "example{ext}"
 
 
 def test_the_fixture_parses_into_symbols() -> None:
@@ -91,14 +93,14 @@ def main(argv: list[str]) -> int:
     if registry.grammar(args.grammar) is None:
         if not (args.distribution and args.module):
             parser.error(f"{args.grammar} is a new grammar: give --distribution and --module")
-        record = (
-            f'    Grammar("{args.grammar}", "{args.distribution}", "{args.module}", "{args.function}"),\n'
-        )
+        function = f', "{args.function}"' if args.function != "language" else ""
+        record = f'    Grammar("{args.grammar}", "{args.distribution}", "{args.module}"{function}),\n'
         text = _insert_before_close(text, "GRAMMARS: tuple[Grammar, ...] = (", record)
+    written = ", ".join(f'"{e}"' for e in extensions) + ("," if len(extensions) == 1 else "")
+    separator = f'        separator="{args.separator}",\n' if args.separator != "." else ""
     language = (
-        f'    Language(\n        "{name}",\n        "{args.title}",\n        ({", ".join(repr(e) for e in extensions)},),\n'
-        f'        "{args.grammar}",\n        spec="sofia.syntax.languages.{name}",\n'
-        f'        separator="{args.separator}",\n    ),\n'
+        f'    Language(\n        "{name}",\n        "{args.title}",\n        ({written}),\n'
+        f'        "{args.grammar}",\n        spec="sofia.syntax.languages.{name}",\n{separator}    ),\n'
     )
     text = _insert_before_close(text, "LANGUAGES: tuple[Language, ...] = (", language)
     REGISTRY.write_text(text)
@@ -113,9 +115,9 @@ def main(argv: list[str]) -> int:
             strings=", ".join(f'"{s}"' for s in args.strings),
         )
     )
-    fixtures = TESTS / "fixtures"
-    fixtures.mkdir(exist_ok=True)
-    fixture = fixtures / f"{name}{extensions[0]}"
+    fixtures = FIXTURES / name
+    fixtures.mkdir(parents=True, exist_ok=True)
+    fixture = fixtures / f"example{extensions[0]}"
     if not fixture.exists():
         fixture.write_text("")
     (TESTS / f"test_{name}.py").write_text(TEST.format(title=args.title, name=name, ext=extensions[0]))

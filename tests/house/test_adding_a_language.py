@@ -106,7 +106,7 @@ def test_the_scaffold_writes_the_record_the_module_the_query_and_docs_only(check
         "sofia/syntax/languages/ledgerlang.py",
         "sofia/syntax/languages/ledgerlang.scm",
         "tests/syntax/test_ledgerlang.py",
-        "tests/syntax/fixtures/ledgerlang.ledger",
+        "tests/fixtures/code/ledgerlang/example.ledger",
         "docs/languages.md",
         "README.md",
     }
