@@ -117,19 +117,26 @@ CALLED_MACROS = frozenset(
 )
 """Attribute macros written with arguments (`__printf(2, 3)`): blanked with their arguments."""
 
-_MACRO_WORD = re.compile(rb"_{2,4}[A-Za-z][A-Za-z0-9_]*")
-"""Found by its leading underscores (a literal the scan skips to); checked against the table."""
+_MACRO_WORD = re.compile(rb"_(?<![A-Za-z0-9_]_)_{1,3}[A-Za-z][A-Za-z0-9_]*+")
+"""Found by its leading underscores (a literal the scan skips to), at the start of a word (the
+look-behind after the first `_`: tried at every `_` of a snake_case name the scan cost 0.6 ms a
+50 KB kernel file, now 0.07); checked against the table."""
 _PLAIN_WORDS = (b"notrace", b"asmlinkage", b"noinline", b"noinstr")
 """The attribute macros without leading underscores, found by a plain search."""
 _WORDS = frozenset(word.encode() for word in ATTRIBUTE_MACROS)
 _CALLED = frozenset(word.encode() for word in CALLED_MACROS)
 
-_CANDIDATE = re.compile(rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*(?=[ \t\n/]|$)")
-"""A project macro's name (upper case with an underscore: `FMT_API`; `DWORD` is left alone) where
-it may stand as an attribute: before a blank, a line end or a comment."""
-_CALL_LINE = re.compile(
-    rb"^[ \t]*([A-Z][A-Z0-9]*_[A-Z0-9_]*\((?:[^()\n]|\([^()\n]*\))*\))[ \t]*(?://[^\n]*)?$", re.MULTILINE
-)
+_CANDIDATE = re.compile(rb"[A-Z](?<![A-Za-z0-9_][A-Z])[A-Z0-9]*+_[A-Z0-9_]*+(?=[ \t\n/]|$)")
+"""A project macro's name (upper case with an underscore: `FMT_API`; `DWORD` is left alone) at
+the start of a word, where it may stand as an attribute: before a blank, a line end or a comment.
+Possessive, and tried only where a word starts: a long constant before a `(` or `,`
+(`STB0899_OFFST_RF_AGC_GAIN(`) was tried again from each of its letters, backtracking each time."""
+_CALL = rb"[ \t]*([A-Z][A-Z0-9]*+_[A-Z0-9_]*+\((?:[^()\n]|\([^()\n]*\))*\))[ \t]*(?://[^\n]*)?$"
+_CALL_LINE = re.compile(_CALL, re.MULTILINE)
+"""A macro called alone on a line (matched at the file's start)."""
+_CALL_AFTER_NEWLINE = re.compile(rb"\n" + _CALL, re.MULTILINE)
+"""The same on every later line, found from its newline: a scan for a literal byte, where `^`
+was tried at every offset of the file."""
 _NAMES_REST = re.compile(rb"(?:[ \t]+[A-Z][A-Z0-9]*_[A-Z0-9_]*)*")
 _LINE_REST = re.compile(rb"[ \t]*(?://[^\n]*|/\*.*?\*/[ \t]*)?(?:\n|$)")
 _KEYWORD = re.compile(
@@ -147,9 +154,10 @@ _DECLARATION_FOLLOWS = re.compile(
 """A type (qualified, with template arguments) and a declared name after a macro first on its
 line: `FMT_CONSTEXPR digits::result on_digit(`, `THREAD_LOCAL BruckMap Network::bruck_map_;`,
 which no declaration without a macro starts with."""
-_BEFORE_DESTRUCTOR = re.compile(rb"^[ \t]*((?:[A-Za-z_]\w*[ \t]+)+)~[A-Za-z_]\w*[ \t]*\(", re.MULTILINE)
+_BEFORE_DESTRUCTOR = re.compile(rb"[ \t]*((?:[A-Za-z_]\w*[ \t]+)+)~[A-Za-z_]\w*[ \t]*\(")
 """Words before a destructor's `~` first on a line: each that is no keyword is a macro
-(`__device__ ~Foo()`, `lib_export ~Foo();`), where the grammar reads the name without its `~`."""
+(`__device__ ~Foo()`, `lib_export ~Foo();`), where the grammar reads the name without its `~`.
+Matched from the start of each line holding a `~` (a match never crosses a line)."""
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 _BODY_FOLLOWS = re.compile(rb"[ \t]*(?:[{;]|\n|$)")
 _AFTER_PARAMETERS = re.compile(rb"\)[ \t]*(?:const[ \t]+)?(?:(?:noexcept|override|final)[ \t]+)*$")
@@ -175,15 +183,26 @@ def _blank(source: bytes, *, cpp: bool) -> bytes:
     spans.extend(_uses(source, cpp))
     if cpp and b"~" in source:
         spans.extend(_before_destructors(source))
-    for match in _CALL_LINE.finditer(source):
-        if _between_declarations(source, match.start(), match.end()):
-            spans.append(match.span(1))
+    for start, end, call in _call_lines(source):
+        if _between_declarations(source, start, end):
+            spans.append(call)
     if not spans:
         return source
     out = bytearray(source)
     for start, end in spans:
         out[start:end] = bytes(10 if byte == 10 else 32 for byte in source[start:end])
     return bytes(out)
+
+
+def _call_lines(source: bytes) -> list[tuple[int, int, tuple[int, int]]]:
+    """Each line that is one macro call (and a comment): where the line starts and ends, and the
+    call's span."""
+    found: list[tuple[int, int, tuple[int, int]]] = []
+    first = _CALL_LINE.match(source)
+    if first is not None:
+        found.append((first.start(), first.end(), first.span(1)))
+    found.extend((m.start() + 1, m.end(), m.span(1)) for m in _CALL_AFTER_NEWLINE.finditer(source))
+    return found
 
 
 def _uses(source: bytes, cpp: bool) -> list[tuple[int, int]]:
@@ -223,7 +242,15 @@ def _uses(source: bytes, cpp: bool) -> list[tuple[int, int]]:
 def _before_destructors(source: bytes) -> list[tuple[int, int]]:
     """The spans of the words before a destructor that are no C++ keyword (`virtual` stays)."""
     spans: list[tuple[int, int]] = []
-    for match in _BEFORE_DESTRUCTOR.finditer(source):
+    lines: set[int] = set()
+    tilde = source.find(b"~")
+    while tilde >= 0:
+        lines.add(source.rfind(b"\n", 0, tilde) + 1)
+        tilde = source.find(b"~", tilde + 1)
+    for line in sorted(lines):
+        match = _BEFORE_DESTRUCTOR.match(source, line)
+        if match is None:
+            continue
         words = [word for word in _WORD.finditer(source, *match.span(1))]
         if any(word.group(0) in _STATEMENT_WORDS for word in words):
             continue  # `return ~mask(x);`: an expression
