@@ -43,11 +43,12 @@ MONOREPO_SYMBOLS = ("deleteUser", "DeleteUser", "delete_user", "InvoiceRepositor
 DEFAULT_DEADLINE = 120.0
 
 
-def rg_word(root: Path, name: str, *, count: bool = False) -> list[str]:
-    """Bare `rg -n -w` (or `rg -w --count-matches`) in `root` with the walk and extensions refs uses."""
+def rg_word(root: Path, name: str, *, count: bool = False, every_type: bool = False) -> list[str]:
+    """Bare `rg -n -w` (or `rg -w --count-matches`) in `root` with the walk refs uses, over the
+    extensions it reads (`every_type`: over every file, as refs without `exts` counts)."""
     args = [rg.executable(), "--no-config", "--count-matches" if count else "-n", "--fixed-strings"]
     args += ["--word-regexp", *rg.walk_args(cwd=root.resolve())]
-    args += [f"--iglob=*.{ext}" for ext in default_exts()]
+    args += [] if every_type else [f"--iglob=*.{ext}" for ext in default_exts()]
     return [*args, f"--regexp={name}", "--", "."]
 
 
@@ -209,30 +210,37 @@ def python_tree() -> Path:
 def everywhere_rows(
     root: Path, names: Sequence[str], before: Path | None, repeat: int = 3
 ) -> list[list[object]]:
-    """`sf refs NAME` (a new process, the default cap) against `rg -w --count-matches NAME`, wall
-    time and peak memory, interleaved; `before`'s `sf refs` once (it classifies every candidate)."""
+    """`sf refs NAME` (a new process, the default cap) against `rg -w --count-matches NAME` over
+    the same walk and every file type (what refs counts without `exts`) and against a plain
+    `rg -w -c NAME` (ripgrep's own defaults), wall time and peak memory, interleaved; `before`'s
+    `sf refs` once."""
     from bench_grep import Run, before_command, load, peak
 
     rows: list[list[object]] = []
     for name in names:
         ours = sf_command("refs", "--json", name)
-        theirs = rg_word(root, name, count=True)
+        theirs = rg_word(root, name, count=True, every_type=True)
+        plain = [rg.executable(), "-w", "-c", name]
         peak(theirs, root)  # warm the page cache
         sf_runs: list[Run] = []
         rg_runs: list[Run] = []
+        plain_runs: list[Run] = []
         loads: list[str] = []
         for _ in range(repeat):
             loads.append(load())
             sf_runs.append(peak(ours, root))
             rg_runs.append(peak(theirs, root))
+            plain_runs.append(peak(plain, root))
         answer = json.loads(harness.run(ours, root).stdout)
         totals = answer["symbols"][0]["totals"]
         sample = next((n for n in answer["notes"] if n.startswith("classified a sample of ")), "")
         sampled = sample.split(" (", 1)[0].removeprefix("classified a sample of ") if sample else "all"
         narrows = next((n.split("narrow with ", 1)[1] for n in answer["notes"] if "narrow with " in n), "")
+        listing = rg_word(root, name)
         candidates = len(
-            harness.run([*theirs[:2], "--files-with-matches", *theirs[3:]], root).stdout.splitlines()
+            harness.run([*listing[:2], "--files-with-matches", *listing[3:]], root).stdout.splitlines()
         )
+        plain_time = statistics.median(run.wall for run in plain_runs)
         sf_time = statistics.median(run.wall for run in sf_runs)
         rg_time = statistics.median(run.wall for run in rg_runs)
         sf_cpu = statistics.median(run.cpu for run in sf_runs)
@@ -251,6 +259,7 @@ def everywhere_rows(
                 f"narrow with {narrows}" if narrows else "no",
                 ratio(sf_time, rg_time),
                 f"{sf_time:.2f} / {rg_time:.2f}",
+                f"{ratio(sf_time, plain_time)} ({plain_time:.2f} s)",
                 ratio(sf_cpu, rg_cpu),
                 f"{sf_cpu:.2f} / {rg_cpu:.2f}",
                 f"{max(run.kib for run in sf_runs) / 1024:,.0f} MiB",
@@ -321,6 +330,7 @@ def main(argv: Sequence[str]) -> None:
             "says how to narrow",
             "sf vs rg -w",
             "seconds (sf / rg)",
+            "sf vs plain `rg -w -c`",
             "CPU sf vs rg -w",
             "CPU seconds (sf / rg)",
             "sf peak RSS",
@@ -333,7 +343,10 @@ def main(argv: Sequence[str]) -> None:
         body += (
             f"\n\nThe Linux tree (bench/languages) for {', '.join(EVERYWHERE)}; {python_tree()} "
             f"({files_walked(python_tree()):,} files) for {', '.join(PYTHON_EVERYWHERE)}. "
-            "Medians of 3 new `sf` processes and 3 rg runs, interleaved."
+            'Medians of 3 new `sf` processes and 3 runs of each rg, interleaved. "rg -w" is '
+            "`rg -w --count-matches NAME` over the walk refs makes (hidden files, the default skips) "
+            "and every file type, as refs without `exts` counts the name in every type (those it "
+            'does not parse for its note); "plain" is `rg -w -c NAME` as typed.'
         )
         section("refs: a name in most files of a large tree", body, "python bench/bench_refs.py everywhere")
     if wanted <= {"everywhere"}:

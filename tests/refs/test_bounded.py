@@ -236,8 +236,8 @@ def test_what_widens_a_sample_is_the_share_of_uses_and_definitions(tmp_path: Pat
 def test_a_sample_counts_the_name_in_unparsed_types_as_every_file_does(
     tmp_path: Path, small_budget: int
 ) -> None:
-    """The count in file types no language parses starts beside a sample's classification; it
-    gives what the count after classifying every file gives."""
+    """The count in file types no language parses comes from the same walk as the candidates',
+    so a sample gives what classifying every file gives."""
     (tmp_path / "pkg").mkdir()
     for index in range(FILES):
         (tmp_path / "pkg" / f"mod{index:03}.py").write_text(

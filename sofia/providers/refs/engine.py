@@ -28,8 +28,9 @@ from sofia.providers.refs.classify import (
     recalled,
 )
 from sofia.providers.refs.model import DEADLINE, Found, Matched, Outcome, Parsed
-from sofia.runtime import skips
+from sofia.runtime import skips, unparsed
 from sofia.runtime.skips import Skips
+from sofia.runtime.unparsed import Unparsed
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -56,6 +57,10 @@ class Searches:
     kebabs: list[str]
     """Their kebab-case spellings, counted over `.vue` files by `kebab_request`."""
     kebab_request: Request | None
+    parsed: tuple[str, ...] | None = None
+    """With no `exts` given, the names are counted over every file type in one walk, and these
+    name endings (`unparsed.suffixes`) say which files are candidates; the rest make the note on
+    where sofia cannot read the name."""
 
 
 @dataclass
@@ -75,13 +80,24 @@ class Counts:
     """Each candidate's size as read while its count streamed (the sample does not read it again)."""
     defining: bound.Defining | None = None
     """The sample's search for definition-looking lines, started on the candidates as they streamed."""
+    outside: dict[str, Unparsed] = field(default_factory=dict)
+    """Spelling -> its occurrences in files of the types no language record parses."""
 
-    def add(self, spelling: str, counted: Counted, *, lists_vue_files: bool) -> None:
+    def add(
+        self, spelling: str, counted: Counted, *, lists_vue_files: bool, parsed: tuple[str, ...] | None
+    ) -> None:
+        """One count run's findings; `parsed` (an every-type count's) parts its files (`Searches`)."""
         if lists_vue_files:
             self.vue_files = [path.removeprefix(b"./") for path in counted.counts]
-        self.counts[spelling] = {path.removeprefix(b"./"): n for path, n in counted.counts.items() if n > 0}
+        counts = {path.removeprefix(b"./"): n for path, n in counted.counts.items() if n > 0}
+        skipped = counted.skips
+        if parsed is not None:
+            counts, self.outside[spelling] = unparsed.split(counts, parsed)
+            binary = {path for path in skipped.binary if unparsed.parsed(os.fsencode(path), parsed)}
+            skipped = Skips(skipped.dirs, binary)
+        self.counts[spelling] = counts
         self.problems.update(counted.problems)
-        self.skipped.update(counted.skips)
+        self.skipped.update(skipped)
         self.searched = max(self.searched, counted.searched)
 
 
@@ -98,6 +114,7 @@ def collect(params: Params, ctx: Context) -> Found:
         ctx.check_deadline()
         found = Found(searches.request, queries, counted.counts, searches.spellings, components)
         found.unparsed.update(counted.problems)
+        found.outside = counted.outside
         probe = ripgrep.probe()  # beside the classification, which leaves a core to spare
         try:
             classify(found, ctx, pool, counted, bound.budget(counted.searched, capped))
@@ -133,23 +150,25 @@ def queries_of(symbols: Sequence[str]) -> list[Query]:
 
 
 def plan(params: Params, ctx: Context, queries: list[Query]) -> Searches:
-    """The searches for `queries`; every walk parameter is checked here, before anything runs."""
-    from sofia.providers.refs.head_start import default_exts
+    """The searches for `queries`; every walk parameter is checked here, before anything runs.
+    Without `exts` the walk keeps every file type (`Searches.parsed`)."""
+    from sofia.syntax.registry import EXTENSIONS
     from sofia.syntax.uses.vue import is_component_name, kebab
 
     names = list(dict.fromkeys(q.name for q in queries))
     walk = partial(
         build, workspace=ctx.root, root=params.root, word=True, ignore_dirs=params.ignore_dirs, cap=0
     )
-    request = walk(names, exts=params.exts or default_exts())
+    request = walk(names, exts=params.exts)
+    parsed = None if request.exts else unparsed.suffixes(EXTENSIONS)
     spellings = {name: [name] for name in names}
-    components = [n for n in names if "vue" in request.exts and is_component_name(n)]
+    components = [n for n in names if "vue" in (request.exts or ("vue",)) and is_component_name(n)]
     for name in components:
         if kebab(name) != name:
             spellings[name].append(kebab(name))
     kebabs = [spelling for name in components for spelling in spellings[name][1:]]
     kebab_request = walk(kebabs, exts=["vue"]) if kebabs else None
-    return Searches(names, request, spellings, components, kebabs, kebab_request)
+    return Searches(names, request, spellings, components, kebabs, kebab_request, parsed)
 
 
 def count(searches: Searches, ripgrep: Ripgrep, ctx: Context, pool: Pool, stream_limit: int | None) -> Counts:
@@ -172,10 +191,11 @@ def count(searches: Searches, ripgrep: Ripgrep, ctx: Context, pool: Pool, stream
             threads.submit(run) for _, run, _ in (runs[1:] if streamed else runs)
         ]
         if streamed:
-            stream = Streaming(ripgrep.request.cwd, searches.names, ctx, pool, counted, stream_limit)
+            stream = Streaming(ripgrep.request.cwd, searches, ctx, pool, counted, stream_limit)
             futures.insert(0, _done(_count_and_classify(ripgrep, searches.names[0], stream, ctx)))
-        for (spelling, _, listing), future in zip(runs, futures, strict=True):
-            counted.add(spelling, future.result(), lists_vue_files=listing)
+        for index, ((spelling, _, listing), future) in enumerate(zip(runs, futures, strict=True)):
+            parsed = searches.parsed if index < len(searches.names) else None  # kebabs: `.vue` only
+            counted.add(spelling, future.result(), lists_vue_files=listing, parsed=parsed)
     return counted
 
 
@@ -186,12 +206,13 @@ class Streaming:
     bytes (the rest waits for the count, which tells whether a sample is taken: `bound`)."""
 
     def __init__(
-        self, cwd: Path, names: list[str], ctx: Context, pool: Pool, counted: Counts, limit: int | None
+        self, cwd: Path, searches: Searches, ctx: Context, pool: Pool, counted: Counts, limit: int | None
     ) -> None:
-        self.cwd, self.names, self.ctx, self.limit = cwd, names, ctx, limit
+        self.cwd, self.names, self.ctx, self.limit = cwd, searches.names, ctx, limit
+        self.parsed = searches.parsed
         self.into, self.sizes = counted.early, counted.sizes
         if limit is not None:
-            counted.defining = bound.Defining(cwd, names, ctx.timeout(20.0))
+            counted.defining = bound.Defining(cwd, self.names, ctx.timeout(20.0))
         self.defining = counted.defining
         self.cutoff = Cutoff.of(ctx)
         self.pool = pool if pool.jobs > 1 else None
@@ -200,6 +221,8 @@ class Streaming:
         self.reported = 0
 
     def take(self, batch: list[bytes]) -> None:
+        if self.parsed is not None:
+            batch = [raw for raw in batch if unparsed.parsed(raw, self.parsed)]
         if self.defining is not None:
             self.defining.add(batch)
         for raw in self._within_limit(batch):
@@ -395,21 +418,10 @@ def _known_and_new(
     return known, items
 
 
-def count_unparsed(found: Found, matched: list[Matched], ctx: Context) -> None:
+def count_unparsed(found: Found, matched: list[Matched]) -> None:
     """For a name with no definition in a parsed file, its occurrences in the files of types no
-    language record parses, so the answer never reads "not found" for a name that occurs."""
-    from sofia.runtime import unparsed
-    from sofia.syntax.registry import EXTENSIONS
-
-    request = found.request
+    language record parses (counted by the same walk: `Searches.parsed`), so the answer never
+    reads "not found" for a name that occurs."""
     for m in matched:
-        if m.definitions:
-            continue
-        m.outside = unparsed.count(
-            m.query.name,
-            [request.target],
-            cwd=request.cwd,
-            parsed_extensions=EXTENSIONS,
-            ignore_dirs=request.ignore_dirs,
-            timeout=ctx.timeout(20.0),
-        )
+        if not m.definitions:
+            m.outside = found.outside.get(m.query.name)

@@ -1,6 +1,6 @@
 """Starting refs' ripgrep count runs before the CLI has imported pydantic, as grep does: the
 arguments are read here in their plain shapes, turned into the grep search refs will make (a
-word search on each name's last segment over the supported extensions), and handed to grep's
+word search on each name's last segment over every file type, or the extensions given), and handed to grep's
 head start, whose runs the engine then claims. Anything unusual means no head start."""
 
 from __future__ import annotations
@@ -65,4 +65,5 @@ def _translate(args: Sequence[str]) -> list[str] | None:
             return None
     if not names or any(n.startswith("-") for n in names):
         return None
-    return [*dict.fromkeys(names), "--word", "--ext", ",".join(exts or default_exts()), *passed]
+    chosen = ["--ext", ",".join(exts)] if exts else []  # none: every file type (`engine.plan`)
+    return [*dict.fromkeys(names), "--word", *chosen, *passed]

@@ -104,6 +104,8 @@ class Found:
     deadline_cut: int = 0
     """Candidate files left unclassified because the deadline came near."""
     candidates: int = 0
+    outside: dict[str, Unparsed] = field(default_factory=dict)
+    """Name -> its occurrences in files of types no language record parses (no `exts` given)."""
     notes: list[str] = field(default_factory=list)
     """What the walk skipped by default and, for a name in very many files, the sample
     classified (`bound`): shown as they are."""

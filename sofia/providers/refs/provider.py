@@ -17,8 +17,7 @@ def run(params: Params, ctx: Context) -> dict[str, Any]:
 
     found = collect(params, ctx)
     matched = [match(query, found) for query in found.queries]
-    if not params.exts:
-        count_unparsed(found, matched, ctx)
+    count_unparsed(found, matched)
     return shape(params, found, matched, ctx.budget)
 
 

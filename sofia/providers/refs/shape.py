@@ -208,7 +208,9 @@ def _definition_notes(m: Matched, found: Found) -> list[str]:
     name = m.query.text
     elsewhere = m.outside.note(name) if m.outside is not None else ""
     if not m.totals["uses"] and not m.text and not elsewhere:
-        return [f"{name}: not found under {found.request.root_display}"]
+        exts = found.request.exts
+        only = f" in the {', '.join(f'.{ext}' for ext in exts)} files" if exts else ""
+        return [f"{name}: not found{only} under {found.request.root_display}"]
     if elsewhere and not m.totals["uses"]:
         return [f"{name}: no definition in a parsed language; {elsewhere.split(': ', 1)[1]}"]
     if m.unclassified:
