@@ -39,7 +39,11 @@ HEADER_SKIP = frozenset({"annotation", "modifiers", "def"})
 
 def named(kind: str, node: Node, name: Node) -> Named:
     """A def held by a type's body is a method, any other a function (a file's, a package's, a
-    block's); a Scala 3 extension's def is owned by the type it extends (`String.slug`)."""
+    block's); a Scala 3 extension's def is owned by the type it extends (`String.slug`). A name
+    in backticks is the name without them, as the compiler reads it (`` `type` `` is `type`)."""
+    written = text_of(name)
+    if written.startswith("`") and written.endswith("`") and len(written) > 2:
+        written = written[1:-1]
     if node.type in ("function_definition", "function_declaration"):
         holder = node.parent
         in_type = holder is not None and holder.type in BODIES
@@ -48,8 +52,8 @@ def named(kind: str, node: Node, name: Node) -> Named:
         kind = "method" if in_type else "function"
         extended = _extended(node)
         if extended:
-            return Named(kind, name, text_of(name), (extended,))
-    return Named(kind, name, text_of(name))
+            return Named(kind, name, written, (extended,))
+    return Named(kind, name, written)
 
 
 def _extended(node: Node) -> str:

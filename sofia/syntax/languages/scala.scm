@@ -6,17 +6,17 @@
 (package_clause name: (package_identifier) @name) @package
 (import_declaration) @import
 
-(class_definition name: (identifier) @name) @definition.class
-(object_definition name: (identifier) @name) @definition.class
+(class_definition name: (_) @name) @definition.class
+(object_definition name: (_) @name) @definition.class
 (package_object name: (identifier) @name) @definition.class
-(trait_definition name: (identifier) @name) @definition.trait
+(trait_definition name: (_) @name) @definition.trait
 (enum_definition name: (identifier) @name) @definition.enum
 (type_definition name: (type_identifier) @name) @definition.type
 
 ; A def in a class, object, trait or enum body is a method, anywhere else (a file, a package, a
 ; block) a function: scala.py's `named` hook tells them apart by the body holding it.
-(function_definition name: (identifier) @name) @definition.method
-(function_declaration name: (identifier) @name) @definition.method
+(function_definition name: (_) @name) @definition.method
+(function_declaration name: (_) @name) @definition.method
 
 ; Vals and vars of a body or a file (a local one is not captured), abstract ones too; a pattern
 ; declares each name it binds.
