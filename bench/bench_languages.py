@@ -33,7 +33,7 @@ from languages.corpora import Corpus
 
 from sofia.output.tokens import estimate
 
-LANGS = ("java", "kotlin", "csharp", "c", "cpp", "rust", "ruby", "swift")
+LANGS = ("java", "kotlin", "csharp", "c", "cpp", "rust", "ruby", "swift", "scala")
 SAMPLE = 40
 QUICK_SAMPLE = 12
 MIN_SCORED = 30
@@ -504,7 +504,7 @@ def oracle_section(found: dict[str, Corpus], quick: bool, command: str) -> None:
     ]
     body = (
         table(header, rows)
-        + f"\n\nTarget: {TARGET} for each share. Oracle: {version} (Swift: a line regex, see languages/ctags.py)."
+        + f"\n\nTarget: {TARGET} for each share. Oracle: {version} (Swift: a line regex, see languages/ctags.py; Scala: the Scala compiler's parser, languages/scalac.py)."
     )
     body += "\n\n" + "\n".join(f"* {lang}: {c.origin}, {len(c.files)} files" for lang, c in found.items())
     section("languages: definitions, slices and grep vs Universal Ctags", body, command)

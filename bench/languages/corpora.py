@@ -11,6 +11,7 @@ printed and recorded), each step printed as it runs. Nothing here is committed.
 | csharp | the `pythonnet` sdist (its .NET runtime bridge) |
 | rust | Debian `librust-*-dev` crates (regex, serde, syn, tokio, clap, hyper, rand) |
 | ruby | Debian `ruby-*` gems (rack, rspec, thor, sinatra, i18n, mustermann, activesupport) |
+| scala | Debian's source package `scala` (`apt-get source`: the compiler and library, `src/`) |
 """
 
 from __future__ import annotations
@@ -74,6 +75,17 @@ EXPO = (
     "expo-av@16.0.8",
 )
 CTAGS_DEB = "universal-ctags"
+SCALA_SRC = "scala"
+"""A Debian source package: no binary package ships `.scala` sources, only jars."""
+SCALA_DIRS = ("src",)
+DEB_SRC = Path("/etc/apt/sources.list.d/sofia-bench-deb-src.sources")
+DEB_SRC_TEXT = """\
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+"""
 
 SUFFIXES = {
     "c": (".c", ".h"),
@@ -84,6 +96,7 @@ SUFFIXES = {
     "csharp": (".cs",),
     "rust": (".rs",),
     "ruby": (".rb",),
+    "scala": (".scala",),
 }
 SKIP_PARTS = {"test", "tests", "testdata", "testing", "spec", "fixtures", "node_modules", "vendor", "target"}
 """Test trees and vendored code are left out of the samples, as in bench_code."""
@@ -268,6 +281,50 @@ def debian_corpus(lang: str, packages: tuple[str, ...]) -> Corpus:
     return Corpus(lang, root, origin, candidates(root, SUFFIXES[lang]))
 
 
+def debian_source(name: str) -> Path:
+    """The unpacked upstream tarball of a Debian source package (`apt-get source
+    --download-only`); deb-src is not configured by default, so its sources entry is written and
+    the lists updated first where apt has none."""
+    target = harness.CACHE / "debsrc" / name
+    if (target / ".done").exists():
+        return target
+    listed = any("deb-src" in p.read_text(errors="replace") for p in Path("/etc/apt").rglob("*.sources"))
+    listed = listed or any(
+        line.startswith("deb-src")
+        for p in Path("/etc/apt").rglob("*.list")
+        for line in p.read_text().splitlines()
+    )
+    if not listed:
+        say(f"writing {DEB_SRC} and apt-get update (deb-src for apt-get source)")
+        DEB_SRC.write_text(DEB_SRC_TEXT)
+        subprocess.run(["apt-get", "update", "-q"], check=True, capture_output=True)
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    say(f"apt-get source --download-only {name}")
+    subprocess.run(
+        ["apt-get", "source", "--download-only", name], cwd=target, check=True, capture_output=True
+    )
+    tarball = next(target.glob("*.orig.tar.*"))
+    say(f"unpacking {tarball.name}")
+    subprocess.run(["tar", "-xf", tarball.name], cwd=target, check=True)
+    (target / ".version").write_text(tarball.name + "\n")
+    (target / ".done").write_text("")
+    return target
+
+
+def scala_corpus() -> Corpus:
+    root, ready = fresh("scala", (SCALA_SRC, *SCALA_DIRS))
+    source = debian_source(SCALA_SRC)
+    tree = next(p for p in source.iterdir() if p.is_dir())
+    if not ready:
+        for name in SCALA_DIRS:
+            copy_tree(tree / name, root / name, SUFFIXES["scala"])
+        done("scala", (SCALA_SRC, *SCALA_DIRS))
+    version = (source / ".version").read_text().strip()
+    origin = f"Debian source package {SCALA_SRC} ({version}: {', '.join(SCALA_DIRS)})"
+    return Corpus("scala", root, origin, candidates(root, SUFFIXES["scala"]))
+
+
 INSTALLERS = {
     "java": java_corpus,
     "kotlin": lambda: expo_corpus("kotlin"),
@@ -277,6 +334,5 @@ INSTALLERS = {
     "rust": lambda: debian_corpus("rust", RUST_DEBS),
     "ruby": lambda: debian_corpus("ruby", RUBY_DEBS),
     "swift": lambda: expo_corpus("swift"),
+    "scala": scala_corpus,
 }
-"""Scala has none: no Debian package ships `.scala` sources (only jars), and this Universal Ctags
-has no Scala parser to score one against."""

@@ -16,6 +16,7 @@ function or method (local functions, lambdas, classes declared in a body):
 | rust | Rust | function, method, struct, enum, interface (trait) |
 | ruby | Ruby | class, module, method, singletonMethod |
 | swift | none in this ctags | see `swift_tags`: a line regex written here, not an independent oracle |
+| scala | none in this ctags | the Scala compiler's parser instead (`languages/scalac.py`): class, trait, object, method |
 
 ctags runs with `--extras=-{anonymous}`, not `--extras=-F`: `-F` drops every file-scope tag, which
 in C is every `static` function and every struct defined in a `.c` file.
@@ -47,6 +48,7 @@ KINDS = {
     "rust": {"function", "method", "struct", "enum", "interface"},
     "ruby": {"class", "module", "method", "singletonMethod"},
     "swift": {"function", "class", "struct", "enum", "protocol"},
+    "scala": {"class", "trait", "object", "method"},
 }
 FUNCTION_KINDS = {"function", "method", "singletonMethod"}
 """Kinds whose bodies hold code: a grep hit inside one should name it."""
@@ -76,7 +78,12 @@ def command(lang: str) -> list[str]:
 
 
 def run_ctags(root: Path, files: list[str], lang: str) -> dict[str, list[Tag]]:
-    """Every tag ctags gives for `files` (relative to `root`), by file; Swift through `swift_tags`."""
+    """Every tag ctags gives for `files` (relative to `root`), by file; Swift through `swift_tags`,
+    Scala through the Scala compiler's parser (`languages/scalac.py`)."""
+    if lang == "scala":
+        from languages.scalac import scalac_tags
+
+        return scalac_tags(root, files)
     out: dict[str, list[Tag]] = {f: [] for f in files}
     if lang == "swift":
         for rel in files:

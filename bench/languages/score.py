@@ -24,6 +24,7 @@ SEPARATOR = {
     "rust": "::",
     "ruby": "#",
     "swift": ".",
+    "scala": ".",
 }
 """How sofia writes an owner and a member in one slice key (`owner` + this + `name`), as its language
 registry says (`Language.separator`); a type row's name is already qualified (`Outer.Inner`)."""
