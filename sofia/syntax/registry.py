@@ -323,6 +323,23 @@ LANGUAGES: tuple[Language, ...] = (
         (".scala", ".sc"),
         "scala",
         spec="sofia.syntax.languages.scala",
+        constructs_by_call=True,
+        gives=(
+            _SUMMARY + "; objects are classes (`object` among the mods) whose members are "
+            "`Foo.bar` as a class's are, case classes' parameters and `val`/`var` ones as fields, "
+            "vals and vars of bodies as symbols, Scala 3 enums, extensions owned by their type, "
+            "chained package clauses as one package",
+            "definitions, uses by kind (`new`, `Foo(...)` is new, `extends` extends and `with` "
+            "implements), imports with renames (`{A => B}`) followed, receivers typed by `this`, "
+            "vals, parameters, `val x = new Foo` and a companion object's name",
+        ),
+        limits=(
+            "a class and its companion object share their name: a member both declare shares one "
+            "qname, as overloads do; a call is matched to them by name, not by argument types",
+            "implicits, givens and `apply` are not resolved: `x.foo` through an implicit "
+            "conversion, an infix call (`a foo b`) and a call without parentheses are read as "
+            "written",
+        ),
     ),
 )
 """Every language, in the order docs/languages.md lists them."""
