@@ -29,7 +29,7 @@ from sofia.syntax.tree import (
     attached_above,
     last_line,
     make_symbol,
-    siblings_before,
+    position,
     text_of,
 )
 from sofia.syntax.uses.tables import Uses
@@ -58,6 +58,8 @@ TYPE_KINDS = frozenset(
     {"class", "interface", "trait", "enum", "struct", "union", "type", "namespace", "module"}
 )
 FUNCTION_KINDS = frozenset({"function", "method", "macro", "prototype"})
+_DECLARING_KINDS = SYMBOL_KINDS | ROW_KINDS
+"""Kinds that declare something; a capture of any other kind is a scope (`@scope.impl`)."""
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,7 @@ class Declaration:
     owner: Declaration | None = None
     owner_names: tuple[str, ...] = ()
     """Qualifiers written in the name itself (`Foo` of an out-of-line `Foo::bar`)."""
+    _path: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def end(self) -> Node:
@@ -203,14 +206,14 @@ class Declaration:
 
     @property
     def path(self) -> tuple[str, ...]:
-        """Owner names outermost first, then this declaration's own name."""
-        chain: list[str] = [self.name]
-        chain[:0] = self.owner_names
-        owner = self.owner
-        while owner is not None:
-            chain[:0] = [*owner.owner_names, owner.name]
-            owner = owner.owner
-        return tuple(chain)
+        """Owner names outermost first, then this declaration's own name (worked out once its
+        owner is known: summaries and symbols ask for it several times a declaration)."""
+        path = self._path
+        if path is None:
+            owner = self.owner
+            path = (*(owner.path if owner is not None else ()), *self.owner_names, self.name)
+            self._path = path
+        return path
 
 
 @dataclass
@@ -448,7 +451,7 @@ def _declaration(
             name=named.name,
             name_node=named.node,
             captures=captures,
-            scope=not named.kind or named.kind not in SYMBOL_KINDS | ROW_KINDS,
+            scope=not named.kind or named.kind not in _DECLARING_KINDS,
             owner_names=named.owners,
         )
     text = text_of(name_node)
@@ -465,7 +468,7 @@ def _declaration(
         name=_base(text),
         name_node=name_node,
         captures=captures,
-        scope=not kind or kind not in SYMBOL_KINDS | ROW_KINDS,
+        scope=not kind or kind not in _DECLARING_KINDS,
         owner_names=owner_names,
     )
 
@@ -488,6 +491,7 @@ def _nest(declarations: list[Declaration]) -> None:
             stack.pop()
         owners = [d for d in stack if d.kind not in ROW_KINDS and d.kind != "type"]
         declaration.owner = owners[-1] if owners else None
+        declaration._path = None
         if declaration.kind not in ROW_KINDS:
             stack.append(declaration)
 
@@ -582,12 +586,13 @@ def annotation_texts(spec: Spec, node: Node) -> list[str]:
             own.append(_flat(child))
     above: list[str] = []
     comments = spec.comments
-    for sibling in siblings_before(node):
-        kind = sibling.type
+    _, children, index = position(node)
+    for at in range(index - 1, -1, -1):
+        kind = children[at].type
         if kind not in attached and kind not in comments:
             break
         if kind in annotations or kind in attached:
-            above.append(_flat(sibling))
+            above.append(_flat(children[at]))
     above.reverse()
     return above + own + inner
 

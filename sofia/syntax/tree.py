@@ -131,22 +131,23 @@ def attached_above(
     names parent kinds whose leading comments the grammar places before the parent rather than in
     it (Python's `block`: a comment opening a class body is the class's child, not the block's).
     """
-    accepted = set(kinds)
-    climb = set(through)
+    accepted = kinds if isinstance(kinds, (set, frozenset)) else set(kinds)
+    parent, children, index = position(node)
+    if index <= 0 and parent is not None and through and parent.type in through:
+        _, children, index = position(parent)
     first = node
-    earlier = siblings_before(node)
-    sibling = next(earlier, None)
-    if sibling is None and node.parent is not None and node.parent.type in climb:
-        earlier = siblings_before(node.parent)
-        sibling = next(earlier, None)
-    while sibling is not None and sibling.type in accepted:
-        before = next(earlier, None)
+    index -= 1
+    while index >= 0:
+        sibling = children[index]
+        if sibling.type not in accepted:
+            break
+        before = children[index - 1] if index > 0 else None
         if last_line(sibling) < first_line(first) - 1 or _shares_line_with(before, sibling):
             break
         if same_column and sibling.start_point.column != node.start_point.column:
             break
         first = sibling
-        sibling = before
+        index -= 1
     return first
 
 
@@ -162,9 +163,16 @@ def siblings_before(node: Node) -> Iterator[Node]:
     """`node`'s earlier siblings, nearest first. tree-sitter's `prev_sibling` finds the parent
     and walks its children on every call, so a run of `///` lines above each item of a long body
     cost the square of its length; the parent's children are listed once instead."""
+    _, children, index = position(node)
+    return (children[i] for i in range(index - 1, -1, -1)) if index > 0 else iter(())
+
+
+def position(node: Node) -> tuple[Node | None, list[Node], int]:
+    """`node`'s parent, the parent's children and `node`'s index among them (-1 when it has no
+    parent), the children listed once per parent (`_CHILDREN`)."""
     parent = node.parent
     if parent is None:
-        return iter(())
+        return None, [], -1
     listed = _CHILDREN.get(parent)
     if listed is None:
         if len(_CHILDREN) >= _MAX_PARENTS:
@@ -177,7 +185,7 @@ def siblings_before(node: Node) -> Iterator[Node]:
     index = bisect.bisect_right(starts, node.start_byte) - 1
     while index >= 0 and children[index] != node:
         index -= 1
-    return (children[i] for i in range(index - 1, -1, -1)) if index >= 0 else iter(())
+    return parent, children, index
 
 
 def _shares_line_with(before: Node | None, node: Node) -> bool:
