@@ -10,7 +10,7 @@ import re
 import shutil
 import sys
 import sysconfig
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -289,22 +289,73 @@ def files_with_words(
 ) -> list[str]:
     """Files under `paths` holding any of `words` as a whole word (literal, case-sensitive), walked
     as `list_files` walks, sorted by path bytes, without `./`."""
+    found = {
+        path
+        for batch in files_with_words_as_found(
+            words, paths, cwd=cwd, globs=globs, ignore_dirs=ignore_dirs, timeout=timeout
+        )
+        for path in batch
+    }
+    return sorted(found, key=os.fsencode)
+
+
+FOUND_POLL = 0.005
+"""Seconds between looks at a running listing that has written nothing new."""
+
+
+def files_with_words_as_found(
+    words: Sequence[str],
+    paths: Sequence[str],
+    *,
+    cwd: Path,
+    globs: Iterable[str] = (),
+    ignore_dirs: Iterable[str] = (),
+    timeout: float = 60.0,
+) -> Iterator[list[str]]:
+    """`files_with_words`' files in the order ripgrep reports them, a batch at a time while it
+    walks, so a caller parses the first files while the rest are searched (a path may come
+    twice when `paths` overlap)."""
+    import time
+
     if not words or not paths:
-        return []
+        return
     args = [executable(), "--no-config", "--files-with-matches", "--null", "--no-messages"]
     args += ["--fixed-strings", "--word-regexp", "--case-sensitive", *walk_args(ignore_dirs, cwd=cwd)]
     args.extend(f"--iglob={g}" for g in globs)
     args.extend(f"--regexp={w}" for w in words)
-    found: set[str] = set()
+    give_up = time.monotonic() + timeout
     for batch in _batches(paths):
-        done = proc.run([*args, "--", *batch], cwd=cwd, timeout=timeout)
+        try:
+            started = proc.Background([*args, "--", *batch], cwd=cwd)
+        except proc.ProgramNotFound:
+            raise not_found() from None
+        try:
+            offset = 0
+            while True:
+                running = started.running()
+                output = started.peek(offset)
+                end = output.rfind(b"\0") + 1
+                if end:
+                    offset += end
+                    yield [_listed_path(raw) for raw in output[:end].split(b"\0") if raw]
+                elif not running:
+                    break
+                elif time.monotonic() > give_up:
+                    raise proc.ProgramTimeout(started.args, timeout)
+                else:
+                    time.sleep(FOUND_POLL)
+            done = started.wait(max(0.0, give_up - time.monotonic()), stdout_from=offset)
+        finally:
+            started.kill()
         if done.returncode not in (0, 1, 2):  # 2: some entries could not be read (--no-messages)
             raise ProviderError(
                 f"ripgrep failed: {done.last_error_line()}", "check the path and its permissions"
             )
-        found.update(os.fsdecode(p) for p in done.stdout.split(b"\0") if p)
-    cleaned = {n[2:] if n.startswith("./") else n for n in found}
-    return sorted(cleaned, key=os.fsencode)
+
+
+def _listed_path(raw: bytes) -> str:
+    name = os.fsdecode(raw)
+    return name[2:] if name.startswith("./") else name
 
 
 def _batches(paths: Sequence[str], limit: int = 100_000) -> list[list[str]]:

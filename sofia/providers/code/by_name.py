@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from sofia.errors import ArgumentError, tool
@@ -46,38 +48,65 @@ def run_by_name(files: list[str], symbols: list[str], ctx: Context) -> dict[str,
     words = sorted({q.name for _, q in queries})
     walk_notes: list[str] = []
     searched = _paths(files, root, ctx, walk_notes)
-    candidates = rg.files_with_words(words, searched, cwd=root, globs=GLOBS, timeout=ctx.timeout(60.0))
-    found: list[tuple[str, str, Symbol, str]] = []  # (path, lang, symbol, requested name)
-    documents: dict[str, dict[str, Any]] = {}
-    sources: dict[str, bytes] = {}
-    qnames: list[str] = []
-    unread: list[Place] = []
-    for index, rel in enumerate(candidates):
-        ctx.check_deadline()
-        ctx.progress(index, len(candidates), rel)
-        file = read(resolve(root, rel))
-        why = _unparsable(file)
-        if why:
-            unread.append(Place(rel, 0, why))
-            continue
-        try:
-            tree = parse(file.source, file.lang, rel)
-        except ParseUnavailable as error:
-            unread.append(Place(rel, 0, str(error) or "the parser gave up"))
-            continue
-        qnames.extend(tree.qnames())
-        for text, _query in queries:
-            for symbol in lookup.find(tree, text):
-                if all(s is not symbol for _, _, s, _ in found):
-                    found.append((rel, file.lang, symbol, text))
-                    sources[rel] = file.source
-                    documents.setdefault(rel, header(rel, file.lang, "slice", count_lines(file.text)))
+    reported = rg.files_with_words_as_found(words, searched, cwd=root, globs=GLOBS, timeout=ctx.timeout(60.0))
+    looked = _look_up(reported, [text for text, _ in queries], root, ctx)
+    found = [hit for rel in sorted(looked, key=os.fsencode) for hit in looked[rel].found]
     missing = [text for text, _ in queries if all(t != text for _, _, _, t in found)]
     if not found:
+        qnames = [q for rel in sorted(looked, key=os.fsencode) for q in looked[rel].qnames]
         raise _nowhere(missing, searched, list(dict.fromkeys(qnames)), root, ctx)
+    unread = [place for rel in sorted(looked, key=os.fsencode) if (place := looked[rel].unread) is not None]
     if unread:
         walk_notes.append(not_followed("files", unread, "they hold the name but could not be parsed"))
+    sources = {rel: looked[rel].source for rel in looked if looked[rel].found}
+    documents = {rel: looked[rel].document for rel in sources}
     return _result(found, sources, documents, missing, searched, root, ctx, walk_notes)
+
+
+@dataclass
+class _Looked:
+    """What one candidate file gave: the symbols answering a requested name, its declared names
+    (for close matches), or why it could not be read."""
+
+    found: list[tuple[str, str, Symbol, str]] = field(default_factory=list)
+    """(path, lang, symbol, requested name), in the file's order."""
+    qnames: list[str] = field(default_factory=list)
+    unread: Place | None = None
+    source: bytes = b""
+    document: dict[str, Any] = field(default_factory=dict)
+
+
+def _look_up(reported: Iterator[list[str]], texts: list[str], root: Any, ctx: Context) -> dict[str, _Looked]:
+    """Each candidate parsed as ripgrep reports it, while it goes on searching the rest (the
+    parse of a name's candidates overlaps the walk instead of following it); keyed by path."""
+    looked: dict[str, _Looked] = {}
+    for batch in reported:
+        for rel in batch:
+            if rel in looked:
+                continue
+            ctx.check_deadline()
+            ctx.progress(len(looked), None, rel)
+            looked[rel] = _look_in(rel, texts, root)
+    return looked
+
+
+def _look_in(rel: str, texts: list[str], root: Any) -> _Looked:
+    file = read(resolve(root, rel))
+    why = _unparsable(file)
+    if why:
+        return _Looked(unread=Place(rel, 0, why))
+    try:
+        tree = parse(file.source, file.lang, rel)
+    except ParseUnavailable as error:
+        return _Looked(unread=Place(rel, 0, str(error) or "the parser gave up"))
+    result = _Looked(qnames=list(tree.qnames()), source=file.source)
+    for text in texts:
+        for symbol in lookup.find(tree, text):
+            if all(s is not symbol for _, _, s, _ in result.found):
+                result.found.append((rel, file.lang, symbol, text))
+    if result.found:
+        result.document = header(rel, file.lang, "slice", count_lines(file.text))
+    return result
 
 
 def _unparsable(file: Any) -> str:
