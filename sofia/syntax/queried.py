@@ -165,6 +165,9 @@ class Spec:
     """Each package clause after the first names a package inside the one before (Scala's
     `package scala.tools` then `package nsc` is `scala.tools.nsc`); by default the first one is
     the file's."""
+    default_visibility: str = "public"
+    """The visibility a declaration has when none is written (Swift's `internal`, Java's package
+    access): the text form of a summary leaves it out of the `mods` cell."""
 
 
 @dataclass(frozen=True)

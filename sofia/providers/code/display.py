@@ -8,7 +8,9 @@ repeats written once.
   (`methods`, `computed`, `watch`), the component being the file;
 * constants are grouped by kind (`const`, `let`, `var`, and `const.<Owner>` for class constants)
   when shorter than a `kind` column;
-* in the query-driven languages, a function's `sig` that is the row above's is written `^`;
+* in the query-driven languages, a function's `sig` that is the row above's is written `^`, the
+  visibility leads `mods` unless it is the language's default, a line range is one `lines` cell,
+  and imports fold on every shared prefix (`compact`);
 * imports sharing a directory, package or namespace are written once with braces
   (`../composables/{useLocale,usePortal}`, `App\\Service\\{Mailer,Users}`);
 * what is said otherwise is not repeated: `lang` when it is the extension, a Vue component's
@@ -25,8 +27,10 @@ from collections.abc import Callable
 from typing import Any
 
 from sofia.output.tables import elide
+from sofia.providers.code import compact
 from sofia.providers.code.cells import ELIDABLE
-from sofia.syntax import registry
+from sofia.syntax import queried, registry
+from sofia.syntax.queried import Spec
 
 GROUPED = ("functions", "properties", "ctor", "constants", "cases")
 """Tables whose rows may be grouped by owner (and constants by kind)."""
@@ -52,19 +56,28 @@ Render = Callable[[Any], str]
 def display(document: dict[str, Any], render: Render) -> dict[str, Any]:
     """The text form of a summary document; `render` measures candidate layouts (TOON)."""
     path = str(document.get("path", ""))
+    lang = str(document.get("lang", ""))
+    spec = _spec(lang)
     out: dict[str, Any] = {}
     for key, value in document.items():
-        if key == "lang" and value == os.path.splitext(path)[1].lower().lstrip("."):
+        if key == "lang" and _told_by_extension(value, path, spec is not None):
             continue
         if (key == "namespace" and value == "") or (key == "mode" and value == "summary"):
             continue
         if isinstance(value, list) and not value:
             continue
+        if spec is not None and key in COMPACTED:
+            value = compact.rows(key, value, spec.default_visibility)
         if key == "imports":
-            out[key] = fold_imports(value, str(document.get("lang", "")))
+            if spec is not None:
+                out[key] = compact.fold_imports(value, SEPARATORS.get(lang, "/"))
+            else:
+                out[key] = fold_imports(value, lang)
+        elif key == "types" and spec is not None:
+            out[key] = elide(value, {"mods": ""})
         elif key in GROUPED and isinstance(value, list):
             layout = shortest(key, value, render)
-            if key == "functions" and _query_driven(str(document.get("lang", ""))):
+            if key == "functions" and spec is not None:
                 layout = {name: ditto(rows) for name, rows in layout.items()}
             if document.get("lang") == "vue":
                 layout = {component_key(name, rows, path): rows for name, rows in layout.items()}
@@ -96,10 +109,25 @@ def ditto(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _query_driven(lang: str) -> bool:
-    """The languages read through a query file (Java, Kotlin, C#, C, C++, Rust, Ruby, Swift)."""
+COMPACTED = ("types", "functions", "properties")
+"""Tables whose cells the query-driven languages write compactly (`compact.rows`)."""
+
+
+def _spec(lang: str) -> Spec | None:
+    """The Spec of a language read through a query file (Java, Kotlin, C#, C, C++, Rust, Ruby,
+    Swift), whose rows are written compactly; None for the languages with their own summarisers."""
     record = registry.language(lang) if lang else None
-    return record is not None and bool(record.spec)
+    return queried.spec_of(lang) if record is not None and record.spec else None
+
+
+def _told_by_extension(lang: object, path: str, queried_lang: bool) -> bool:
+    """Whether the file's extension says its `lang`: it is the extension, or (in a query-driven
+    language) the extension is always read as it (`.kt`: kotlin; a `.h` may be C or C++)."""
+    extension = os.path.splitext(path)[1].lower()
+    if lang == extension.lstrip("."):
+        return True
+    record = registry.language(str(lang)) if queried_lang else None
+    return record is not None and extension in record.extensions and extension not in record.sniffed
 
 
 def component_key(name: str, rows: list[dict[str, Any]], path: str) -> str:
@@ -123,7 +151,7 @@ def vue_display(vue: dict[str, Any], path: str) -> dict[str, Any]:
 
 def shortest(table: str, rows: list[dict[str, Any]], render: Render) -> dict[str, Any]:
     """The layout of one table that renders shortest: flat, or grouped by owner (and kind)."""
-    candidates = [{table: rows}]
+    candidates = [{table: elide(rows, ELIDABLE.get(table, {}))}]
     for by_kind in (False, True) if rows and BASES.get(table, "") in rows[0] else (False,):
         for least in (1, 2, 3):
             candidates.append(grouped(table, rows, least, by_kind))

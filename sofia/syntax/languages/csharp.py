@@ -238,6 +238,7 @@ SPEC = Spec(
     keywords=frozenset({"class", "struct", "interface", "enum", "record", "delegate", "event"}),
     relations={"base_list": "extends"},
     visibility=visibility,
+    default_visibility="private",
     signature=signature,
     import_text=import_text,
     uses=USES,

@@ -91,6 +91,7 @@ SPEC = Spec(
     relations={"superclass": "extends", "super_interfaces": "implements", "extends_interfaces": "extends"},
     lists=frozenset({"type_list"}),
     visibility=visibility,
+    default_visibility="package",
     import_text=import_text,
     uses=USES,
 )

@@ -288,6 +288,7 @@ SPEC = Spec(
     relation=relation,
     uses=USES,
     visibility=visibility,
+    default_visibility="private",
     named=named,
     related=related,
     detail=detail,

@@ -105,6 +105,7 @@ SPEC = Spec(
     ),
     relations={"inheritance_specifier": "extends"},
     visibility=visibility,
+    default_visibility="internal",
     import_text=import_text,
     uses=USES,
 )
