@@ -96,16 +96,11 @@ def first_line(node: Node) -> int:
 
 def last_line(node: Node) -> int:
     """1-based line holding the last byte of `node` (a node ending right after a newline ends on the line before)."""
-    row: int = node.end_point.row
-    if node.end_point.column == 0 and node.end_byte > node.start_byte:
+    end = node.end_point
+    row: int = end.row
+    if end.column == 0 and node.end_byte > node.start_byte:
         return row
     return row + 1
-
-
-def line_start_byte(node: Node) -> int:
-    """Byte offset of the start of the line `node` starts on."""
-    start: int = node.start_byte - node.start_point.column
-    return start
 
 
 def line_end_byte(source: bytes, end_byte: int) -> int:
@@ -137,16 +132,21 @@ def attached_above(
         _, children, index = position(parent)
     first = node
     index -= 1
+    if index < 0 or children[index].type not in accepted:
+        return first  # most declarations: nothing attached
+    top = first_line(node)
+    sibling_last = last_line(children[index])
     while index >= 0:
         sibling = children[index]
-        if sibling.type not in accepted:
+        if sibling.type not in accepted or sibling_last < top - 1:
             break
-        before = children[index - 1] if index > 0 else None
-        if last_line(sibling) < first_line(first) - 1 or _shares_line_with(before, sibling):
-            break
+        sibling_first = first_line(sibling)
+        before_last = last_line(children[index - 1]) if index > 0 else -1
+        if before_last == sibling_first:
+            break  # a trailing comment (`x = 1  # note`) belongs to the code before it
         if same_column and sibling.start_point.column != node.start_point.column:
             break
-        first = sibling
+        first, top, sibling_last = sibling, sibling_first, before_last
         index -= 1
     return first
 
@@ -188,12 +188,6 @@ def position(node: Node) -> tuple[Node | None, list[Node], int]:
     return parent, children, index
 
 
-def _shares_line_with(before: Node | None, node: Node) -> bool:
-    """A trailing comment (`x = 1  # note`) belongs to the code `before` it, not to what follows
-    (a node ending just past a newline, as Rust's `///` comments do, ends on the line before)."""
-    return before is not None and last_line(before) == first_line(node)
-
-
 def make_symbol(
     source: bytes,
     kind: str,
@@ -216,10 +210,17 @@ def make_symbol(
     """
     last = end if end is not None else decl
     head = first if first is not None else decl
-    declared_line = line if line is not None else first_line(decl)
-    slice_line = min(first_line(head), declared_line)
-    slice_start = line_start_byte(head) if first_line(head) <= declared_line else line_start_byte(decl)
-    end_byte: int = max(last.end_byte, decl.start_byte)
+    decl_start = decl.start_point
+    declared_line = line if line is not None else decl_start.row + 1
+    head_start = decl_start if head is decl else head.start_point
+    head_line = head_start.row + 1
+    slice_line = min(head_line, declared_line)
+    start_byte: int = decl.start_byte
+    if head_line <= declared_line:
+        slice_start: int = (start_byte if head is decl else head.start_byte) - head_start.column
+    else:
+        slice_start = start_byte - decl_start.column
+    end_byte: int = max(last.end_byte, start_byte)
     return Symbol(
         kind=kind,
         name=name,
@@ -227,7 +228,7 @@ def make_symbol(
         owner=owner,
         line=declared_line,
         end_line=max(last_line(last), declared_line),
-        start_byte=decl.start_byte,
+        start_byte=start_byte,
         end_byte=end_byte,
         slice_line=slice_line,
         slice_start_byte=slice_start,
