@@ -277,3 +277,56 @@ def test_a_signature_the_row_above_has_is_written_once(tmp_path: Path, no_passth
     )
     ((_, python),) = summaries(tmp_path, ["ops.py"])
     assert "^" not in python  # the languages with their own summarisers write every sig
+
+
+def test_visibility_leads_mods_and_the_languages_default_is_not_written(
+    tmp_path: Path, no_passthrough: None
+) -> None:
+    (tmp_path / "Box.swift").write_text(
+        "public final class Box {\n"
+        "    func open() -> Int { return 1 }\n"
+        "    public func close(\n        force: Bool\n    ) {\n    }\n"
+        "    private static func reset() {}\n"
+        "    fileprivate var count: Int = 0\n"
+        "}\n" + "// padding, so that the summary is the smaller\n" * 40
+    )
+    ((document, text),) = summaries(tmp_path, ["Box.swift"])
+    shown = toon_format.loads(text)
+    assert "lang" not in shown  # `.swift` says it
+    assert shown["types"] == [{"kind": "class", "name": "Box", "lines": "1-9", "mods": "public final"}]
+    assert shown["functions.Box"] == [
+        {"name": "open", "sig": "() -> Int", "lines": 2, "mods": ""},  # internal: Swift's default
+        {"name": "close", "sig": "(force: Bool)", "lines": "3-6", "mods": "public"},
+        {"name": "reset", "sig": "()", "lines": 7, "mods": "private static"},
+    ]
+    assert [row["vis"] for row in document["functions"]] == [
+        "internal",
+        "public",
+        "private",
+    ]  # JSON: every vis
+    same_facts(document, text)
+
+
+def test_a_header_the_extension_cannot_tell_names_its_language(tmp_path: Path, no_passthrough: None) -> None:
+    padding = "/* padding, so that the summary is the smaller */\n" * 40
+    (tmp_path / "shape.h").write_text("int area(int w, int h);\n" + padding)
+    (tmp_path / "shape.rs").write_text("pub fn area(w: u32, h: u32) -> u32 { w * h }\n" + padding)
+    shown = {
+        rel: toon_format.loads(text)
+        for rel in ("shape.h", "shape.rs")
+        for _, text in summaries(tmp_path, [rel])
+    }
+    assert shown["shape.h"]["lang"] == "c" and "lang" not in shown["shape.rs"]
+
+
+def test_an_import_written_again_stays_and_a_prefix_of_another_stays_whole(
+    tmp_path: Path, no_passthrough: None
+) -> None:
+    (tmp_path / "lib.rs").write_text(
+        "use std::io;\nuse std::fmt;\nuse std::fmt::Debug;\nmod inner {\n    use std::io;\n}\n"
+        + "// padding, so that the summary is the smaller\n" * 40
+    )
+    ((document, text),) = summaries(tmp_path, ["lib.rs"])
+    assert document["imports"] == ["std::io", "std::fmt", "std::fmt::Debug", "std::io"]
+    assert toon_format.loads(text)["imports"] == ["std::{io,fmt::Debug}", "std::fmt", "std::io"]
+    same_facts(document, text)
