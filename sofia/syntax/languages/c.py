@@ -339,8 +339,10 @@ def import_text(node: Node) -> str:
 
 # --- what the grammar reads ------------------------------------------------------------------
 
-RESYNC = re.compile(rb"^\}[^\n]*\n", re.MULTILINE)
-"""A `}` in column 0 ends a file-level definition: where the grammar's recovery starts again."""
+RESYNC = re.compile(rb"\}(?<![^\n]\})[^\n]*\n")
+"""A `}` in column 0 ends a file-level definition: where the grammar's recovery starts again.
+Found from each `}` (the look-behind: at the file's start or after a newline), where `^` was
+tried at every byte of every function: 0.25 ms a 50 KB kernel file, now about a tenth."""
 
 
 # --- .h: C or C++ ----------------------------------------------------------------------------
