@@ -50,10 +50,15 @@ class Analyzer(Base):
         self.module: Path = tuple(p for p in self.parsed.package.replace("::", ".").split(".") if p)
         self.by_name_node = {d.name_node.start_byte: d for d in self.parsed.declarations}
         self.imports: dict[str, ImportBinding] = {}
+        self.import_lines: list[tuple[Node, list[ImportBinding]]] = []
+        """Each import statement with the bindings it makes, so an import's own name is read
+        with that import's alias (`import a.Invoice` beside `import a.{Invoice => Bill}`)."""
         self._bindings_named: dict[str, list[TypedBinding]] = {}
         if self.tables.import_bindings is not None:
             for node in self.parsed.imports:
-                for binding in self.tables.import_bindings(node):
+                made = list(self.tables.import_bindings(node))
+                self.import_lines.append((node, made))
+                for binding in made:
                     self.imports.setdefault(binding.local, binding)
 
     # --- what the file declares ---------------------------------------------------------------
@@ -325,7 +330,8 @@ class Analyzer(Base):
 
     def import_use(self, node: Node, word: str) -> Occurrence:
         start = node.start_byte
-        for binding in self.imports.values():
+        own = [made for line, made in self.import_lines if line.start_byte <= start < line.end_byte]
+        for binding in [*(own[0] if own else []), *self.imports.values()]:
             if binding.name == word:
                 alias = binding.local if binding.local != word else ""
                 return Occurrence(start, 0, 0, USE, "import", binding.container, alias=alias)
