@@ -167,9 +167,25 @@ def siblings_before(node: Node) -> Iterator[Node]:
     return (children[i] for i in range(index - 1, -1, -1)) if index > 0 else iter(())
 
 
+_POSITIONS: dict[Any, tuple[Any, list[Any], int]] = {}
+"""Positions already found, by node: a summary asks for a declaration's twice (its attached
+comments, then its annotations), and `node.parent` searches down from the root each time."""
+_MAX_POSITIONS = 4096
+
+
 def position(node: Node) -> tuple[Node | None, list[Node], int]:
     """`node`'s parent, the parent's children and `node`'s index among them (-1 when it has no
     parent), the children listed once per parent (`_CHILDREN`)."""
+    known = _POSITIONS.get(node)
+    if known is not None:
+        return known
+    if len(_POSITIONS) >= _MAX_POSITIONS:
+        _POSITIONS.clear()
+    found = _POSITIONS[node] = _find_position(node)
+    return found
+
+
+def _find_position(node: Node) -> tuple[Node | None, list[Node], int]:
     parent = node.parent
     if parent is None:
         return None, [], -1

@@ -49,9 +49,22 @@ def _visibility_marker(node: Node) -> Node | None:
     return first if first is not None and first.type == "visibility_modifier" else None
 
 
+def _holder(node: Node) -> Node | None:
+    """The item whose body holds `node` (its parent's parent), the last one remembered: a
+    summary asks for each member's in turn, for its visibility, signature and `via`."""
+    if _HOLDER and _HOLDER[0] is node:
+        return _HOLDER[1]
+    holder = node.parent.parent if node.parent is not None else None
+    _HOLDER[:] = [node, holder]
+    return holder
+
+
+_HOLDER: list[Node] = []
+
+
 def _in_trait(node: Node) -> bool:
     """A member of a trait, or of an `impl Trait for Type` block."""
-    holder = node.parent.parent if node.parent is not None else None
+    holder = _holder(node)
     if holder is None:
         return False
     return holder.type == "trait_item" or (
@@ -121,7 +134,7 @@ def via(node: Node) -> str:
 
 
 def _implemented(node: Node) -> Node | None:
-    holder = node.parent.parent if node.parent is not None else None
+    holder = _holder(node)
     if holder is None or holder.type != "impl_item":
         return None
     trait: Node | None = holder.child_by_field_name("trait")
