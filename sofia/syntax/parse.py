@@ -28,9 +28,17 @@ def resolve(lang: str, source: bytes, name: str = "") -> str:
         return lang
     if name and os.path.splitext(name)[1].lower() not in record.sniffed:
         return lang
+    if _SNIFFED and _SNIFFED[0][0] is source and _SNIFFED[0][1] == record.sniff:
+        return _SNIFFED[0][2]
     module_name, _, function = record.sniff.partition(":")
     decided: str = getattr(importlib.import_module(module_name), function)(source)
+    _SNIFFED[:] = [(source, record.sniff, decided)]
     return decided
+
+
+_SNIFFED: list[tuple[bytes, str, str]] = []
+"""The last source sniffed (the very object: bytes never change), its sniff and what it decided:
+`code` decides a `.h` file's language when it reads the file and again when it parses it."""
 
 
 def parse(source: bytes, lang: str, name: str = "") -> SymbolTree:

@@ -400,20 +400,20 @@ def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
         if spans and root is roots[0] and any(resync.within(n[0], spans) for n in captures.values()):
             continue
         for capture, nodes in captures.items():
-            if capture == "package":
+            role, kind = _ROLES.get(capture) or _role(capture)
+            if role == "package":
                 if not package or spec.nested_packages:
                     text = _package_text((captures.get("name") or nodes)[0])
                     package = f"{package}.{text}" if package else text
-            elif capture == "import":
+            elif role == "import":
                 imports.extend(nodes)
-            elif capture == "binding":
+            elif role == "binding":
                 bindings.append(captures)
-            elif capture.startswith(("definition.", "scope.")):
+            elif role == "definition":
                 names = captures.get("name")
                 if not names:
                     continue
                 node = nodes[0]
-                kind = capture.split(".", 1)[1]
                 for name_node in names:
                     key = (node.start_byte, node.end_byte, kind, name_node.start_byte)
                     if key in seen:
@@ -426,6 +426,23 @@ def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
     _nest(declarations)
     imports.sort(key=lambda n: n.start_byte)
     return Parsed(lang, source, tree, declarations, package, list(dict.fromkeys(imports)), bindings, roots)
+
+
+_ROLES: dict[str, tuple[str, str]] = {}
+"""Capture name → (what a read does with it, the declared kind): every match of a file asks."""
+
+
+def _role(capture: str) -> tuple[str, str]:
+    """`package`, `import` and `binding` as named; `definition` with its kind for
+    `@definition.<kind>` and `@scope.<kind>`; ("", "") for the captures a match only carries."""
+    if capture in ("package", "import", "binding"):
+        role = (capture, "")
+    elif capture.startswith(("definition.", "scope.")):
+        role = ("definition", capture.split(".", 1)[1])
+    else:
+        role = ("", "")
+    _ROLES[capture] = role
+    return role
 
 
 def _matches(query: Any, roots: list[Node]) -> Iterator[tuple[Node, dict[str, list[Node]]]]:
@@ -547,8 +564,11 @@ def symbol_tree(parsed: Parsed) -> SymbolTree:
 
 def _outermost(node: Node, wrappers: frozenset[str]) -> Node:
     """The outermost of the `wrappers` around a declaration (`template <...>`), else the node."""
-    while wrappers and node.parent is not None and node.parent.type in wrappers:
-        node = node.parent
+    if not wrappers:
+        return node
+    parent = node.parent
+    while parent is not None and parent.type in wrappers:
+        node, parent = parent, parent.parent
     return node
 
 
@@ -618,21 +638,23 @@ def header(spec: Spec, node: Node, name_node: Node, source: bytes) -> str:
     if spec.signature is not None:
         return spec.signature(node, name_node, source)
     parts: list[str] = []
+    bodies, modifiers, annotations, comments = spec.bodies, spec.modifiers, spec.annotations, spec.comments
+    keywords = spec.keywords
+    name_start, name_end = name_node.start_byte, name_node.end_byte
     for child in node.children:
-        if child.type in spec.bodies:
+        kind = child.type
+        if kind in bodies:
             break
-        if child.type in spec.modifiers or child.type in spec.annotations or child.type in spec.comments:
+        if kind in modifiers or kind in annotations or kind in comments:
             continue
-        if child == name_node or (_holds(child, name_node) and child.type.endswith("identifier")):
+        if child == name_node:
             parts.append("\0")
             continue
-        if _holds(child, name_node):
-            parts.append(_without(child, name_node, spec))
+        if child.start_byte <= name_start and name_end <= child.end_byte:  # holds the name
+            parts.append("\0" if kind.endswith("identifier") else _without(child, name_node, spec))
             continue
         text = text_of(child)
-        if not child.is_named and (text in spec.keywords or text == ";"):
-            continue
-        if child.is_named and text in spec.keywords:
+        if text in keywords or (text == ";" and not child.is_named):
             continue
         parts.append(text)
     joined = " ".join(parts).replace(" ,", ",")
