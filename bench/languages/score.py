@@ -180,7 +180,11 @@ def inner_lines(
     symbol of its own (Rust's `fn check<T: Send>() {}` inside a function, a local `struct`)."""
     ranged = [t for t in tags if t.end is not None and t.end > t.line]
     functions = [t for t in ranged if t.kind in FUNCTION_KINDS]
-    others = [t for t in every or [] if t.end is not None and t.end > t.line]
+    # A nested definition holds its last line (an expression body's ends with code, not `}`) and
+    # the comment lines right above it, which sofia's ranges take in (docs/code.md): neither is
+    # a line of the function around it alone.
+    others = [t for t in every or [] if t.end is not None and t.end >= t.line]
+    leading = {t.line: _comment_top(lines, t.line) for t in others}
     declared = {t.line for t in tags} | {t.line for t in every or []}
     picked: list[tuple[int, str, Tag]] = []
     used_words: set[str] = set()
@@ -193,7 +197,7 @@ def inner_lines(
             innermost = min(holders, key=lambda t: (t.end or 0) - t.line)
             if innermost is not function:
                 continue
-            if any(function.line < t.line < number < (t.end or 0) for t in others):
+            if any(function.line < t.line and leading[t.line] <= number <= (t.end or 0) for t in others):
                 continue
             words = [w for w in WORD.findall(lines[number - 1]) if w not in used_words]
             if words:
@@ -203,6 +207,17 @@ def inner_lines(
                 break
     step = max(1, len(picked) // per_file)
     return picked[::step][:per_file]
+
+
+COMMENT_STARTS = ("//", "/*", "*", "#")
+
+
+def _comment_top(lines: list[str], line: int) -> int:
+    """The first of the comment lines directly above `line` (1-based), or `line` itself."""
+    top = line
+    while top > 1 and lines[top - 2].strip().startswith(COMMENT_STARTS):
+        top -= 1
+    return top
 
 
 def top_patterns(misses: list[dict[str, Any]], limit: int = 8) -> list[tuple[str, int]]:

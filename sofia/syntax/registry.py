@@ -339,6 +339,9 @@ LANGUAGES: tuple[Language, ...] = (
             "implicits, givens and `apply` are not resolved: `x.foo` through an implicit "
             "conversion, an infix call (`a foo b`) and a call without parentheses are read as "
             "written",
+            "the grammar reads a def whose `{` body starts on the line after its `=`, at the "
+            "def's own indentation, as a Scala 3 indented block: the def's range runs on to the "
+            "end of the block around it",
         ),
     ),
 )
