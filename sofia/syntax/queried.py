@@ -27,6 +27,7 @@ from sofia.syntax.tree import (
     Symbol,
     SymbolTree,
     attached_above,
+    forget_positions,
     last_line,
     make_symbol,
     position,
@@ -380,6 +381,7 @@ def read(source: bytes, lang: str, tree: Any | None = None) -> Parsed:
 
 
 def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
+    forget_positions()
     spec = spec_of(lang)
     prepared = _prepared(spec, source, tree)
     if tree is None:

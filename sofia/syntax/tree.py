@@ -170,7 +170,14 @@ def siblings_before(node: Node) -> Iterator[Node]:
 _POSITIONS: dict[Any, tuple[Any, list[Any], int]] = {}
 """Positions already found, by node: a summary asks for a declaration's twice (its attached
 comments, then its annotations), and `node.parent` searches down from the root each time."""
-_MAX_POSITIONS = 4096
+_MAX_POSITIONS = 2048
+"""Positions kept at most (they hold their trees alive, as `_CHILDREN` does)."""
+
+
+def forget_positions() -> None:
+    """Drop the positions and parents kept: a new tree is read, whose nodes none of them are."""
+    _POSITIONS.clear()
+    _CHILDREN.clear()
 
 
 def position(node: Node) -> tuple[Node | None, list[Node], int]:
