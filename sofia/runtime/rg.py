@@ -314,12 +314,15 @@ def files_with_words_as_found(
 ) -> Iterator[list[str]]:
     """`files_with_words`' files in the order ripgrep reports them, a batch at a time while it
     walks, so a caller parses the first files while the rest are searched (a path may come
-    twice when `paths` overlap)."""
+    twice when `paths` overlap). The run counts (`path NUL count` lines, line-buffered): a
+    listing ends each path with NUL, never a newline, and rg then holds all of it until it
+    exits (the kernel's 11 files of `copy_process`, found in 0.13 s, came at 0.83 s)."""
     import time
 
     if not words or not paths:
         return
-    args = [executable(), "--no-config", "--files-with-matches", "--null", "--no-messages"]
+    args = [executable(), "--no-config", "--count", "--with-filename", "--null", "--line-buffered"]
+    args += ["--no-messages"]
     args += ["--fixed-strings", "--word-regexp", "--case-sensitive", *walk_args(ignore_dirs, cwd=cwd)]
     args.extend(f"--iglob={g}" for g in globs)
     args.extend(f"--regexp={w}" for w in words)
@@ -333,11 +336,10 @@ def files_with_words_as_found(
             offset = 0
             while True:
                 running = started.running()
-                output = started.peek(offset)
-                end = output.rfind(b"\0") + 1
-                if end:
-                    offset += end
-                    yield [_listed_path(raw) for raw in output[:end].split(b"\0") if raw]
+                lines, used = count_lines(started.peek(offset))
+                if lines:
+                    offset += used
+                    yield [_listed_path(raw) for raw, _ in lines]
                 elif not running:
                     break
                 elif time.monotonic() > give_up:
@@ -351,6 +353,23 @@ def files_with_words_as_found(
             raise ProviderError(
                 f"ripgrep failed: {done.last_error_line()}", "check the path and its permissions"
             )
+
+
+COUNT_LINE = re.compile(rb"([^\x00]*)\x00(\d+)\n")
+"""One line of a count run with `--null`: the path (which may hold a newline), NUL, the count."""
+
+
+def count_lines(output: bytes) -> tuple[list[tuple[bytes, int]], int]:
+    """The complete `path NUL count` lines at the start of a count run's partial output, and how
+    many bytes they take (the rest is a line still being written)."""
+    found: list[tuple[bytes, int]] = []
+    end = 0
+    for match in COUNT_LINE.finditer(output):
+        if match.start() != end:
+            break
+        found.append((match.group(1), int(match.group(2))))
+        end = match.end()
+    return found, end
 
 
 def _listed_path(raw: bytes) -> str:

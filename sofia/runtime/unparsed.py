@@ -62,7 +62,8 @@ def count(
     of `parsed_extensions` (with the dot), by one `rg --count-matches` walk."""
     args = [rg.executable(), "--no-config", "--count-matches", "--fixed-strings", "--word-regexp"]
     args += ["--with-filename", "--null", *rg.walk_args(ignore_dirs, cwd=cwd)]
-    for extension in sorted(set(parsed_extensions)):
+    ends = suffixes(parsed_extensions)
+    for extension in ends:
         args.append(f"--iglob=!*{extension}")
     args += ["--regexp", word, "--", *paths]
     found = Unparsed()
@@ -75,8 +76,8 @@ def count(
         return found
     for line in done.stdout.split(b"\n"):
         path, nul, number = line.rpartition(b"\0")
-        if not nul or not number.strip().isdigit():
-            continue
+        if not nul or not number.strip().isdigit() or parsed(path, ends):
+            continue  # a file named in `paths` is searched whatever the globs say
         found.add(path, int(number))
     return found
 

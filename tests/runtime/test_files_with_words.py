@@ -38,3 +38,8 @@ def test_overlapping_paths_list_a_file_once(tree: Path) -> None:
 def test_nothing_to_look_for_reports_nothing(tree: Path) -> None:
     assert list(rg.files_with_words_as_found([], ["."], cwd=tree)) == []
     assert rg.files_with_words(["helper"], [], cwd=tree) == []
+
+
+def test_one_file_named_is_listed_by_its_path(tree: Path) -> None:
+    """ripgrep leaves the path out of a count of one file unless told to print it."""
+    assert rg.files_with_words(["helper"], ["d0/m000.py"], cwd=tree) == ["d0/m000.py"]

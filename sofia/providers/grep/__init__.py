@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from sofia.providers.grep.head_start import start as start_head_start
     from sofia.providers.grep.params import Extensions, IgnoredDirs, SearchRoot
     from sofia.providers.grep.request import Request, build
-    from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Ripgrep, count_lines, display_path
+    from sofia.providers.grep.ripgrep import MAX_PROCESSES, Counted, Ripgrep, display_path
 
 _FACE: dict[str, tuple[str, str]] = {
     "Counted": ("ripgrep", "Counted"),
@@ -33,7 +33,6 @@ _FACE: dict[str, tuple[str, str]] = {
     "Ripgrep": ("ripgrep", "Ripgrep"),
     "SearchRoot": ("params", "SearchRoot"),
     "build": ("request", "build"),
-    "count_lines": ("ripgrep", "count_lines"),
     "discard_head_start": ("head_start", "discard"),
     "display_path": ("ripgrep", "display_path"),
     "start_head_start": ("head_start", "start"),
@@ -49,7 +48,6 @@ __all__ = [
     "Ripgrep",
     "SearchRoot",
     "build",
-    "count_lines",
     "discard_head_start",
     "display_path",
     "start_head_start",

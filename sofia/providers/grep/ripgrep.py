@@ -47,7 +47,6 @@ SAMPLE_LINES = 20_000
 """Lines of a stopped walk on which each pattern rg alone attributes is counted, to tell the
 broad ones (the literals counted here are counted on every line read)."""
 
-_COUNT_LINE = re.compile(rb"([^\x00]*)\x00(\d+)\n")
 _SEARCHED = re.compile(rb"^(\d+) bytes searched$", re.MULTILINE)
 """The line of rg's `--stats` (printed after the counts) that says how much it read."""
 
@@ -248,7 +247,7 @@ class Ripgrep:
 
     def start_count(self, pattern: str) -> proc.Background:
         """The count run of `pattern`, started now (or the one the CLI started early), for a
-        caller that reads its lines while it runs (`count_lines`) and then `finish_count`s it."""
+        caller that reads its lines while it runs (`rg.count_lines`) and then `finish_count`s it."""
         command = self.count_command(pattern)
         early = prestarted.claim(command, self.request.cwd)
         if early is not None:
@@ -261,7 +260,7 @@ class Ripgrep:
 
     def _counted(self, done: proc.Completed) -> Counted:
         found, done = rg.counted(done)
-        counts = {m.group(1): int(m.group(2)) for m in _COUNT_LINE.finditer(done.stdout)}
+        counts = {m.group(1): int(m.group(2)) for m in rg.COUNT_LINE.finditer(done.stdout)}
         searched = _SEARCHED.search(done.stdout)
         return Counted(counts, self._problems(done, bool(counts)), found, int(searched[1]) if searched else 0)
 
@@ -336,19 +335,6 @@ class Ripgrep:
             f"ripgrep timed out after {timeout:g} s searching {self.request.root_display}",
             f"narrow the search with {param('root')}, {param('exts')} or {param('ignore_dirs')}",
         )
-
-
-def count_lines(output: bytes) -> tuple[list[tuple[bytes, int]], int]:
-    """The complete `path NUL count` lines at the start of a count run's partial output, and how
-    many bytes they take (the rest is a line still being written)."""
-    found: list[tuple[bytes, int]] = []
-    end = 0
-    for match in _COUNT_LINE.finditer(output):
-        if match.start() != end:
-            break
-        found.append((match.group(1), int(match.group(2))))
-        end = match.end()
-    return found, end
 
 
 def _matching_args(request: Request) -> list[str]:

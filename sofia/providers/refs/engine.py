@@ -12,7 +12,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from sofia.errors import ArgumentError, param
-from sofia.providers.grep import MAX_PROCESSES, Counted, Request, Ripgrep, build, count_lines, display_path
+from sofia.providers.grep import MAX_PROCESSES, Counted, Request, Ripgrep, build, display_path
 from sofia.providers.refs import bound
 from sofia.providers.refs.classify import (
     CHUNK,
@@ -29,6 +29,7 @@ from sofia.providers.refs.classify import (
 )
 from sofia.providers.refs.model import DEADLINE, Found, Matched, Outcome, Parsed
 from sofia.runtime import skips, unparsed
+from sofia.runtime.rg import count_lines
 from sofia.runtime.skips import Skips
 from sofia.runtime.unparsed import Unparsed
 
