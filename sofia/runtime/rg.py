@@ -286,13 +286,15 @@ def files_with_words(
     globs: Iterable[str] = (),
     ignore_dirs: Iterable[str] = (),
     timeout: float = 60.0,
+    binary: bool = False,
 ) -> list[str]:
     """Files under `paths` holding any of `words` as a whole word (literal, case-sensitive), walked
-    as `list_files` walks, sorted by path bytes, without `./`."""
+    as `list_files` walks, sorted by path bytes, without `./`; with `binary`, the files ripgrep
+    would stop reading at a NUL byte too."""
     found = {
         path
         for batch in files_with_words_as_found(
-            words, paths, cwd=cwd, globs=globs, ignore_dirs=ignore_dirs, timeout=timeout
+            words, paths, cwd=cwd, globs=globs, ignore_dirs=ignore_dirs, timeout=timeout, binary=binary
         )
         for path in batch
     }
@@ -311,6 +313,7 @@ def files_with_words_as_found(
     globs: Iterable[str] = (),
     ignore_dirs: Iterable[str] = (),
     timeout: float = 60.0,
+    binary: bool = False,
 ) -> Iterator[list[str]]:
     """`files_with_words`' files in the order ripgrep reports them, a batch at a time while it
     walks, so a caller parses the first files while the rest are searched (a path may come
@@ -322,7 +325,7 @@ def files_with_words_as_found(
     if not words or not paths:
         return
     args = [executable(), "--no-config", "--count", "--with-filename", "--null", "--line-buffered"]
-    args += ["--no-messages"]
+    args += ["--no-messages", *(["--binary"] if binary else [])]
     args += ["--fixed-strings", "--word-regexp", "--case-sensitive", *walk_args(ignore_dirs, cwd=cwd)]
     args.extend(f"--iglob={g}" for g in globs)
     args.extend(f"--regexp={w}" for w in words)

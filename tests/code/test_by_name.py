@@ -3,6 +3,7 @@ at most 20, the rest counted; a name defined nowhere is a clear error with close
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,26 @@ def test_cli_directory_then_symbols() -> None:
     done = run_sf("code", "src", "UserController::destroy", cwd=PHP)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("// --- UserController::destroy (src/Http/UserController.php:10-12) ---")
+
+
+def test_name_defined_nowhere_says_what_the_lookup_did_not_read(tmp_path: Path) -> None:
+    """A definition in a directory skipped by name, a binary file holding the name, and a
+    candidate that could not be parsed are named in the error, each with how to include it."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "build").mkdir()
+    (tmp_path / "src" / "a.py").write_text("x = 1\n")
+    (tmp_path / "src" / "blob.py").write_bytes(b"only_here\0binary\n")
+    (tmp_path / "build" / "gen.py").write_text("def only_here():\n    pass\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    with pytest.raises(ProviderError) as walked:
+        code(tmp_path, ".", symbols=["only_here"])
+    message = str(walked.value)
+    assert "1 directory skipped by name (git tracks no file in them): build" in message
+    assert "1 binary file skipped (a NUL byte: ripgrep stops reading): src/blob.py" in message
+    with pytest.raises(ProviderError) as named:
+        code(tmp_path, "src/*.py", symbols=["only_here"])
+    assert "1 file not followed (they hold the name but could not be parsed): src/blob.py binary" in str(
+        named.value
+    )
+    found = code(tmp_path, "build", symbols=["only_here"])
+    assert [s["symbol"] for d in found["files"] for s in d["slices"]] == ["only_here"]

@@ -54,7 +54,7 @@ def run_by_name(files: list[str], symbols: list[str], ctx: Context) -> dict[str,
     missing = [text for text, _ in queries if all(t != text for _, _, _, t in found)]
     if not found:
         qnames = [q for rel in sorted(looked, key=os.fsencode) for q in looked[rel].qnames]
-        raise _nowhere(missing, searched, list(dict.fromkeys(qnames)), root, ctx)
+        raise _nowhere(missing, searched, list(dict.fromkeys(qnames)), root, ctx, looked)
     unread = [place for rel in sorted(looked, key=os.fsencode) if (place := looked[rel].unread) is not None]
     if unread:
         walk_notes.append(not_followed("files", unread, "they hold the name but could not be parsed"))
@@ -227,10 +227,36 @@ def _shown(
 
 
 def _nowhere(
-    names: list[str], searched: list[str], qnames: list[str], root: Any, ctx: Context
+    names: list[str],
+    searched: list[str],
+    qnames: list[str],
+    root: Any,
+    ctx: Context,
+    looked: dict[str, _Looked],
 ) -> ProviderError:
-    """The error for names defined nowhere under the paths, with close matches: qualified names
-    declared in the files holding the last segment, else identifiers written under the paths."""
+    """The error for names defined nowhere under the paths, with close matches, where the name
+    occurs in files of types sofia does not parse, and what the lookup did not read (skipped
+    directories, binary files, candidates it could not parse)."""
+    close = _close_names(names, searched, qnames, root, ctx)
+    where = ", ".join(searched[:3]) + (" …" if len(searched) > 3 else "")
+    hint = f"close: {', '.join(close[:5])}" if close else "check the spelling, or widen the path"
+    elsewhere = _unparsed_notes(names, searched, root, ctx)
+    unread = [place for rel in sorted(looked, key=os.fsencode) if (place := looked[rel].unread) is not None]
+    unseen = _skipped_notes(names, searched, set(looked), root, ctx)
+    if unread:
+        unseen.append(not_followed("files", unread, "they hold the name but could not be parsed"))
+    message = f"no definition of {', '.join(names)} under {where}"
+    if elsewhere:
+        message += f" in a parsed language; {'; '.join(elsewhere)}"
+        hint = hint if close else f"{tool('grep')} finds every occurrence"
+    return ProviderError("; ".join([message, *unseen]), hint)
+
+
+def _close_names(
+    names: list[str], searched: list[str], qnames: list[str], root: Any, ctx: Context
+) -> list[str]:
+    """Qualified names declared in the files holding the last segment, else identifiers written
+    under the paths, close to each name."""
     from sofia.runtime import proc, rg
 
     close: list[str] = []
@@ -252,15 +278,28 @@ def _nowhere(
         done = proc.run(args, cwd=root, timeout=ctx.timeout(20.0))
         words = sorted(set(done.out.split()))
         close += [c for c in lookup.close_names(words, last) if c not in close and c != last]
-    where = ", ".join(searched[:3]) + (" …" if len(searched) > 3 else "")
-    hint = f"close: {', '.join(close[:5])}" if close else "check the spelling, or widen the path"
-    elsewhere = _unparsed_notes(names, searched, root, ctx)
-    if elsewhere:
-        return ProviderError(
-            f"no definition of {', '.join(names)} under {where} in a parsed language; {'; '.join(elsewhere)}",
-            hint if close else f"{tool('grep')} finds every occurrence",
+    return close
+
+
+def _skipped_notes(
+    names: list[str], searched: list[str], seen: set[str], root: Any, ctx: Context
+) -> list[str]:
+    """For a name found nowhere: the directories the walk skipped by default name and the binary
+    files of parsed types that hold the name (the lookup's walk reads neither), each with how
+    to include one, so "no definition" is never said of what sofia did not look at."""
+    from sofia.runtime import rg, skips
+
+    words = sorted({lookup.parse_query(name).name for name in names})
+    probe = rg.Probe(searched, cwd=root)
+    try:
+        held = rg.files_with_words(
+            words, searched, cwd=root, globs=GLOBS, timeout=ctx.timeout(20.0), binary=True
         )
-    return ProviderError(f"no definition of {', '.join(names)} under {where}", hint)
+        found = probe.skips(ctx.timeout(10.0))
+    finally:
+        probe.kill()
+    found.binary = {path for path in held if path not in seen}
+    return skips.notes(found, str, "files")
 
 
 def _unparsed_notes(names: list[str], searched: list[str], root: Any, ctx: Context) -> list[str]:
