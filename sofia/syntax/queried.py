@@ -412,10 +412,10 @@ def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
             elif role == "binding":
                 bindings.append(captures)
             elif role == "definition":
-                names = captures.get("name")
+                node = nodes[0]
+                names = captures.get("name") or _named_by_field(node)
                 if not names:
                     continue
-                node = nodes[0]
                 for name_node in names:
                     key = (node.start_byte, node.end_byte, kind, name_node.start_byte)
                     if key in seen:
@@ -454,6 +454,15 @@ def _matches(query: Any, roots: list[Node]) -> Iterator[tuple[Node, dict[str, li
     for root in roots:
         for _, captures in QueryCursor(query).matches(root):
             yield root, captures
+
+
+def _named_by_field(node: Node) -> list[Node]:
+    """The name of a definition whose pattern captures no `@name`: the node's first `name` field.
+    A typed child step can cost a grammar's query hundreds of milliseconds to compile (Swift's
+    `function_declaration name: (simple_identifier)`, whose return type is a `name` field too),
+    where the bare node costs nothing (docs/adding-a-language.md)."""
+    field = node.child_by_field_name("name")
+    return [field] if field is not None else []
 
 
 def _package_text(node: Node) -> str:

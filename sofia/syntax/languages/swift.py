@@ -71,6 +71,7 @@ USES = Uses(
 
 SPEC = Spec(
     query="swift.scm",
+    binding_query="swift.bindings.scm",
     comments=frozenset({"comment", "multiline_comment"}),
     strings=frozenset(
         {

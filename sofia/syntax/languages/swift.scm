@@ -12,10 +12,10 @@
 (protocol_declaration name: (type_identifier) @name) @definition.interface
 (typealias_declaration name: (type_identifier) @name) @definition.type
 
-(source_file (function_declaration name: (simple_identifier) @name) @definition.function)
-(statements (function_declaration name: (simple_identifier) @name) @definition.function)
-(class_body (function_declaration name: (simple_identifier) @name) @definition.method)
-(enum_class_body (function_declaration name: (simple_identifier) @name) @definition.method)
+(source_file (function_declaration) @definition.function)
+(statements (function_declaration) @definition.function)
+(class_body (function_declaration) @definition.method)
+(enum_class_body (function_declaration) @definition.method)
 (protocol_body (protocol_function_declaration name: (simple_identifier) @name) @definition.method)
 (init_declaration "init" @name) @definition.method
 (protocol_body (init_declaration "init" @name) @definition.method)
@@ -27,7 +27,3 @@
 (protocol_body (protocol_property_declaration name: (pattern bound_identifier: (simple_identifier) @name) (type_annotation (_) @type)?) @definition.property)
 (source_file (property_declaration name: (pattern bound_identifier: (simple_identifier) @name) (type_annotation (_) @type)? value: (_)? @value) @definition.var)
 (enum_entry name: (simple_identifier) @name) @definition.case
-
-; Typed bindings for refs' receivers.
-(parameter name: (simple_identifier) @binding.name [(user_type) (optional_type) (array_type) (dictionary_type)] @binding.type) @binding
-(property_declaration name: (pattern bound_identifier: (simple_identifier) @binding.name) (type_annotation (_) @binding.type)? value: (_)? @binding.value) @binding
