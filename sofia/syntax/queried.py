@@ -593,33 +593,35 @@ def _symbol_owner(declaration: Declaration) -> Declaration | None:
 # --- helpers the summariser and the use classifier share ----------------------------------------
 
 
-def modifier_words(spec: Spec, node: Node) -> list[str]:
-    """The modifier keywords of a declaration, in source order (annotations left out)."""
+def modifiers_of(spec: Spec, node: Node) -> tuple[list[str], list[str]]:
+    """A declaration's modifier keywords in source order, and the annotations written among its
+    children (its own attribute lists, C#'s, then those inside its modifiers): one walk over the
+    children for both (a summary row reads every declaration's)."""
+    modifiers, annotations, comments = spec.modifiers, spec.annotations, spec.comments
     words: list[str] = []
-    for child in node.children:
-        if child.type in spec.modifiers:
-            for part in child.children:
-                if part.type not in spec.annotations and part.type not in spec.comments:
-                    words.extend(text_of(part).split())
-    return words
-
-
-def annotation_texts(spec: Spec, node: Node) -> list[str]:
-    """Annotations and attributes of a declaration: its own children (C# attribute lists), inside
-    its modifiers, or attached above it."""
-    annotations, modifiers, attached = spec.annotations, spec.modifiers, spec.attached
-    if not annotations and not attached:
-        return []
-    own: list[str] = []  # attribute lists written inside the declaration (C#)
+    own: list[str] = []
     inner: list[str] = []
     for child in node.children:
         kind = child.type
         if kind in modifiers:
-            inner.extend(_flat(part) for part in child.children if part.type in annotations)
+            for part in child.children:
+                part_kind = part.type
+                if part_kind in annotations:
+                    inner.append(_flat(part))
+                elif part_kind not in comments:
+                    words.extend(text_of(part).split())
         elif kind in annotations:
             own.append(_flat(child))
+    return words, own + inner
+
+
+def annotations_above(spec: Spec, node: Node) -> list[str]:
+    """The annotations and attributes attached above a declaration, in source order; none where
+    the language attaches none (a sibling above is only passed over when it is a comment)."""
+    annotations, attached, comments = spec.annotations, spec.attached, spec.comments
+    if not attached and annotations.isdisjoint(comments):
+        return []
     above: list[str] = []
-    comments = spec.comments
     _, children, index = position(node)
     for at in range(index - 1, -1, -1):
         kind = children[at].type
@@ -628,7 +630,7 @@ def annotation_texts(spec: Spec, node: Node) -> list[str]:
         if kind in annotations or kind in attached:
             above.append(_flat(children[at]))
     above.reverse()
-    return above + own + inner
+    return above
 
 
 def _flat(node: Node) -> str:

@@ -85,12 +85,12 @@ class _Rows:
             return
         if declaration.scope:
             return
-        words = queried.modifier_words(self.spec, declaration.node)
+        words, inside = queried.modifiers_of(self.spec, declaration.node)
         vis = queried.visibility(self.spec, declaration, words)
         if self.exported_only and vis not in EXPORTED and declaration.kind != "case":
             self.hidden.add(id(declaration))
             return
-        self.add_row(declaration, vis, self.mods_cell(declaration, words))
+        self.add_row(declaration, vis, self.mods_cell(declaration, words), inside)
 
     def mods_cell(self, declaration: Declaration, words: list[str]) -> str:
         """The modifiers beside the visibility: the language's own reading where it has one."""
@@ -98,9 +98,10 @@ class _Rows:
             return cells.mods(self.spec.mods(declaration.node, words))
         return cells.mods(w for w in words if w not in queried.VISIBILITY_WORDS)
 
-    def add_row(self, declaration: Declaration, vis: str, mods: str) -> None:
-        """The row of a shown declaration, in the table of its kind."""
-        attrs = cells.join(queried.annotation_texts(self.spec, declaration.node), "; ")
+    def add_row(self, declaration: Declaration, vis: str, mods: str, inside: list[str]) -> None:
+        """The row of a shown declaration, in the table of its kind; `inside` are the annotations
+        written among its children (`queried.modifiers_of`)."""
+        attrs = cells.join(queried.annotations_above(self.spec, declaration.node) + inside, "; ")
         owner = self.separator.join(declaration.path[:-1])
         kind = declaration.kind
         if kind in TYPE_KINDS:
