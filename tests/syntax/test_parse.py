@@ -11,6 +11,7 @@ from sofia.syntax import (
     ParseTimeout,
     ParseTooLarge,
     ParseUnavailable,
+    grammars,
     language_for,
     parse,
     parse_file,
@@ -80,6 +81,37 @@ def test_a_parse_over_its_time_box_is_abandoned() -> None:
     with pytest.raises(ParseTimeout):
         parse_bytes(source, "python", timeout=0.01)
     assert issubclass(ParseTimeout, ParseUnavailable)
+
+
+def _reader(source: bytes) -> tuple[object, list[bool]]:
+    """A read callback over `source` that answers garbage once `spoiled[0]` is set."""
+    spoiled = [False]
+
+    def read(byte: int, point: object) -> bytes:
+        return b"?" * len(source[byte:]) if spoiled[0] else source[byte:]
+
+    return read, spoiled
+
+
+def test_a_tree_parsed_through_its_reader_reads_node_text_from_the_bytes() -> None:
+    source = b"class A {\n  void f() { int x = 1; }\n}\n"
+    read, spoiled = _reader(source)
+    tree = grammars.parser_for("java").parse(read)
+    assert grammars.backed(tree, read, source)
+    spoiled[0] = True
+    for node in (tree.root_node, *tree.root_node.children[0].children):
+        assert node.text == source[node.start_byte : node.end_byte]
+    parsed = parse_bytes(source, "java")
+    assert [n.text for n in parsed.root_node.children] == [source.rstrip(b"\n")]
+
+
+def test_a_tree_is_left_as_it_is_unless_it_holds_the_reader_named() -> None:
+    source = b"class A {}\n"
+    read, spoiled = _reader(source)
+    tree = grammars.parser_for("java").parse(read)
+    assert not grammars.backed(tree, lambda byte, point: b"", source)
+    spoiled[0] = True
+    assert tree.root_node.text == b"?" * len(source)
 
 
 def test_unsupported_language() -> None:
