@@ -110,9 +110,12 @@ def parse_bytes(
     elif source.startswith(BOM):
         parser.included_ranges = [whole_range(len(BOM), len(BOM))]
     deadline = time.monotonic() + timeout
+    given: list[bytes] = []
 
     def read(byte: int, point: Any) -> bytes:
-        return source[byte : byte + _CHUNK]
+        chunk = source[byte : byte + _CHUNK]
+        given.append(chunk)
+        return chunk
 
     def give_up(offset: int, has_error: bool) -> bool:
         return time.monotonic() > deadline
@@ -121,6 +124,8 @@ def parse_bytes(
         tree = parser.parse(read, progress_callback=give_up)
     except ValueError as error:
         raise ParseTimeout(f"parse took longer than {timeout:g} s") from error
+    finally:
+        _release(given, grammar)
     if tree is None:
         raise ParseTimeout(f"parse took longer than {timeout:g} s")
     if backed(tree, read, source):
@@ -128,6 +133,34 @@ def parse_bytes(
     # A callback-parsed tree answers `node.text` by calling the callback again (one chunk per node);
     # re-parsing the bytes against it backs the tree by `source` itself, reusing the nodes it can.
     return parser.parse(source, old_tree=tree)
+
+
+def _release(chunks: list[bytes], grammar: str) -> None:
+    """Give back the reference the binding keeps to each chunk its read callback returned, where
+    it keeps one (tree-sitter 0.26.1 does: every file parsed stayed in memory for good, the chunks
+    of a large one too, in a server answering for hours)."""
+    if chunks and _keeps_chunks(grammar):
+        import ctypes
+
+        for chunk in chunks:
+            ctypes.pythonapi.Py_DecRef(ctypes.py_object(chunk))
+
+
+@cache
+def _keeps_chunks(grammar: str) -> bool:
+    """Whether this binding keeps a reference to each chunk a read callback returns: one parse of
+    a fresh object, its references counted before and after (asked once; any grammar will do)."""
+    import sys
+
+    from tree_sitter import Parser
+
+    if sys.implementation.name != "cpython":
+        return False
+    probe = bytes(bytearray(b"\n\n"))  # a new object: no constant shares its count
+    before = sys.getrefcount(probe)
+    tree = Parser(language(grammar)).parse(lambda byte, point: probe if byte == 0 else b"")
+    del tree
+    return sys.getrefcount(probe) - before == 1
 
 
 _SOURCE_SLOT: list[int] = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import sys
 from pathlib import Path
 
 import pytest
@@ -112,6 +114,16 @@ def test_a_tree_is_left_as_it_is_unless_it_holds_the_reader_named() -> None:
     assert not grammars.backed(tree, lambda byte, point: b"", source)
     spoiled[0] = True
     assert tree.root_node.text == b"?" * len(source)
+
+
+def test_a_parse_keeps_no_reference_to_what_it_read() -> None:
+    source = bytes(bytearray(b"class A {}\n" * 10))  # a new object: no constant shares its count
+    before = sys.getrefcount(source)
+    for _ in range(20):
+        tree = parse_bytes(source, "java")
+    del tree
+    gc.collect()
+    assert sys.getrefcount(source) == before
 
 
 def test_unsupported_language() -> None:
