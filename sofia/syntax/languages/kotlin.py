@@ -50,6 +50,25 @@ def mods(node: Node, words: list[str]) -> list[str]:
     return kept + [c.type for c in node.children if not c.is_named and c.type in marks]
 
 
+def _recovered(node: Node) -> Named | None:
+    """The class an annotated expression holds below all its annotations, written as the infix
+    expression `MODIFIER class NAME` (`enum class Mode`, or `NAME(...)` for an enum's or a
+    class's call-like remainder): an enum for `enum`, else a class; None for any other expression."""
+    inner = node
+    while inner.type == "annotated_expression" and inner.named_child_count:
+        inner = inner.named_children[-1]
+    if inner.type != "infix_expression" or inner.named_child_count < 3:
+        return None
+    modifier, keyword, named_as = inner.named_children[:3]
+    if modifier.type != "identifier" or keyword.type != "identifier" or text_of(keyword) != "class":
+        return None
+    if named_as.type == "call_expression":
+        named_as = named_as.named_children[0] if named_as.named_child_count else named_as
+    if named_as.type != "identifier":
+        return None
+    return Named("enum" if text_of(modifier) == "enum" else "class", named_as, text_of(named_as))
+
+
 def _recovered_modifier(node: Node) -> list[str]:
     while node.type == "annotated_expression" and node.named_child_count:
         node = node.named_children[-1]
@@ -57,9 +76,12 @@ def _recovered_modifier(node: Node) -> list[str]:
     return [text_of(first)] if first is not None else []
 
 
-def named(kind: str, node: Node, name: Node) -> Named:
+def named(kind: str, node: Node, name: Node) -> Named | None:
     """What a match declares (the `named` hook): an unnamed companion object is `Companion`; an
-    extension is owned by its receiver (`receiver`)."""
+    extension is owned by its receiver (`receiver`); a top-level annotated expression is the class
+    the grammar misread there, or nothing (`_recovered`)."""
+    if node.type == "annotated_expression":
+        return _recovered(node)
     if node.type == "companion_object" and name.type != "identifier":
         return Named("class", name, "Companion")
     owner = receiver(node)
