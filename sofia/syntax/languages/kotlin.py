@@ -54,9 +54,7 @@ def _recovered(node: Node) -> Named | None:
     """The class an annotated expression holds below all its annotations, written as the infix
     expression `MODIFIER class NAME` (`enum class Mode`, or `NAME(...)` for an enum's or a
     class's call-like remainder): an enum for `enum`, else a class; None for any other expression."""
-    inner = node
-    while inner.type == "annotated_expression" and inner.named_child_count:
-        inner = inner.named_children[-1]
+    inner = _below_annotations(node)
     if inner.type != "infix_expression" or inner.named_child_count < 3:
         return None
     modifier, keyword, named_as = inner.named_children[:3]
@@ -69,9 +67,15 @@ def _recovered(node: Node) -> Named | None:
     return Named("enum" if text_of(modifier) == "enum" else "class", named_as, text_of(named_as))
 
 
-def _recovered_modifier(node: Node) -> list[str]:
+def _below_annotations(node: Node) -> Node:
+    """The expression an annotated expression annotates, below every nested annotation."""
     while node.type == "annotated_expression" and node.named_child_count:
         node = node.named_children[-1]
+    return node
+
+
+def _recovered_modifier(node: Node) -> list[str]:
+    node = _below_annotations(node)
     first = node.named_children[0] if node.type == "infix_expression" and node.named_child_count else None
     return [text_of(first)] if first is not None else []
 
