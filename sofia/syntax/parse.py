@@ -41,9 +41,11 @@ _SNIFFED: list[tuple[bytes, str, str]] = []
 `code` decides a `.h` file's language when it reads the file and again when it parses it."""
 
 
-def parse(source: bytes, lang: str, name: str = "") -> SymbolTree:
+def parse(source: bytes, lang: str, name: str = "", *, outline: bool = False) -> SymbolTree:
     """The symbol tree of `source` in `lang`; `name` is the file's path or name when known (a Vue
-    Options API component is named after its file: `UserCard.member`).
+    Options API component is named after its file: `UserCard.member`). `outline` asks only for
+    what a summary shows: an extraction module with an `outline` function may then leave function
+    bodies unparsed (`sofia.syntax.bodies`).
 
     Raises ParseTooLarge / ParseTimeout (both ParseUnavailable) when no tree can be had, and
     LanguageUnsupported for a language without an extraction module.
@@ -59,7 +61,8 @@ def parse(source: bytes, lang: str, name: str = "") -> SymbolTree:
         if error.name != record.symbols:
             raise
         raise LanguageUnsupported(f"no extraction module for {lang}") from error
-    tree: SymbolTree = module.extract(source, lang, name)
+    extract = getattr(module, "outline", None) if outline else None
+    tree: SymbolTree = (extract or module.extract)(source, lang, name)
     return tree
 
 

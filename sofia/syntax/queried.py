@@ -20,7 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sofia.syntax import registry, resync
+from sofia.syntax import bodies, registry, resync
+from sofia.syntax.bodies import Lexicon
 from sofia.syntax.grammars import LanguageUnsupported, count_errors, language, parse_bytes
 from sofia.syntax.tree import (
     Node,
@@ -169,6 +170,9 @@ class Spec:
     default_visibility: str = "public"
     """The visibility a declaration has when none is written (Swift's `internal`, Java's package
     access): the text form of a summary leaves it out of the `mods` cell."""
+    outline: Lexicon | None = None
+    """How the language's function bodies are found in its text, so a summary's parse can leave
+    them out (`sofia.syntax.bodies`); None: a summary parses the whole file."""
 
 
 @dataclass(frozen=True)
@@ -535,6 +539,21 @@ def _holds(outer: Node, inner: Node) -> bool:
 def extract(source: bytes, lang: str, name: str = "") -> SymbolTree:
     parsed = read(source, lang)
     return symbol_tree(parsed)
+
+
+def outline(source: bytes, lang: str, name: str = "") -> SymbolTree:
+    """The symbol tree a summary reads: that of `extract`, but parsed without the function bodies
+    the language's `outline` lexicon finds (a summary shows none of what they hold), which is
+    most of the parse of a C or Java file. Its `parse_errors` count the errors outside them."""
+    spec = spec_of(lang)
+    if spec.outline is None:
+        return extract(source, lang, name)
+    prepared = _prepared(spec, source)
+    tree = bodies.outline(prepared, _grammar(lang), spec.outline)
+    if tree is None:
+        tree = parse_bytes(prepared, _grammar(lang))
+    _PREPARED[:] = [(tree, prepared)]
+    return symbol_tree(read(source, lang, tree))
 
 
 def symbol_tree(parsed: Parsed) -> SymbolTree:

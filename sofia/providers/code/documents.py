@@ -163,7 +163,7 @@ def decide(item: Input, root: Path, options: SummaryOptions, below: int) -> File
         return FileResult(raw(item.rel, file, "too_large"), raw_tok, notes)
     summarise = summariser(file.lang)
     try:
-        tree = parse(file.source, file.lang, item.rel)
+        tree = parse(file.source, file.lang, item.rel, outline=True)
     except LanguageUnsupported:
         return FileResult(raw(item.rel, file, "unsupported_type"), raw_tok, notes)
     except ParseUnavailable:

@@ -17,7 +17,7 @@ import bisect
 import re
 from collections.abc import Iterable
 
-from sofia.syntax import regions
+from sofia.syntax import bodies, regions
 from sofia.syntax.languages import cmacros
 from sofia.syntax.languages.ckeywords import C_KEYWORDS
 from sofia.syntax.queried import Named, Spec
@@ -437,6 +437,19 @@ USES = Uses(
 """C's uses: calls, `a.b` and `p->b` members typed by their declarations (`struct foo *p`), types.
 A prototype's parameters are bound in the prototype alone (`declaration` is a scope)."""
 
+UNITS = (
+    *bodies.SLASH_COMMENTS,
+    bodies.DIRECTIVE_LINES,
+    rb'R"(?P<raw>[^()\\\s]{0,16})\((?s:.*?)\)(?P=raw)"',
+    bodies.DOUBLE_QUOTED,
+    bodies.SINGLE_QUOTED,
+)
+"""What braces do not count in, in C and C++: comments, directives (`#define BEGIN {`), C++ raw
+strings (`u8R"x(...)x"` from its `R`), strings and character literals."""
+
+OUTLINE = bodies.Lexicon(UNITS, rb"\)\s*\Z", frozenset({"compound_statement"}))
+"""A function body follows its parameter list (or an `__attribute__((...))` after it)."""
+
 SPEC = Spec(
     query="c.scm",
     binding_query="c.bindings.scm",
@@ -467,4 +480,5 @@ SPEC = Spec(
     value_type=value_type,
     literal=literal,
     symbol_rows=frozenset({"constant", "var"}),
+    outline=OUTLINE,
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 
+from sofia.syntax import bodies
 from sofia.syntax.languages import c, cmacros
 from sofia.syntax.languages.ckeywords import CPP_KEYWORDS
 from sofia.syntax.queried import Named, Spec
@@ -370,6 +371,14 @@ USES = Uses(
 parameter of type `Foo&`), `Foo::bar()` and `ns::f()` qualified by what they name, `new Foo`,
 base classes, `using ns::X;` imports and namespace aliases, types."""
 
+OUTLINE = bodies.Lexicon(
+    c.UNITS,
+    rb"\)\s*(?:(?:const|volatile|noexcept|override|final|&&?)\s*)*\Z",
+    c.OUTLINE.nodes,
+)
+"""A function body follows its parameter list and the qualifiers after it (`) const override {`);
+a constructor's after its last initialiser's `)`."""
+
 SPEC = Spec(
     query="cpp.scm",
     binding_query="cpp.bindings.scm",
@@ -395,4 +404,5 @@ SPEC = Spec(
     value_type=value_type,
     literal=c.literal,
     symbol_rows=c.SPEC.symbol_rows,
+    outline=OUTLINE,
 )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from sofia.syntax import bodies
 from sofia.syntax.languages.headers import written
 from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
@@ -216,6 +217,25 @@ USES = Uses(
     labels=is_label,
 )
 
+OUTLINE = bodies.Lexicon(
+    (
+        *bodies.SLASH_COMMENTS,
+        bodies.DIRECTIVE_LINES,
+        rb'\$+"""(?s:.*?)(?:"""|\Z)',
+        bodies.TRIPLE_QUOTED,
+        rb'@\$?"(?:[^"]|"")*"',
+        rb'\$@"(?:[^"]|"")*"',
+        rb'\$"[^"\\\n]*(?:\\.[^"\\\n]*)*"',
+        bodies.DOUBLE_QUOTED,
+        bodies.SINGLE_QUOTED,
+    ),
+    rb"\)\s*(?:where\s[\w\s.,:<>()?\[\]]*)?\Z",
+    frozenset({"block"}),
+    not_head=rb"\bnew\s*[\w.<>\[\]]*\s*\([^()]*\)\s*\Z|=>\s*\Z",
+)
+"""A method, constructor or local function body follows its parameter list or `where` clause; an
+object initialiser (`new Foo() {`) and a lambda's block are no such body."""
+
 SPEC = Spec(
     query="csharp.scm",
     binding_query="csharp.bindings.scm",
@@ -247,4 +267,5 @@ SPEC = Spec(
     mods=mods,
     relation=relation,
     detail=detail,
+    outline=OUTLINE,
 )

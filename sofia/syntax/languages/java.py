@@ -4,6 +4,7 @@ constants and enum constants; Javadoc and annotations belong to their declaratio
 
 from __future__ import annotations
 
+from sofia.syntax import bodies
 from sofia.syntax.queried import Spec
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
@@ -71,6 +72,15 @@ USES = Uses(
     labels=is_label,
 )
 
+OUTLINE = bodies.Lexicon(
+    (*bodies.SLASH_COMMENTS, bodies.TRIPLE_QUOTED, bodies.DOUBLE_QUOTED, bodies.SINGLE_QUOTED),
+    rb"\)\s*(?:throws\s[\w\s.,<>?]*)?\Z",
+    frozenset({"block", "constructor_body"}),
+    not_head=rb"\bnew\s[^;{}]*\Z",
+)
+"""A method or constructor body follows its parameter list or `throws` clause; an anonymous
+class's (`new Foo() {`) is a class body."""
+
 SPEC = Spec(
     query="java.scm",
     comments=frozenset({"line_comment", "block_comment"}),
@@ -94,4 +104,5 @@ SPEC = Spec(
     default_visibility="package",
     import_text=import_text,
     uses=USES,
+    outline=OUTLINE,
 )

@@ -16,6 +16,7 @@ The package header is the file's `namespace`, not part of the qnames."""
 
 from __future__ import annotations
 
+from sofia.syntax import bodies
 from sofia.syntax.languages.headers import written
 from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
@@ -219,6 +220,17 @@ USES = Uses(
     reached=frozenset({"companion_object"}),
 )
 
+OUTLINE = bodies.Lexicon(
+    (*bodies.SLASH_COMMENTS, bodies.TRIPLE_QUOTED, bodies.DOUBLE_QUOTED, bodies.SINGLE_QUOTED),
+    rb"(?s)(?:\bfun\b(?:(?!\b(?:class|interface|object|val|var)\b).)*"
+    rb"(?:\)\s*(?::[^={}\n]+)?|=(?:(?!\b(?:object|class|interface|fun|val|var)\b)[^={}])*)"
+    rb"|\binit\s*|\b[gs]et\s*\([^()]*\)\s*(?::[^={}\n]+)?)\Z",
+    frozenset({"block", "lambda_literal", "when_expression"}),
+    not_head=rb"\bfun\s+interface\b",
+)
+"""A function body follows `fun`'s parameter list and return type, and so does the lambda of an
+expression body (`= ModuleDefinition {`); `init` blocks and accessors' bodies too."""
+
 SPEC = Spec(
     query="kotlin.scm",
     binding_query="kotlin.bindings.scm",
@@ -238,4 +250,5 @@ SPEC = Spec(
     mods=mods,
     relation=relation,
     detail=detail,
+    outline=OUTLINE,
 )

@@ -11,6 +11,7 @@ and `#[macro_export]` macros (public)."""
 
 from __future__ import annotations
 
+from sofia.syntax import bodies
 from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
@@ -285,6 +286,19 @@ USES = Uses(
 )
 
 
+OUTLINE = bodies.Lexicon(
+    (
+        *bodies.SLASH_COMMENTS,
+        rb'r(?P<hashes>#*)"(?s:.*?)"(?P=hashes)',
+        rb'"[^"\\]*(?:\\(?s:.)[^"\\]*)*"',
+        bodies.SINGLE_QUOTED,
+    ),
+    rb"(?s)\bfn\b(?:(?!\b(?:impl|trait|mod|struct|enum|union)\b).)*\Z",
+    frozenset({"block", "token_tree"}),
+)
+"""A function body follows an `fn` header (a string may span lines; `'a` is a lifetime). In a
+macro's token tree the grammar reads nothing of it either."""
+
 SPEC = Spec(
     query="rust.scm",
     binding_query="rust.bindings.scm",
@@ -308,4 +322,5 @@ SPEC = Spec(
     signature=signature,
     via=via,
     import_text=import_text,
+    outline=OUTLINE,
 )

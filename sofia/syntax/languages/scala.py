@@ -16,6 +16,7 @@ clauses nest (`package scala.tools` then `package nsc` is `scala.tools.nsc`): th
 
 from __future__ import annotations
 
+from sofia.syntax import bodies
 from sofia.syntax.languages.headers import written
 from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
@@ -208,6 +209,14 @@ USES = Uses(
     labels=is_label,
 )
 
+OUTLINE = bodies.Lexicon(
+    (*bodies.SLASH_COMMENTS, bodies.TRIPLE_QUOTED, bodies.DOUBLE_QUOTED, bodies.SINGLE_QUOTED),
+    rb"(?s)(?:\bdef\b(?:(?!\b(?:class|object|trait|new)\b).)*(?:=|\))|\b(?:val|var)\b[^={}]*=)\s*\Z",
+    frozenset({"block", "case_block"}),
+)
+"""A method body follows `def`'s `=` (or, in Scala 2's procedure syntax, its parameter list); a
+value's block follows `val x =`."""
+
 SPEC = Spec(
     query="scala.scm",
     binding_query="scala.bindings.scm",
@@ -228,4 +237,5 @@ SPEC = Spec(
     relation=relation,
     detail=detail,
     nested_packages=True,
+    outline=OUTLINE,
 )

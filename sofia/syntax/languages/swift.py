@@ -5,6 +5,7 @@ declaration. Default visibility is `internal`."""
 
 from __future__ import annotations
 
+from sofia.syntax import bodies
 from sofia.syntax.queried import Spec
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
@@ -69,6 +70,21 @@ USES = Uses(
     labels=is_label,
 )
 
+OUTLINE = bodies.Lexicon(
+    (
+        *bodies.SLASH_COMMENTS,
+        rb'#+"""(?s:.*?)"""#+',
+        bodies.TRIPLE_QUOTED,
+        rb'#+"(?s:.*?)"#+',
+        bodies.DOUBLE_QUOTED,
+        rb"#(?:if|elseif|else|endif)\b[^\n]*",
+    ),
+    rb"(?s)(?:\b(?:func|init[?!]?|subscript)\b(?:(?!\b(?:class|struct|enum|protocol|extension|actor|var|let|case)\b).)*"
+    rb"|\bdeinit\s*)\Z",
+    frozenset({"function_body", "computed_property"}),
+)
+"""A body follows a `func`, `init`, `subscript` or `deinit` header."""
+
 SPEC = Spec(
     query="swift.scm",
     binding_query="swift.bindings.scm",
@@ -109,4 +125,5 @@ SPEC = Spec(
     default_visibility="internal",
     import_text=import_text,
     uses=USES,
+    outline=OUTLINE,
 )

@@ -1,0 +1,188 @@
+"""Function bodies a summary need not parse: a summary shows declarations, signatures and line
+ranges, never what a body holds, and the bodies of a C or Java file are most of its bytes and
+most of its parse. A language's `Lexicon` (`Spec.outline`) tells where they are from the text
+alone; the grammar then reads the file without them (tree-sitter's included ranges keep every
+offset and line), and checks the guess: each left-out span must be what the grammar itself
+takes for a body, or it is parsed again with that span in (docs/architecture.md, "Outline
+parse").
+
+The text is scanned once for braces, skipping comments, strings, character literals and (C, C#)
+preprocessor lines. A `{` at the level where declarations are listed (not inside a skipped body)
+opens a body when the text before it back to the previous `;`, `{` or `}` (its header) matches
+the lexicon's `head` and not its `not_head`. Braces that do not balance, or a guess the grammar
+disagrees with three times, give up: the file is parsed whole, as without a lexicon.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+SLASH_COMMENTS = (rb"//[^\n]*", rb"/\*[^*]*(?:\*+[^*/][^*]*)*(?:\*+/|\Z)")
+"""`//` and `/* */` comments (an unclosed one runs to the end)."""
+DOUBLE_QUOTED = rb'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+"""A one-line string with backslash escapes."""
+SINGLE_QUOTED = rb"'(?:\\[^\n]{1,10}?|[^'\\\n])'"
+"""A character literal: one character or one escape, so neither a Rust lifetime nor a Scala
+symbol (`'a`) nor a C++14 digit separator (`1'000'000`) opens one."""
+TRIPLE_QUOTED = rb'"""(?s:.*?)(?:"""|\Z)'
+"""A multi-line string (Java text blocks, Kotlin, Swift, Scala and C# raw strings)."""
+DIRECTIVE_LINES = rb"#[^\n\\]*(?:\\(?s:.)[^\n\\]*)*"
+"""A C or C# directive with its continuation lines (`#define BEGIN {` opens nothing): outside
+comments and strings, a `#` only starts one there."""
+HEADER_WINDOW = 600
+"""Bytes of a header the heads are matched against (a longer one is cut from the front)."""
+ROUNDS = 3
+"""Parses with a guess corrected before the whole file is parsed instead."""
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """How a language's function bodies are found in its text (`Spec.outline`)."""
+
+    skipped: Sequence[bytes]
+    """Patterns of what braces inside do not count in: comments, strings, characters, directives.
+    Each starts with a literal character (`"`, not `b?"`): the scan then only tries them where
+    one of those characters is, and runs five times faster. Groups in them must be named."""
+    head: bytes
+    """A pattern searched in a body's header, anchored at its end by the pattern itself (`\\Z`):
+    `\\)\\s*\\Z` for C's `int f(void) {`."""
+    nodes: frozenset[str]
+    """Node types whose `{ ... }` the grammar must find at a left-out span (`compound_statement`)."""
+    not_head: bytes = b""
+    """A pattern that, searched in the header, says it is no body (Java's `new Foo() {`)."""
+
+
+@dataclass
+class _Compiled:
+    tokens: re.Pattern[bytes]
+    head: re.Pattern[bytes]
+    not_head: re.Pattern[bytes] | None
+
+
+_COMPILED: dict[int, tuple[Lexicon, _Compiled]] = {}
+
+
+def _compiled(lexicon: Lexicon) -> _Compiled:
+    known = _COMPILED.get(id(lexicon))
+    if known is not None and known[0] is lexicon:
+        return known[1]
+    compiled = _Compiled(
+        re.compile(b"|".join([*lexicon.skipped, rb"[{}]"])),
+        re.compile(lexicon.head),
+        re.compile(lexicon.not_head) if lexicon.not_head else None,
+    )
+    _COMPILED[id(lexicon)] = (lexicon, compiled)
+    return compiled
+
+
+def spans(source: bytes, lexicon: Lexicon) -> list[tuple[int, int]]:
+    """The byte spans inside the outermost function bodies of `source` (each from just after its
+    `{` to its `}`), in order; [] when the braces do not balance."""
+    compiled = _compiled(lexicon)
+    found: list[tuple[int, int]] = []
+    opened: list[tuple[int, bool]] = []
+    in_body = 0
+    header_start = 0
+    for match in compiled.tokens.finditer(source):
+        at = match.start()
+        brace = source[at]
+        if brace == _OPEN:
+            is_body = not in_body and _is_head(compiled, source, header_start, at)
+            opened.append((at, is_body))
+            in_body += is_body
+        elif brace == _CLOSE:
+            if not opened:
+                return []
+            start, was_body = opened.pop()
+            if was_body:
+                in_body -= 1
+                if at > start + 1:
+                    found.append((start + 1, at))
+        else:
+            continue
+        if not in_body:
+            header_start = at + 1
+    return [] if opened else found
+
+
+_OPEN, _CLOSE = ord("{"), ord("}")
+
+
+def _is_head(compiled: _Compiled, source: bytes, start: int, brace: int) -> bool:
+    """Whether the header before the `{` at `brace` (from `start`, the last brace, or the last
+    `;` after it) is a function's."""
+    start = max(start, brace - HEADER_WINDOW, source.rfind(b";", start, brace) + 1)
+    if compiled.head.search(source, start, brace) is None:
+        return False
+    return compiled.not_head is None or compiled.not_head.search(source, start, brace) is None
+
+
+def included(source: bytes, left_out: Sequence[tuple[int, int]]) -> list[Any]:
+    """tree-sitter included ranges covering `source` but the `left_out` spans (sorted, apart)."""
+    from tree_sitter import Point, Range
+
+    ranges = []
+    row, line_start, counted = 0, 0, 0
+
+    def point(offset: int) -> Any:
+        nonlocal row, line_start, counted
+        newlines = source.count(b"\n", counted, offset)
+        if newlines:
+            row += newlines
+            line_start = source.rfind(b"\n", counted, offset) + 1
+        counted = offset
+        return Point(row, offset - line_start)
+
+    start = 0
+    for left_start, left_end in left_out:
+        ranges.append(Range(point(start), point(left_start), start, left_start))
+        start = left_end
+    ranges.append(Range(point(start), point(len(source)), start, len(source)))
+    return ranges
+
+
+def agreed(tree: Any, left_out: Sequence[tuple[int, int]], nodes: frozenset[str]) -> list[bool]:
+    """For each left-out span, whether the grammar read its braces as a body of `nodes`."""
+    root = tree.root_node
+    verdicts = []
+    for start, end in left_out:
+        brace = root.descendant_for_byte_range(start - 1, start)
+        body = brace.parent if brace is not None else None
+        verdicts.append(
+            brace is not None
+            and brace.type == "{"
+            and body is not None
+            and body.type in nodes
+            and body.end_byte == end + 1
+            and body.start_byte <= start - 1
+        )
+    return verdicts
+
+
+def outline(source: bytes, grammar: str, lexicon: Lexicon) -> Any | None:
+    """A tree of `source` read without its function bodies, each of which the grammar agreed is
+    one; None where there is none to leave out or no guess held (parse it whole)."""
+    import time
+
+    from sofia.syntax.grammars import BOM, PARSE_TIMEOUT, ParseTimeout, parse_bytes
+
+    if source.startswith(BOM):
+        return None
+    left_out = spans(source, lexicon)
+    deadline = time.monotonic() + PARSE_TIMEOUT  # all rounds together; the whole parse has its own
+    for _ in range(ROUNDS):
+        remaining = deadline - time.monotonic()
+        if not left_out or remaining <= 0:
+            return None
+        try:
+            tree = parse_bytes(source, grammar, ranges=included(source, left_out), timeout=remaining)
+        except ParseTimeout:
+            return None
+        verdicts = agreed(tree, left_out, lexicon.nodes)
+        if all(verdicts):
+            return tree
+        left_out = [span for span, kept in zip(left_out, verdicts, strict=True) if kept]
+    return None
