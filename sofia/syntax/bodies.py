@@ -1,16 +1,17 @@
 """Function bodies a summary need not parse: a summary shows declarations, signatures and line
 ranges, never what a body holds, and the bodies of a C or Java file are most of its bytes and
-most of its parse. A language's `Lexicon` (`Spec.outline`) tells where they are from the text
+most of its parse. A language's `Outline` (`Spec.outline`) tells where they are from the text
 alone; the grammar then reads the file without them (tree-sitter's included ranges keep every
 offset and line), and checks the guess: each left-out span must be what the grammar itself
 takes for a body, or it is parsed again with that span in (docs/architecture.md, "Outline
 parse").
 
-The text is scanned once for braces, skipping comments, strings, character literals and (C, C#)
-preprocessor lines. A `{` at the level where declarations are listed (not inside a skipped body)
+`Braces` scans the text once for braces, skipping comments, strings, character literals and (C,
+C#) directive lines. A `{` at the level where declarations are listed (not inside a skipped body)
 opens a body when the text before it back to the previous `;`, `{` or `}` (its header) matches
-the lexicon's `head` and not its `not_head`. Braces that do not balance, or a guess the grammar
-disagrees with three times, give up: the file is parsed whole, as without a lexicon.
+the lexicon's `head` and not its `not_head`. `Indented` (Ruby) pairs a `def` line with the next
+`end` at its indentation. Braces that do not balance, or a guess the grammar disagrees with three
+times, give up: the file is parsed whole, as without an outline.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 SLASH_COMMENTS = (rb"//[^\n]*", rb"/\*[^*]*(?:\*+[^*/][^*]*)*(?:\*+/|\Z)")
@@ -39,8 +41,8 @@ ROUNDS = 3
 
 
 @dataclass(frozen=True)
-class Lexicon:
-    """How a language's function bodies are found in its text (`Spec.outline`)."""
+class Braces:
+    """Function bodies in braces, found by their headers (`Spec.outline`: C, Java, Kotlin...)."""
 
     skipped: Sequence[bytes]
     """Patterns of what braces inside do not count in: comments, strings, characters, directives.
@@ -53,6 +55,32 @@ class Lexicon:
     """Node types whose `{ ... }` the grammar must find at a left-out span (`compound_statement`)."""
     not_head: bytes = b""
     """A pattern that, searched in the header, says it is no body (Java's `new Foo() {`)."""
+    closer: bytes = b"}"
+    """The token that ends a body (the grammar's, at the end of a left-out span)."""
+
+    def spans(self, source: bytes) -> list[tuple[int, int]]:
+        return spans(source, self)
+
+
+@dataclass(frozen=True)
+class Indented:
+    """Function bodies that open on their declaration's line and close with a word on a line of
+    its own at the declaration's indentation (Ruby's `def ... end`): a scan of lines, no lexer."""
+
+    opener: bytes
+    """A pattern (multi-line mode) of a declaration's whole first line, its indentation captured
+    as `indent`; a line it matches opens a body, which starts on the next line."""
+    closer: bytes
+    """The word that closes the body (`end`)."""
+    nodes: frozenset[str]
+    """Node types the closer must end, from before the left-out span (`method`)."""
+
+    def spans(self, source: bytes) -> list[tuple[int, int]]:
+        return indented_spans(source, self)
+
+
+Outline = Braces | Indented
+"""How a language's function bodies are found in its text (`Spec.outline`)."""
 
 
 @dataclass
@@ -62,10 +90,10 @@ class _Compiled:
     not_head: re.Pattern[bytes] | None
 
 
-_COMPILED: dict[int, tuple[Lexicon, _Compiled]] = {}
+_COMPILED: dict[int, tuple[Braces, _Compiled]] = {}
 
 
-def _compiled(lexicon: Lexicon) -> _Compiled:
+def _compiled(lexicon: Braces) -> _Compiled:
     known = _COMPILED.get(id(lexicon))
     if known is not None and known[0] is lexicon:
         return known[1]
@@ -78,7 +106,7 @@ def _compiled(lexicon: Lexicon) -> _Compiled:
     return compiled
 
 
-def spans(source: bytes, lexicon: Lexicon) -> list[tuple[int, int]]:
+def spans(source: bytes, lexicon: Braces) -> list[tuple[int, int]]:
     """The byte spans inside the outermost function bodies of `source` (each from just after its
     `{` to its `}`), in order; [] when the braces do not balance."""
     compiled = _compiled(lexicon)
@@ -144,25 +172,54 @@ def included(source: bytes, left_out: Sequence[tuple[int, int]]) -> list[Any]:
     return ranges
 
 
-def agreed(tree: Any, left_out: Sequence[tuple[int, int]], nodes: frozenset[str]) -> list[bool]:
-    """For each left-out span, whether the grammar read its braces as a body of `nodes`."""
+def indented_spans(source: bytes, lexicon: Indented) -> list[tuple[int, int]]:
+    """The spans from the line after each opening line to its closer at the same indentation
+    (the outermost ones; a declaration inside a left-out body is not looked at)."""
+    opener = _pattern(lexicon.opener, re.MULTILINE)
+    found: list[tuple[int, int]] = []
+    after = 0
+    for match in opener.finditer(source):
+        if match.start() < after:
+            continue
+        indent = match.group("indent")
+        closer = _pattern(b"^" + re.escape(indent) + re.escape(lexicon.closer) + rb"\b", re.MULTILINE)
+        close = closer.search(source, match.end())
+        if close is None:
+            continue
+        end = close.start() + len(indent)
+        if end > match.end():
+            found.append((match.end(), end))
+        after = close.end()
+    return found
+
+
+@cache
+def _pattern(pattern: bytes, flags: int = 0) -> re.Pattern[bytes]:
+    return re.compile(pattern, flags)
+
+
+def agreed(tree: Any, left_out: Sequence[tuple[int, int]], lexicon: Outline) -> list[bool]:
+    """For each left-out span, whether the grammar read what closes it as the end of a body of
+    the lexicon's `nodes` that starts before it (a `{...}`, a `def ... end`)."""
     root = tree.root_node
     verdicts = []
+    closer = lexicon.closer.decode()
     for start, end in left_out:
-        brace = root.descendant_for_byte_range(start - 1, start)
-        body = brace.parent if brace is not None else None
+        token = root.descendant_for_byte_range(end, end + len(closer))
+        body = token.parent if token is not None else None
         verdicts.append(
-            brace is not None
-            and brace.type == "{"
+            token is not None
+            and token.type == closer
+            and token.start_byte == end
             and body is not None
-            and body.type in nodes
-            and body.end_byte == end + 1
-            and body.start_byte <= start - 1
+            and body.type in lexicon.nodes
+            and body.end_byte == token.end_byte
+            and body.start_byte < start
         )
     return verdicts
 
 
-def outline(source: bytes, grammar: str, lexicon: Lexicon) -> Any | None:
+def outline(source: bytes, grammar: str, lexicon: Outline) -> Any | None:
     """A tree of `source` read without its function bodies, each of which the grammar agreed is
     one; None where there is none to leave out or no guess held (parse it whole)."""
     import time
@@ -171,7 +228,7 @@ def outline(source: bytes, grammar: str, lexicon: Lexicon) -> Any | None:
 
     if source.startswith(BOM):
         return None
-    left_out = spans(source, lexicon)
+    left_out = lexicon.spans(source)
     deadline = time.monotonic() + PARSE_TIMEOUT  # all rounds together; the whole parse has its own
     for _ in range(ROUNDS):
         remaining = deadline - time.monotonic()
@@ -181,7 +238,7 @@ def outline(source: bytes, grammar: str, lexicon: Lexicon) -> Any | None:
             tree = parse_bytes(source, grammar, ranges=included(source, left_out), timeout=remaining)
         except ParseTimeout:
             return None
-        verdicts = agreed(tree, left_out, lexicon.nodes)
+        verdicts = agreed(tree, left_out, lexicon)
         if all(verdicts):
             return tree
         left_out = [span for span, kept in zip(left_out, verdicts, strict=True) if kept]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from sofia.syntax import bodies, registry, resync
-from sofia.syntax.bodies import Lexicon
+from sofia.syntax.bodies import Outline
 from sofia.syntax.grammars import LanguageUnsupported, count_errors, language, parse_bytes
 from sofia.syntax.tree import (
     Node,
@@ -170,7 +170,7 @@ class Spec:
     default_visibility: str = "public"
     """The visibility a declaration has when none is written (Swift's `internal`, Java's package
     access): the text form of a summary leaves it out of the `mods` cell."""
-    outline: Lexicon | None = None
+    outline: Outline | None = None
     """How the language's function bodies are found in its text, so a summary's parse can leave
     them out (`sofia.syntax.bodies`); None: a summary parses the whole file."""
 

@@ -10,7 +10,7 @@ import pytest
 
 from sofia.syntax import bodies, queried, registry
 from sofia.syntax.grammars import parse_bytes
-from sofia.syntax.languages import c, java, kotlin, rust
+from sofia.syntax.languages import c, java, kotlin, ruby, rust
 from sofia.syntax.tree import Symbol, SymbolTree
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "code"
@@ -31,9 +31,8 @@ def facts(tree: SymbolTree) -> set[tuple[str, str, int, int, int]]:
     return {(s.qname, s.kind, s.line, s.end_line, s.slice_line) for s in flat(tree.symbols)}
 
 
-def test_every_query_language_but_ruby_has_an_outline_lexicon() -> None:
-    assert "ruby" not in OUTLINED  # `def ... end`: no braces to find its bodies by
-    assert {"c", "cpp", "csharp", "java", "kotlin", "rust", "scala", "swift"} <= set(OUTLINED)
+def test_every_query_language_has_an_outline() -> None:
+    assert {"c", "cpp", "csharp", "java", "kotlin", "ruby", "rust", "scala", "swift"} <= set(OUTLINED)
 
 
 @pytest.mark.parametrize("lang", OUTLINED)
@@ -48,7 +47,7 @@ def test_an_outline_keeps_every_symbol_outside_the_bodies_it_leaves_out(lang: st
     for path in files:
         source = path.read_bytes()
         prepared = spec.prepare(source) if spec.prepare is not None else source
-        spans = bodies.spans(prepared, spec.outline)
+        spans = spec.outline.spans(prepared)
         tree = bodies.outline(prepared, queried._grammar(lang), spec.outline)
         whole = facts(queried.extract(source, lang))
         outlined = facts(queried.outline(source, lang))
@@ -126,6 +125,37 @@ def test_a_body_s_syntax_errors_are_not_read() -> None:
     assert whole.parse_errors > 0
     assert outlined.parse_errors == 0
     assert {"ok", "Cart", "Cart.total"} <= {s.qname for s in flat(outlined.symbols)}
+
+
+def test_a_ruby_body_runs_to_the_end_at_its_def_s_indentation() -> None:
+    source = b"""class Cart
+  def total(items)
+    items.each do |i|
+      i.price
+    end
+  end
+
+  def one; 1; end
+  def two = 2
+  def three(a,
+            b)
+    a + b
+  end
+  private def four
+    if x
+      y
+    end
+  end
+end
+"""
+    spans = ruby.OUTLINE.spans(source)
+    assert [source[a:b].decode() for a, b in spans] == [
+        "    items.each do |i|\n      i.price\n    end\n  ",
+        "    if x\n      y\n    end\n  ",
+    ]
+    tree = bodies.outline(source, "ruby", ruby.OUTLINE)
+    assert tree is not None
+    assert facts(queried.outline(source, "ruby")) == facts(queried.extract(source, "ruby"))
 
 
 def test_the_left_out_parse_keeps_lines_and_offsets() -> None:

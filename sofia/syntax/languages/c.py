@@ -447,7 +447,7 @@ UNITS = (
 """What braces do not count in, in C and C++: comments, directives (`#define BEGIN {`), C++ raw
 strings (`u8R"x(...)x"` from its `R`), strings and character literals."""
 
-OUTLINE = bodies.Lexicon(UNITS, rb"\)\s*\Z", frozenset({"compound_statement"}))
+OUTLINE = bodies.Braces(UNITS, rb"\)\s*\Z", frozenset({"compound_statement"}))
 """A function body follows its parameter list (or an `__attribute__((...))` after it)."""
 
 SPEC = Spec(

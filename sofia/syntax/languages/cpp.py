@@ -371,7 +371,7 @@ USES = Uses(
 parameter of type `Foo&`), `Foo::bar()` and `ns::f()` qualified by what they name, `new Foo`,
 base classes, `using ns::X;` imports and namespace aliases, types."""
 
-OUTLINE = bodies.Lexicon(
+OUTLINE = bodies.Braces(
     c.UNITS,
     rb"\)\s*(?:(?:const|volatile|noexcept|override|final|&&?)\s*)*\Z",
     c.OUTLINE.nodes,

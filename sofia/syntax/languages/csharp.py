@@ -217,7 +217,7 @@ USES = Uses(
     labels=is_label,
 )
 
-OUTLINE = bodies.Lexicon(
+OUTLINE = bodies.Braces(
     (
         *bodies.SLASH_COMMENTS,
         bodies.DIRECTIVE_LINES,

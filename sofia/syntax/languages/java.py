@@ -72,7 +72,7 @@ USES = Uses(
     labels=is_label,
 )
 
-OUTLINE = bodies.Lexicon(
+OUTLINE = bodies.Braces(
     (*bodies.SLASH_COMMENTS, bodies.TRIPLE_QUOTED, bodies.DOUBLE_QUOTED, bodies.SINGLE_QUOTED),
     rb"\)\s*(?:throws\s[\w\s.,<>?]*)?\Z",
     frozenset({"block", "constructor_body"}),

@@ -220,7 +220,7 @@ USES = Uses(
     reached=frozenset({"companion_object"}),
 )
 
-OUTLINE = bodies.Lexicon(
+OUTLINE = bodies.Braces(
     (*bodies.SLASH_COMMENTS, bodies.TRIPLE_QUOTED, bodies.DOUBLE_QUOTED, bodies.SINGLE_QUOTED),
     rb"(?s)(?:\bfun\b(?:(?!\b(?:class|interface|object|val|var)\b).)*"
     rb"(?:\)\s*(?::[^={}\n]+)?|=(?:(?!\b(?:object|class|interface|fun|val|var)\b)[^={}])*)"

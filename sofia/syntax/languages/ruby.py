@@ -14,6 +14,7 @@ Qualified names use Ruby's own notation: `::` between namespaces, `#` before an 
 
 from __future__ import annotations
 
+from sofia.syntax import bodies
 from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import Uses
@@ -240,6 +241,18 @@ USES = Uses(
 )
 
 
+OUTLINE = bodies.Indented(
+    rb"^(?P<indent>[ \t]*)(?:(?:private|protected|public|module_function|private_class_method)[ \t]+)?"
+    rb"def[ \t]"
+    rb"(?![^\n]*\bend\b)"  # `def x; 1; end` ends on its line
+    rb"(?![^\n]*\([^)\n]*$)"  # a parameter list going on over the next lines
+    rb"(?![ \t]*[\w.?!=]+(?:\([^)\n]*\))?[ \t]*=[^=~>])"  # `def x = 1` has no `end`
+    rb"[^\n]*\n",
+    b"end",
+    frozenset({"method", "singleton_method"}),
+)
+"""A method's body runs from the line after its `def` to the `end` at the `def`'s indentation."""
+
 SPEC = Spec(
     query="ruby.scm",
     binding_query="ruby.bindings.scm",
@@ -259,4 +272,5 @@ SPEC = Spec(
     through=frozenset({"body_statement"}),
     member_separator=member_separator,
     related=related,
+    outline=OUTLINE,
 )

@@ -286,7 +286,7 @@ USES = Uses(
 )
 
 
-OUTLINE = bodies.Lexicon(
+OUTLINE = bodies.Braces(
     (
         *bodies.SLASH_COMMENTS,
         rb'r(?P<hashes>#*)"(?s:.*?)"(?P=hashes)',

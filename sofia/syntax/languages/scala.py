@@ -209,7 +209,7 @@ USES = Uses(
     labels=is_label,
 )
 
-OUTLINE = bodies.Lexicon(
+OUTLINE = bodies.Braces(
     (*bodies.SLASH_COMMENTS, bodies.TRIPLE_QUOTED, bodies.DOUBLE_QUOTED, bodies.SINGLE_QUOTED),
     rb"(?s)(?:\bdef\b(?:(?!\b(?:class|object|trait|new)\b).)*(?:=|\))|\b(?:val|var)\b[^={}]*=)\s*\Z",
     frozenset({"block", "case_block"}),

@@ -70,7 +70,7 @@ USES = Uses(
     labels=is_label,
 )
 
-OUTLINE = bodies.Lexicon(
+OUTLINE = bodies.Braces(
     (
         *bodies.SLASH_COMMENTS,
         rb'#+"""(?s:.*?)"""#+',
