@@ -242,10 +242,12 @@ def cpu_median(action: Callable[[], object], repeat: int) -> tuple[float, float,
 
 
 def speed_row(lang: str, corpus: Corpus) -> list[object]:
-    """The in-process summarise call of `sf code` (`code.run`, no budget), the parse with its
-    symbol tree alone, and the grammar alone (tree-sitter parsing the bytes the grammar reads, as
-    the language prepares them), on the SPEED_FILES files nearest SPEED_SIZE bytes: median over
-    files of each file's median of SPEED_REPEAT, wall and CPU time, and of each file's least wall time."""
+    """The in-process summarise call of `sf code` (`code.run`, no budget), the outline parse it
+    makes (function bodies left out, docs/architecture.md), the whole parse with its symbol tree
+    (what slices, grep and refs read), and the grammar alone on the whole file (tree-sitter parsing
+    the bytes the grammar reads, as the language prepares them), on the SPEED_FILES files nearest
+    SPEED_SIZE bytes: median over files of each file's median of SPEED_REPEAT, wall and CPU time,
+    and of each file's least wall time."""
     from sofia.providers import code
     from sofia.providers.contract import Context
     from sofia.syntax import language_for, parse
@@ -255,6 +257,7 @@ def speed_row(lang: str, corpus: Corpus) -> list[object]:
     files: list[Path] = []
     summarise: list[tuple[float, float, float]] = []
     parsing: list[tuple[float, float, float]] = []
+    outlining: list[tuple[float, float, float]] = []
     grammar: list[tuple[float, float, float]] = []
     for path in nearest:
         if len(files) == SPEED_FILES:
@@ -267,10 +270,11 @@ def speed_row(lang: str, corpus: Corpus) -> list[object]:
         if document.get("reason") == "summary_not_smaller":
             continue  # read, and given whole since its summary would not be smaller: the next
         if document.get("mode") != "summary":
-            return [lang, "not supported yet", "", "", "", "", ""]
+            return [lang, "not supported yet", "", "", "", "", "", ""]
         files.append(path)
         summarise.append(cpu_median(lambda p=params, c=context: code.run(p, c), SPEED_REPEAT))
         parsing.append(cpu_median(lambda s=source, n=name: parse(s, n), SPEED_REPEAT))
+        outlining.append(cpu_median(lambda s=source, n=name: parse(s, n, outline=True), SPEED_REPEAT))
         grammar.append(cpu_median(grammar_alone(source, name, str(path)), SPEED_REPEAT))
     sizes = sorted(f.stat().st_size // 1000 for f in files)
 
@@ -285,6 +289,7 @@ def speed_row(lang: str, corpus: Corpus) -> list[object]:
         f"{len(files)} ({sizes[0]}–{sizes[-1]} KB)",
         shown(grammar),
         shown(parsing),
+        shown(outlining),
         shown(summarise),
         first_call,
         "≤ 10 ms",
@@ -487,8 +492,9 @@ def main() -> int:
             "lang",
             "files",
             "grammar alone",
-            "parse (symbol tree)",
-            "parse + summary (code.run)",
+            "whole parse (symbol tree)",
+            "outline parse",
+            "outline + summary (code.run)",
             "query compiled (first call)",
             "target",
         ]

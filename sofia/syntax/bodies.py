@@ -97,13 +97,32 @@ def _compiled(lexicon: Braces) -> _Compiled:
     known = _COMPILED.get(id(lexicon))
     if known is not None and known[0] is lexicon:
         return known[1]
+    alternatives = b"|".join([*lexicon.skipped, rb"[{}]"])
+    firsts = _first_characters(lexicon.skipped)
     compiled = _Compiled(
-        re.compile(b"|".join([*lexicon.skipped, rb"[{}]"])),
+        # the characters a match can start with, looked ahead for first: a quarter faster
+        re.compile(
+            b"(?=[" + re.escape(firsts + b"{}") + b"])(?:" + alternatives + b")" if firsts else alternatives
+        ),
         re.compile(lexicon.head),
         re.compile(lexicon.not_head) if lexicon.not_head else None,
     )
     _COMPILED[id(lexicon)] = (lexicon, compiled)
     return compiled
+
+
+def _first_characters(patterns: Sequence[bytes]) -> bytes:
+    """The literal character each pattern starts with (`\\$` is `$`), or b"" if one does not
+    start with a literal character."""
+    firsts = bytearray()
+    for pattern in patterns:
+        if pattern[:1] == b"\\" and pattern[1:2] and not pattern[1:2].isalnum():
+            firsts += pattern[1:2]
+        elif pattern[:1] and pattern[:1] not in b"\\([.^$|?*+{":
+            firsts += pattern[:1]
+        else:
+            return b""
+    return bytes(firsts)
 
 
 def spans(source: bytes, lexicon: Braces) -> list[tuple[int, int]]:
