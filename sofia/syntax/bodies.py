@@ -17,7 +17,7 @@ times, give up: the file is parsed whole, as without an outline.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -238,11 +238,19 @@ def agreed(tree: Any, left_out: Sequence[tuple[int, int]], lexicon: Outline) -> 
     return verdicts
 
 
-def outline(source: bytes, grammar: str, lexicon: Outline) -> Any | None:
+def outline(
+    source: bytes,
+    grammar: str,
+    lexicon: Outline,
+    prepare: Callable[[bytes], bytes] | None = None,
+) -> tuple[Any, bytes] | None:
     """A tree of `source` read without its function bodies, each of which the grammar agreed is
-    one; None where there is none to leave out or no guess held (parse it whole)."""
+    one, and the bytes it was parsed from; None where there is none to leave out or no guess held
+    (parse it whole). `prepare` (the language's, keeping lengths) is run only on what is parsed:
+    the bodies are found in the source as written, whose braces and strings it leaves alone."""
     import time
 
+    from sofia.syntax import regions
     from sofia.syntax.grammars import BOM, PARSE_TIMEOUT, ParseTimeout, parse_bytes
 
     if source.startswith(BOM):
@@ -253,12 +261,23 @@ def outline(source: bytes, grammar: str, lexicon: Outline) -> Any | None:
         remaining = deadline - time.monotonic()
         if not left_out or remaining <= 0:
             return None
+        read = regions.prepared(source, _between(left_out, len(source)), prepare) if prepare else source
         try:
-            tree = parse_bytes(source, grammar, ranges=included(source, left_out), timeout=remaining)
+            tree = parse_bytes(read, grammar, ranges=included(read, left_out), timeout=remaining)
         except ParseTimeout:
             return None
         verdicts = agreed(tree, left_out, lexicon)
         if all(verdicts):
-            return tree
+            return tree, read
         left_out = [span for span, kept in zip(left_out, verdicts, strict=True) if kept]
     return None
+
+
+def _between(left_out: Sequence[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """The spans of a file of `size` bytes outside the `left_out` ones."""
+    kept, start = [], 0
+    for left_start, left_end in left_out:
+        kept.append((start, left_start))
+        start = left_end
+    kept.append((start, size))
+    return kept

@@ -548,12 +548,12 @@ def outline(source: bytes, lang: str, name: str = "") -> SymbolTree:
     spec = spec_of(lang)
     if spec.outline is None:
         return extract(source, lang, name)
-    prepared = _prepared(spec, source)
-    tree = bodies.outline(prepared, _grammar(lang), spec.outline)
-    if tree is None:
-        tree = parse_bytes(prepared, _grammar(lang))
-    _PREPARED[:] = [(tree, prepared)]
-    return symbol_tree(read(source, lang, tree))
+    found = bodies.outline(source, _grammar(lang), spec.outline, spec.prepare)
+    if found is None:
+        prepared = _prepared(spec, source)
+        found = parse_bytes(prepared, _grammar(lang)), prepared
+    _PREPARED[:] = [found]
+    return symbol_tree(read(source, lang, found[0]))
 
 
 def symbol_tree(parsed: Parsed) -> SymbolTree:

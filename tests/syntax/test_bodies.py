@@ -46,9 +46,8 @@ def test_an_outline_keeps_every_symbol_outside_the_bodies_it_leaves_out(lang: st
     left_out_anywhere = 0
     for path in files:
         source = path.read_bytes()
-        prepared = spec.prepare(source) if spec.prepare is not None else source
-        spans = spec.outline.spans(prepared)
-        tree = bodies.outline(prepared, queried._grammar(lang), spec.outline)
+        spans = spec.outline.spans(source)
+        tree = bodies.outline(source, queried._grammar(lang), spec.outline, spec.prepare)
         whole = facts(queried.extract(source, lang))
         outlined = facts(queried.outline(source, lang))
         if tree is None:
@@ -107,8 +106,9 @@ def test_a_guess_the_grammar_does_not_share_is_parsed_after_all() -> None:
 """
     guessed = bodies.spans(source, java.OUTLINE)
     assert len(guessed) == 3
-    tree = bodies.outline(source, "java", java.OUTLINE)
-    assert tree is not None
+    found = bodies.outline(source, "java", java.OUTLINE)
+    assert found is not None
+    tree = found[0]
     assert facts(queried.outline(source, "java")) == facts(queried.extract(source, "java"))
     methods, stack = [], [tree.root_node]
     while stack:

@@ -373,11 +373,11 @@ base classes, `using ns::X;` imports and namespace aliases, types."""
 
 OUTLINE = bodies.Braces(
     c.UNITS,
-    rb"\)\s*(?:(?:const|volatile|noexcept|override|final|&&?)\s*)*\Z",
+    rb"\)\s*(?:(?:const|volatile|noexcept|override|final|&&?)\s*)*(?:->[^{};]*)?\Z",
     c.OUTLINE.nodes,
 )
-"""A function body follows its parameter list and the qualifiers after it (`) const override {`);
-a constructor's after its last initialiser's `)`."""
+"""A function body follows its parameter list, the qualifiers after it and a trailing return type
+(`) const override {`, `) const -> bool {`); a constructor's after its last initialiser's `)`."""
 
 SPEC = Spec(
     query="cpp.scm",
