@@ -209,13 +209,19 @@ USES = Uses(
     labels=is_label,
 )
 
+_EXPRESSION = rb"(?:(?!\b(?:new|class|object|trait|def|val|var|import|case)\b)[^={};])*"
+"""What may stand between a definition's `=` and the brace its expression ends with: no other
+definition, and not `new` (an anonymous class's braces hold members)."""
+
 OUTLINE = bodies.Braces(
     (*bodies.SLASH_COMMENTS, bodies.TRIPLE_QUOTED, bodies.DOUBLE_QUOTED, bodies.SINGLE_QUOTED),
-    rb"(?s)(?:\bdef\b(?:(?!\b(?:class|object|trait|new)\b).)*(?:=|\))|\b(?:val|var)\b[^={}]*=)\s*\Z",
+    rb"(?s)(?:\bdef\b(?:(?!\b(?:class|object|trait|new)\b).)*(?:=(?!>)" + _EXPRESSION + rb"|\))"
+    rb"|\b(?:val|var)\b[^={}]*=(?!>)" + _EXPRESSION + rb")\s*\Z",
     frozenset({"block", "case_block"}),
 )
-"""A method body follows `def`'s `=` (or, in Scala 2's procedure syntax, its parameter list); a
-value's block follows `val x =`."""
+"""A method's body is what follows `def`'s `=` (or, in Scala 2's procedure syntax, its parameter
+list): a block, or the braces its expression ends with (`= x match {`, `= xs.map {`), but not an
+anonymous class (`= new Foo {`); a value's initialiser the same."""
 
 SPEC = Spec(
     query="scala.scm",
