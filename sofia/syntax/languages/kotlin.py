@@ -224,12 +224,15 @@ OUTLINE = bodies.Braces(
     (*bodies.SLASH_COMMENTS, bodies.TRIPLE_QUOTED, bodies.DOUBLE_QUOTED, bodies.SINGLE_QUOTED),
     rb"(?s)(?:\bfun\b(?:(?!\b(?:class|interface|object|val|var)\b).)*"
     rb"(?:\)\s*(?::[^={}\n]+)?|=(?:(?!\b(?:object|class|interface|fun|val|var)\b)[^={}])*)"
-    rb"|\binit\s*|\b[gs]et\s*\([^()]*\)\s*(?::[^={}\n]+)?)\Z",
+    rb"|\binit\s*|\b[gs]et\s*\([^()]*\)\s*(?::[^={}\n]+)?"
+    rb"|(?m:^[ \t]*(?:[a-z]+[ \t]+)*(?:val|var)[ \t][^={}\n]*(?:=|\bby\b)(?:(?!\bobject\b)[^={}\n])*))\Z",
     frozenset({"block", "lambda_literal", "when_expression"}),
     not_head=rb"\bfun\s+interface\b",
 )
 """A function body follows `fun`'s parameter list and return type, and so does the lambda of an
-expression body (`= ModuleDefinition {`); `init` blocks and accessors' bodies too."""
+expression body (`= ModuleDefinition {`); `init` blocks, accessors' bodies and the lambda a
+property is initialised or delegated with (`val x by lazy {`) are code too; an object expression
+(`= object : Foo {`) is not."""
 
 SPEC = Spec(
     query="kotlin.scm",
