@@ -76,7 +76,7 @@ OUTLINE = bodies.Braces(
     (*bodies.SLASH_COMMENTS, bodies.TRIPLE_QUOTED, bodies.DOUBLE_QUOTED, bodies.SINGLE_QUOTED),
     rb"(?:\)\s*(?:throws\s[\w\s.,<>?]*)?|(?<![\w.])static\s*|->\s*)\Z",
     frozenset({"block", "constructor_body"}),
-    not_head=rb"\bnew\s[^;{}]*\Z",
+    not_head=rb"\bnew\s+[\w.<>\[\], ?]+\([^;{}/]*\)\s*\Z",
 )
 """A method or constructor body follows its parameter list or `throws` clause; a static
 initialiser's follows `static`, a lambda's `->`; an anonymous class's (`new Foo() {`) is a class
