@@ -67,9 +67,11 @@ class Indented:
     """Function bodies that open on their declaration's line and close with a word on a line of
     its own at the declaration's indentation (Ruby's `def ... end`): a scan of lines, no lexer."""
 
+    keyword: bytes
+    """The word a declaration's first line holds (`def`): only lines holding it are matched."""
     opener: bytes
-    """A pattern (multi-line mode) of a declaration's whole first line, its indentation captured
-    as `indent`; a line it matches opens a body, which starts on the next line."""
+    """A pattern (multi-line mode) of a declaration's whole first line from its start, its
+    indentation captured as `indent`; a line it matches opens a body, which starts on the next."""
     closer: bytes
     """The word that closes the body (`end`)."""
     nodes: frozenset[str]
@@ -194,22 +196,40 @@ def included(source: bytes, left_out: Sequence[tuple[int, int]]) -> list[Any]:
 def indented_spans(source: bytes, lexicon: Indented) -> list[tuple[int, int]]:
     """The spans from the line after each opening line to its closer at the same indentation
     (the outermost ones; a declaration inside a left-out body is not looked at)."""
+    keyword = _pattern(re.escape(lexicon.keyword) + rb"\b")  # a literal first: found by a fast scan
     opener = _pattern(lexicon.opener, re.MULTILINE)
     found: list[tuple[int, int]] = []
     after = 0
-    for match in opener.finditer(source):
-        if match.start() < after:
+    for hit in keyword.finditer(source):
+        line_start = source.rfind(b"\n", 0, hit.start()) + 1
+        if line_start < after:
             continue
-        indent = match.group("indent")
-        closer = _pattern(b"^" + re.escape(indent) + re.escape(lexicon.closer) + rb"\b", re.MULTILINE)
-        close = closer.search(source, match.end())
-        if close is None:
+        match = opener.match(source, line_start)
+        if match is None:
             continue
-        end = close.start() + len(indent)
+        end = _closer(source, match.group("indent"), lexicon.closer, match.end() - 1)
+        if end < 0:
+            continue
         if end > match.end():
             found.append((match.end(), end))
-        after = close.end()
+        after = end + len(lexicon.closer)
     return found
+
+
+def _closer(source: bytes, indent: bytes, word: bytes, start: int) -> int:
+    """The offset of `word` on the first line after `start` that is `indent` then `word` (and no
+    more of a word: `end`, not `endpoint`), -1 if none (a search of bytes, not of a pattern)."""
+    wanted = b"\n" + indent + word
+    at = source.find(wanted, start)
+    while at >= 0:
+        after = at + len(wanted)
+        if after == len(source) or not (source[after : after + 1].isalnum() or source[after] == _UNDERSCORE):
+            return after - len(word)
+        at = source.find(wanted, at + 1)
+    return -1
+
+
+_UNDERSCORE = ord("_")
 
 
 @cache

@@ -242,7 +242,8 @@ USES = Uses(
 
 
 OUTLINE = bodies.Indented(
-    rb"^(?P<indent>[ \t]*)(?:(?:private|protected|public|module_function|private_class_method)[ \t]+)?"
+    b"def",
+    rb"(?P<indent>[ \t]*)(?:(?:private|protected|public|module_function|private_class_method)[ \t]+)?"
     rb"def[ \t]"
     rb"(?![^\n]*\bend\b)"  # `def x; 1; end` ends on its line
     rb"(?![^\n]*\([^)\n]*$)"  # a parameter list going on over the next lines
