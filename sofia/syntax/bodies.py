@@ -16,7 +16,9 @@ times, give up: the file is parsed whole, as without an outline.
 
 from __future__ import annotations
 
+import math
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -38,6 +40,11 @@ HEADER_WINDOW = 600
 """Bytes of a header the heads are matched against (a longer one is cut from the front)."""
 ROUNDS = 3
 """Parses with a guess corrected before the whole file is parsed instead."""
+SCAN_TIMEOUT = 0.25
+"""Seconds a scan for bodies may take before the file is parsed whole instead (a 4 MiB file
+scans in about 0.1 s)."""
+_CHECK_EVERY = 256
+"""Matches between two looks at the clock."""
 
 
 @dataclass(frozen=True)
@@ -58,8 +65,8 @@ class Braces:
     closer: bytes = b"}"
     """The token that ends a body (the grammar's, at the end of a left-out span)."""
 
-    def spans(self, source: bytes) -> list[tuple[int, int]]:
-        return spans(source, self)
+    def spans(self, source: bytes, deadline: float = math.inf) -> list[tuple[int, int]]:
+        return spans(source, self, deadline)
 
 
 @dataclass(frozen=True)
@@ -77,8 +84,8 @@ class Indented:
     nodes: frozenset[str]
     """Node types the closer must end, from before the left-out span (`method`)."""
 
-    def spans(self, source: bytes) -> list[tuple[int, int]]:
-        return indented_spans(source, self)
+    def spans(self, source: bytes, deadline: float = math.inf) -> list[tuple[int, int]]:
+        return indented_spans(source, self, deadline)
 
 
 Outline = Braces | Indented
@@ -127,15 +134,18 @@ def _first_characters(patterns: Sequence[bytes]) -> bytes:
     return bytes(firsts)
 
 
-def spans(source: bytes, lexicon: Braces) -> list[tuple[int, int]]:
+def spans(source: bytes, lexicon: Braces, deadline: float = math.inf) -> list[tuple[int, int]]:
     """The byte spans inside the outermost function bodies of `source` (each from just after its
-    `{` to its `}`), in order; [] when the braces do not balance."""
+    `{` to its `}`), in order; [] when the braces do not balance, or past `deadline` (a
+    `time.monotonic()`: hostile headers make the head patterns slow, and no scan may hang a call)."""
     compiled = _compiled(lexicon)
     found: list[tuple[int, int]] = []
     opened: list[tuple[int, bool]] = []
     in_body = 0
     header_start = 0
-    for match in compiled.tokens.finditer(source):
+    for count, match in enumerate(compiled.tokens.finditer(source)):
+        if count % _CHECK_EVERY == 0 and time.monotonic() > deadline:
+            return []
         at = match.start()
         brace = source[at]
         if brace == _OPEN:
@@ -193,22 +203,30 @@ def included(source: bytes, left_out: Sequence[tuple[int, int]]) -> list[Any]:
     return ranges
 
 
-def indented_spans(source: bytes, lexicon: Indented) -> list[tuple[int, int]]:
+def indented_spans(source: bytes, lexicon: Indented, deadline: float = math.inf) -> list[tuple[int, int]]:
     """The spans from the line after each opening line to its closer at the same indentation
-    (the outermost ones; a declaration inside a left-out body is not looked at)."""
+    (the outermost ones; a declaration inside a left-out body is not looked at); [] past
+    `deadline`. An indentation no closer is found at is not searched again."""
     keyword = _pattern(re.escape(lexicon.keyword) + rb"\b")  # a literal first: found by a fast scan
     opener = _pattern(lexicon.opener, re.MULTILINE)
     found: list[tuple[int, int]] = []
+    unclosed: set[bytes] = set()
     after = 0
-    for hit in keyword.finditer(source):
+    for count, hit in enumerate(keyword.finditer(source)):
+        if count % _CHECK_EVERY == 0 and time.monotonic() > deadline:
+            return []
         line_start = source.rfind(b"\n", 0, hit.start()) + 1
         if line_start < after:
             continue
         match = opener.match(source, line_start)
         if match is None:
             continue
-        end = _closer(source, match.group("indent"), lexicon.closer, match.end() - 1)
+        indent = match.group("indent")
+        if indent in unclosed:
+            continue
+        end = _closer(source, indent, lexicon.closer, match.end() - 1)
         if end < 0:
+            unclosed.add(indent)
             continue
         if end > match.end():
             found.append((match.end(), end))
@@ -268,15 +286,13 @@ def outline(
     one, and the bytes it was parsed from; None where there is none to leave out or no guess held
     (parse it whole). `prepare` (the language's, keeping lengths) is run only on what is parsed:
     the bodies are found in the source as written, whose braces and strings it leaves alone."""
-    import time
-
     from sofia.syntax import regions
     from sofia.syntax.grammars import BOM, PARSE_TIMEOUT, ParseTimeout, parse_bytes
 
     if source.startswith(BOM):
         return None
-    left_out = lexicon.spans(source)
-    deadline = time.monotonic() + PARSE_TIMEOUT  # all rounds together; the whole parse has its own
+    deadline = time.monotonic() + PARSE_TIMEOUT  # the scan and all rounds; the whole parse has its own
+    left_out = lexicon.spans(source, time.monotonic() + SCAN_TIMEOUT)
     for _ in range(ROUNDS):
         remaining = deadline - time.monotonic()
         if not left_out or remaining <= 0:

@@ -3,6 +3,7 @@ and checked against what the grammar makes of their braces (`sofia.syntax.bodies
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -156,6 +157,21 @@ end
     tree = bodies.outline(source, "ruby", ruby.OUTLINE)
     assert tree is not None
     assert facts(queried.outline(source, "ruby")) == facts(queried.extract(source, "ruby"))
+
+
+def test_a_scan_past_its_deadline_leaves_nothing_out() -> None:
+    """A scan that takes too long (hostile headers) gives up, and the file is parsed whole."""
+    rust_source = b"fn a() { 1 }\n" * 10
+    ruby_source = b"def a\n  1\nend\n" * 10
+    assert len(rust.OUTLINE.spans(rust_source)) == 10
+    assert len(ruby.OUTLINE.spans(ruby_source)) == 10
+    assert rust.OUTLINE.spans(rust_source, deadline=time.monotonic() - 1) == []
+    assert ruby.OUTLINE.spans(ruby_source, deadline=time.monotonic() - 1) == []
+
+
+def test_a_def_without_an_end_at_its_indentation_opens_nothing() -> None:
+    source = b"  def broken\n    1\n" * 3 + b"def fine\n  2\nend\n"
+    assert [source[a:b] for a, b in ruby.OUTLINE.spans(source)] == [b"  2\n"]
 
 
 def test_the_left_out_parse_keeps_lines_and_offsets() -> None:
