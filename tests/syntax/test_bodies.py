@@ -174,6 +174,28 @@ def test_a_def_without_an_end_at_its_indentation_opens_nothing() -> None:
     assert [source[a:b] for a, b in ruby.OUTLINE.spans(source)] == [b"  2\n"]
 
 
+def test_a_swift_computed_property_s_getter_is_a_body() -> None:
+    """What a getter declares is the getter's (as a function's is); the properties themselves,
+    a protocol's requirements among them, stay rows."""
+    source = b"""public protocol Shape {
+  var area: Double { get }
+}
+public struct Square: Shape {
+  public var side: Double
+  public var area: Double {
+    func helper() -> Double { side * side }
+    return helper()
+  }
+}
+"""
+    whole = {s.qname for s in flat(queried.extract(source, "swift").symbols)}
+    outlined = {s.qname for s in flat(queried.outline(source, "swift").symbols)}
+    assert "Square.area.helper" in whole or "Square.helper" in whole
+    assert outlined == whole - {"Square.area.helper", "Square.helper"}
+    rows = queried.read(source, "swift", queried.outline(source, "swift").trees[0]).declarations
+    assert [d.name for d in rows if d.kind == "property"] == ["area", "side", "area"]
+
+
 def test_the_left_out_parse_keeps_lines_and_offsets() -> None:
     source = b"class A {\n  fun f() {\n    g()\n    h()\n  }\n  fun k() = 1\n}\n"
     spans = bodies.spans(source, kotlin.OUTLINE)

@@ -80,10 +80,16 @@ OUTLINE = bodies.Braces(
         rb"#(?:if|elseif|else|endif)\b[^\n]*",
     ),
     rb"(?s)(?:\b(?:func|init[?!]?|subscript)\b(?:(?!\b(?:class|struct|enum|protocol|extension|actor|var|let|case)\b).)*"
-    rb"|\bdeinit\s*)\Z",
-    frozenset({"function_body", "computed_property"}),
+    rb"|\bdeinit\s*"
+    rb"|(?m:^[ \t]*(?:[@\w]+(?:\([^()\n]*\))?[ \t]+)*var[ \t]+\w+[ \t]*:[^={}\n]*))\Z",
+    frozenset(
+        {"function_body", "computed_property", "protocol_property_requirements", "willset_didset_block"}
+    ),
 )
-"""A body follows a `func`, `init`, `subscript` or `deinit` header."""
+"""A body follows a `func`, `init`, `subscript` or `deinit` header; a computed property's (its
+getter, or its `get`/`set`) follows `var name: Type` on one line (`var body: some View {`), and
+so do a protocol's `{ get set }` and a stored property's `willSet`/`didSet`, which a summary does
+not show either."""
 
 SPEC = Spec(
     query="swift.scm",
