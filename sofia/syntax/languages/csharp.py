@@ -229,12 +229,14 @@ OUTLINE = bodies.Braces(
         bodies.DOUBLE_QUOTED,
         bodies.SINGLE_QUOTED,
     ),
-    rb"\)\s*(?:where\s[\w\s.,:<>()?\[\]]*)?\Z",
-    frozenset({"block"}),
+    rb"(?:\)\s*(?:where\s[\w\s.,:<>()?\[\]]*)?|(?<![\w.])(?:get|set|init|add|remove)\s*)\Z",
+    frozenset({"block", "accessor_list"}),
     not_head=rb"\bnew\s*[\w.<>\[\]]*\s*\([^()]*\)\s*\Z|=>\s*\Z",
 )
-"""A method, constructor or local function body follows its parameter list or `where` clause; an
-object initialiser (`new Foo() {`) and a lambda's block are no such body."""
+"""A method, constructor or local function body follows its parameter list or `where` clause, an
+accessor's its `get`, `set`, `init`, `add` or `remove` (a property named `init` has its accessor
+list taken for one: a summary shows none of it either); an object initialiser (`new Foo() {`) and
+a lambda's block are no such body."""
 
 SPEC = Spec(
     query="csharp.scm",
