@@ -10,8 +10,8 @@ parse").
 C#) directive lines. A `{` at the level where declarations are listed (not inside a skipped body)
 opens a body when the text before it back to the previous `;`, `{` or `}` (its header) matches
 the lexicon's `head` and not its `not_head`. `Indented` (Ruby) pairs a `def` line with the next
-`end` at its indentation. Braces that do not balance, or a guess the grammar disagrees with three
-times, give up: the file is parsed whole, as without an outline.
+`end` at its indentation. Braces that do not balance, a guess the grammar disagrees with three
+times, or a scan longer than `SCAN_TIMEOUT` give up: the file is parsed whole, as without one.
 """
 
 from __future__ import annotations
