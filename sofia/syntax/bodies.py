@@ -36,6 +36,9 @@ TRIPLE_QUOTED = rb'"""(?s:.*?)(?:"""|\Z)'
 DIRECTIVE_LINES = rb"#[^\n\\]*(?:\\(?s:.)[^\n\\]*)*"
 """A C or C# directive with its continuation lines (`#define BEGIN {` opens nothing): outside
 comments and strings, a `#` only starts one there."""
+QUOTED = (*SLASH_COMMENTS, TRIPLE_QUOTED, DOUBLE_QUOTED, SINGLE_QUOTED)
+"""Comments, multi-line and one-line strings and characters: all that Java, Kotlin and Scala
+write braces in that do not count."""
 HEADER_WINDOW = 600
 """Bytes of a header the heads are matched against (a longer one is cut from the front)."""
 ROUNDS = 3

@@ -73,7 +73,7 @@ USES = Uses(
 )
 
 OUTLINE = bodies.Braces(
-    (*bodies.SLASH_COMMENTS, bodies.TRIPLE_QUOTED, bodies.DOUBLE_QUOTED, bodies.SINGLE_QUOTED),
+    bodies.QUOTED,
     rb"(?:\)\s*(?:throws\s[\w\s.,<>?]*)?|(?<![\w.])static\s*|->\s*)\Z",
     frozenset({"block", "constructor_body"}),
     not_head=rb"\bnew\s+[\w.<>\[\], ?]+\([^;{}/]*\)\s*\Z",

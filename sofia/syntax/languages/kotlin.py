@@ -221,7 +221,7 @@ USES = Uses(
 )
 
 OUTLINE = bodies.Braces(
-    (*bodies.SLASH_COMMENTS, bodies.TRIPLE_QUOTED, bodies.DOUBLE_QUOTED, bodies.SINGLE_QUOTED),
+    bodies.QUOTED,
     rb"(?s)(?:\bfun\b(?:(?!\b(?:class|interface|object|val|var)\b).)*"
     rb"(?:\)\s*(?::[^={}\n]+)?|=(?:(?!\b(?:object|class|interface|fun|val|var)\b)[^={}])*)"
     rb"|\binit\s*|\b[gs]et\s*\([^()]*\)\s*(?::[^={}\n]+)?"

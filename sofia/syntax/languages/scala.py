@@ -214,7 +214,7 @@ _EXPRESSION = rb"(?:(?!\b(?:new|class|object|trait|def|val|var|import|case)\b)[^
 definition, and not `new` (an anonymous class's braces hold members)."""
 
 OUTLINE = bodies.Braces(
-    (*bodies.SLASH_COMMENTS, bodies.TRIPLE_QUOTED, bodies.DOUBLE_QUOTED, bodies.SINGLE_QUOTED),
+    bodies.QUOTED,
     rb"(?s)(?:\bdef\b(?:(?!\b(?:class|object|trait|new)\b).)*(?:=(?!>)" + _EXPRESSION + rb"|\))"
     rb"|\b(?:val|var)\b[^={}]*=(?!>)" + _EXPRESSION + rb")\s*\Z",
     frozenset({"block", "case_block"}),
