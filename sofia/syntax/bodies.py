@@ -16,6 +16,7 @@ times, or a scan longer than `SCAN_TIMEOUT` give up: the file is parsed whole, a
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import time
@@ -310,6 +311,173 @@ def outline(
             return tree, read
         left_out = [span for span, kept in zip(left_out, verdicts, strict=True) if kept]
     return None
+
+
+def repaired(
+    source: bytes,
+    tree: Any,
+    grammar: str,
+    lexicon: Outline,
+    prepare: Callable[[bytes], bytes] | None = None,
+) -> tuple[Any, bytes, list[tuple[int, int]]] | None:
+    """A tree of `source` parsed again without the function bodies the grammar could not read,
+    where one of them made its recovery swallow the declarations around it (a Swift `#if` among a
+    `switch`'s cases turns the whole class into one ERROR); with the bytes it was parsed from and
+    the bodies left out. None where `tree`'s errors hold no whole body (no declaration went with
+    them), or no bodies left out leave fewer bytes in error.
+
+    The bodies holding the innermost errors are tried first (one parse, most often). Where the
+    recovery's errors point elsewhere, every body is left out, then put back half by half while
+    the file parses as well without the rest (at most `REPAIR_PARSES` parses in all)."""
+    from sofia.syntax.grammars import BOM, PARSE_TIMEOUT, error_nodes
+
+    broken = error_nodes(tree.root_node)
+    if not broken or source.startswith(BOM) or not any(_could_hold(source, e, lexicon) for e in broken):
+        return None
+    trial = _Trial(source, grammar, lexicon, prepare, time.monotonic() + PARSE_TIMEOUT)
+    candidates = lexicon.spans(source, time.monotonic() + SCAN_TIMEOUT)
+    if not candidates or not _swallowed(broken, candidates):
+        return None
+    before = _error_bytes(broken)
+    found = trial.parse(_holding(candidates, error_leaves(tree.root_node)))
+    for _ in range(ROUNDS - 1):
+        if found is None:
+            break
+        more = [s for s in _holding(candidates, error_leaves(found[0].root_node)) if s not in found[2]]
+        if not more:
+            break
+        found = trial.parse(sorted({*found[2], *more}))
+    if found is not None and trial.errors(found) < before:
+        return found
+    return _bisected(trial, candidates, before)
+
+
+REPAIR_PARSES = 16
+"""Parses a repair may take (the file's first parse aside): a file it needs more for is read as
+the grammar first parsed it."""
+
+
+class _Trial:
+    """Parses of one file with some bodies left out, each checked as the outline's are."""
+
+    def __init__(
+        self,
+        source: bytes,
+        grammar: str,
+        lexicon: Outline,
+        prepare: Callable[[bytes], bytes] | None,
+        deadline: float,
+    ) -> None:
+        self.source, self.grammar, self.lexicon, self.prepare = source, grammar, lexicon, prepare
+        self.deadline = deadline
+        self.parses = 0
+
+    def parse(self, left_out: list[tuple[int, int]]) -> tuple[Any, bytes, list[tuple[int, int]]] | None:
+        """The tree without `left_out` (those the grammar does not read as bodies put back),
+        or None when nothing is left out, the parses or the time are spent."""
+        from sofia.syntax import regions
+        from sofia.syntax.grammars import ParseTimeout, parse_bytes
+
+        source = self.source
+        while left_out:
+            remaining = self.deadline - time.monotonic()
+            if self.parses >= REPAIR_PARSES or remaining <= 0:
+                return None
+            self.parses += 1
+            read = (
+                regions.prepared(source, _between(left_out, len(source)), self.prepare)
+                if self.prepare
+                else source
+            )
+            try:
+                fixed = parse_bytes(read, self.grammar, ranges=included(read, left_out), timeout=remaining)
+            except ParseTimeout:
+                return None
+            verdicts = agreed(fixed, left_out, self.lexicon)
+            if all(verdicts):
+                return fixed, read, left_out
+            left_out = [span for span, kept in zip(left_out, verdicts, strict=True) if kept]
+        return None
+
+    @staticmethod
+    def errors(found: tuple[Any, bytes, list[tuple[int, int]]]) -> int:
+        from sofia.syntax.grammars import error_nodes
+
+        return _error_bytes(error_nodes(found[0].root_node))
+
+
+def _bisected(
+    trial: _Trial, candidates: list[tuple[int, int]], before: int
+) -> tuple[Any, bytes, list[tuple[int, int]]] | None:
+    """Every body left out, then each half of a group put back while the errors do not grow:
+    the fewest bodies (found in the parses allowed) whose absence mends the file."""
+    best = trial.parse(candidates)
+    if best is None or trial.errors(best) >= before:
+        return None
+    floor = trial.errors(best)
+    groups = [best[2][len(best[2]) // 2 :], best[2][: len(best[2]) // 2]]
+    while groups:
+        group = groups.pop()
+        if not group:
+            continue
+        rest = [span for span in best[2] if span not in group]
+        tried = trial.parse(rest) if rest else None
+        if tried is not None and trial.errors(tried) <= floor:
+            best = tried  # the group parses: it stays in
+        elif trial.parses >= REPAIR_PARSES:
+            break
+        elif len(group) > 1:
+            groups += [group[len(group) // 2 :], group[: len(group) // 2]]
+    return best
+
+
+def error_leaves(root: Any, limit: int = 256) -> list[int]:
+    """The start offsets of the innermost ERROR and MISSING nodes under `root` (those holding no
+    other), in no particular order: where the grammar first met what it could not read, before
+    its recovery spread (at most `limit`)."""
+    found: list[int] = []
+    stack = [root]
+    while stack and len(found) < limit:
+        node = stack.pop()
+        inner = [child for child in node.children if child.has_error or child.is_missing]
+        if (node.is_error or node.is_missing) and not inner:
+            found.append(node.start_byte)
+        stack.extend(inner)
+    return found
+
+
+def _holding(spans: Sequence[tuple[int, int]], offsets: Sequence[int]) -> list[tuple[int, int]]:
+    """The spans (sorted, apart) holding one of the offsets, in order."""
+    starts = [start for start, _ in spans]
+    held: set[int] = set()
+    for offset in offsets:
+        index = bisect.bisect_right(starts, offset) - 1
+        if index >= 0 and offset < spans[index][1]:
+            held.add(index)
+    return [spans[index] for index in sorted(held)]
+
+
+def _could_hold(source: bytes, error: Any, lexicon: Outline) -> bool:
+    """Whether an error region's text holds what opens a body (`{`, `def`) and, later, what
+    closes one: could it hold a whole body (the text alone, before the file is scanned)?"""
+    opener = b"{" if isinstance(lexicon, Braces) else lexicon.keyword
+    opened = source.find(opener, error.start_byte, error.end_byte)
+    return opened >= 0 and source.find(lexicon.closer, opened, error.end_byte) >= 0
+
+
+def _swallowed(errors: Sequence[Any], spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether an error region holds a whole body: the grammar's recovery took in more than the
+    statement it failed on, and declarations went with it."""
+    starts = [start for start, _ in spans]
+    for error in errors:
+        index = bisect.bisect_left(starts, error.start_byte)
+        if index < len(spans) and spans[index][1] <= error.end_byte:
+            return True
+    return False
+
+
+def _error_bytes(errors: Sequence[Any]) -> int:
+    return sum(error.end_byte - error.start_byte for error in errors)
 
 
 def _between(left_out: Sequence[tuple[int, int]], size: int) -> list[tuple[int, int]]:

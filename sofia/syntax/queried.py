@@ -241,6 +241,10 @@ class Parsed:
     roots: list[Node] = field(default_factory=list)
     """The roots the query ran over: the file's tree, then the pieces parsed again."""
     bindings_read: bool = False
+    unparsed: list[tuple[int, int]] = field(default_factory=list)
+    """Function bodies `tree` was parsed without, the grammar having failed in them in a way that
+    undid the declarations around them (`bodies.repaired`); `broken` is the parse with them."""
+    broken: Any | None = None
 
 
 def spec_of(lang: str) -> Spec:
@@ -344,12 +348,33 @@ def trees(source: bytes, lang: str, words: Sequence[str] = ()) -> list[Any]:
         spans = spec.regions(source, positions)
         included = regions.ranges(source, spans)
     if included is None:
-        prepared = _prepared(spec, source)
-    else:
-        prepared = regions.prepared(source, spans, spec.prepare) if spec.prepare is not None else source
+        return [_whole(spec, lang, source, _prepared(spec, source))]
+    prepared = regions.prepared(source, spans, spec.prepare) if spec.prepare is not None else source
     tree = parse_bytes(prepared, _grammar(lang), ranges=included)
     _PREPARED[:] = [(tree, prepared)]
     return [tree]
+
+
+def _whole(spec: Spec, lang: str, source: bytes, prepared: bytes) -> Any:
+    """The tree of the whole file; parsed again without the function bodies the grammar could
+    not read where one of them made it lose the declarations around it (`bodies.repaired`: the
+    bodies left out are then the tree's `_REPAIRED` entry)."""
+    grammar = _grammar(lang)
+    tree = parse_bytes(prepared, grammar)
+    _PREPARED[:] = [(tree, prepared)]
+    if spec.outline is None or not tree.root_node.has_error:
+        return tree
+    found = bodies.repaired(source, tree, grammar, spec.outline, spec.prepare)
+    if found is None:
+        return tree
+    fixed, read, left_out = found
+    _PREPARED[:] = [(fixed, read)]
+    _REPAIRED[:] = [(fixed, left_out, tree)]
+    return fixed
+
+
+_REPAIRED: list[tuple[Any, list[tuple[int, int]], Any]] = []
+"""The last tree `_whole` parsed again without bodies: it, the bodies left out, the first parse."""
 
 
 _PREPARED: list[tuple[Any, bytes]] = []
@@ -389,7 +414,8 @@ def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
     spec = spec_of(lang)
     prepared = _prepared(spec, source, tree)
     if tree is None:
-        tree = parse_bytes(prepared, _grammar(lang))
+        tree = _whole(spec, lang, source, prepared)
+        prepared = _prepared(spec, source, tree)
     declarations: list[Declaration] = []
     package = ""
     imports: list[Node] = []
@@ -431,7 +457,10 @@ def _read(source: bytes, lang: str, tree: Any | None) -> Parsed:
     declarations.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte, d.name_node.start_byte))
     _nest(declarations)
     imports.sort(key=lambda n: n.start_byte)
-    return Parsed(lang, source, tree, declarations, package, list(dict.fromkeys(imports)), bindings, roots)
+    parsed = Parsed(lang, source, tree, declarations, package, list(dict.fromkeys(imports)), bindings, roots)
+    if _REPAIRED and _REPAIRED[0][0] is tree:
+        parsed.unparsed, parsed.broken = _REPAIRED[0][1], _REPAIRED[0][2]
+    return parsed
 
 
 _ROLES: dict[str, tuple[str, str]] = {}
@@ -550,8 +579,8 @@ def outline(source: bytes, lang: str, name: str = "") -> SymbolTree:
         return extract(source, lang, name)
     found = bodies.outline(source, _grammar(lang), spec.outline, spec.prepare)
     if found is None:
-        prepared = _prepared(spec, source)
-        found = parse_bytes(prepared, _grammar(lang)), prepared
+        tree = _whole(spec, lang, source, _prepared(spec, source))
+        found = tree, _prepared(spec, source, tree)
     _PREPARED[:] = [found]
     return symbol_tree(read(source, lang, found[0]))
 
@@ -587,8 +616,9 @@ def symbol_tree(parsed: Parsed) -> SymbolTree:
         lang=parsed.lang,
         source=parsed.source,
         symbols=roots,
-        parse_errors=count_errors(parsed.tree.root_node),
+        parse_errors=count_errors(parsed.tree.root_node) + len(parsed.unparsed),
         trees=[parsed.tree],
+        unparsed=parsed.unparsed,
     )
 
 

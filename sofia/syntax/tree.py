@@ -51,6 +51,10 @@ class SymbolTree:
     symbols: list[Symbol]
     parse_errors: int = 0
     trees: list[Any] = field(default_factory=list)
+    unparsed: list[tuple[int, int]] = field(default_factory=list)
+    """Byte spans of function bodies the trees were parsed without, the grammar having failed in
+    them in a way that undid the declarations around them: counted in `parse_errors`, and what
+    they declare has no symbol (docs/architecture.md, "Outline parse")."""
 
     def walk(self) -> Iterator[Symbol]:
         """Every symbol, pre-order, in source order."""

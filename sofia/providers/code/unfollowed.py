@@ -121,10 +121,16 @@ def outside_symbols(tree: SymbolTree) -> Callable[[Any], bool]:
 def error_places(tree: SymbolTree, rel: str) -> list[Place]:
     """One place per line holding the start of an error region where declarations are listed or
     outside every declaration (where the grammar's recovery may have turned one into plain code)."""
-    if not any(parsed.root_node.has_error for parsed in tree.trees):
+    if not tree.unparsed and not any(parsed.root_node.has_error for parsed in tree.trees):
         return []  # the common case: no region to place, and the spans cost 0.05-0.3 ms a file
     places: dict[int, Place] = {}
     lines: list[bytes] = []
+    for start, end in tree.unparsed:  # bodies read without what they hold
+        lines = lines or tree.source.split(b"\n")
+        line = tree.source.count(b"\n", 0, start) + 1
+        last = tree.source.count(b"\n", 0, end) + 1
+        text = excerpt(lines[line - 1].decode("utf-8", "replace"))
+        places.setdefault(line, Place(rel, line, f"(body not parsed, to line {last}) {text}"))
     outside = outside_symbols(tree)
     for parsed in tree.trees:
         for node, end in regions(parsed.root_node, tree.lang, outside):

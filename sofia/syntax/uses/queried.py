@@ -61,6 +61,15 @@ class Analyzer(Base):
                 for binding in made:
                     self.imports.setdefault(binding.local, binding)
 
+    def root_at(self, start: int) -> Node | None:
+        """The file's tree; inside a body it was parsed without (`Parsed.unparsed`), the first
+        parse, whose recovery still holds that body's names, comments and strings."""
+        unparsed = self.parsed.unparsed
+        if unparsed and self.parsed.broken is not None and any(low <= start < high for low, high in unparsed):
+            root: Node = self.parsed.broken.root_node
+            return root
+        return self.root
+
     # --- what the file declares ---------------------------------------------------------------
 
     def path_of(self, declaration: Declaration) -> Path:

@@ -1,0 +1,129 @@
+"""A function body the grammar cannot read, whose error swallows the declarations around it, is
+left out of the whole parse (`bodies.repaired`): slices, find-by-name, grep's chain, refs'
+definitions and changed see the file's declarations again, the body is counted and named, and
+refs still classifies what the body holds on the first parse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sofia.providers.contract import ProviderError
+from sofia.syntax import bodies, parse
+from tests.code.conftest import code, slice_text
+from tests.grep.conftest import every_hit, rows
+from tests.refs.conftest import entry, refs
+
+# tree-sitter-swift cannot read an `#if` among a switch's cases; its recovery then takes the rest
+# of the file (both types) into one ERROR.
+SWALLOWING = """\
+import Foundation
+
+/// One app's context.
+public class AppContext: NSObject {
+  func handle(_ notification: Notification) {
+    switch notification.name {
+    #if os(iOS)
+    case .willEnterForeground:
+      registry.post(.foreground)  // the Registry hears of it
+    #endif
+    default:
+      return
+    }
+  }
+
+  public func names(provider: Registry) -> [String] {
+    return provider.bundles.flatMap { [$0, identifier($0)] }.compactMap { name in
+      if Thread.isMainThread {
+        return name
+      }
+      return nil
+    }
+  }
+}
+
+public struct Registry {
+  let bundles: [String]
+}
+"""
+HANDLE_BODY = (SWALLOWING.index("{", SWALLOWING.index("func handle")) + 1, SWALLOWING.index("\n  }\n") + 3)
+
+# The same `#if`, but the recovery stays inside the body: nothing to repair.
+CONTAINED = """\
+public class Context {
+  func handle(_ note: Notification) {
+    switch note.name {
+    #if os(iOS)
+    case .a:
+      post(.foreground)
+    #endif
+    default:
+      return
+    }
+  }
+
+  func register(_ registry: Registry) -> Bool { registry.add(self) }
+}
+"""
+
+
+def qnames(source: str) -> list[str]:
+    return [symbol.qname for symbol in parse(source.encode(), "swift").walk()]
+
+
+def test_the_body_that_swallowed_the_file_is_left_out_and_its_declarations_are_back() -> None:
+    tree = parse(SWALLOWING.encode(), "swift")
+    assert [s.qname for s in tree.walk()] == [
+        "AppContext",
+        "AppContext.handle",
+        "AppContext.names",
+        "Registry",
+    ]
+    assert tree.unparsed == [HANDLE_BODY]
+    assert tree.parse_errors == 1  # the body left out
+    handle = next(s for s in tree.walk() if s.qname == "AppContext.handle")
+    assert (handle.line, handle.end_line) == (5, 14)
+
+
+def test_an_error_the_grammar_kept_inside_its_body_changes_nothing() -> None:
+    tree = parse(CONTAINED.encode(), "swift")
+    assert tree.unparsed == []
+    assert tree.parse_errors > 0
+    assert "Context.register" in [s.qname for s in tree.walk()]
+
+
+def test_bisection_finds_the_body_when_the_errors_point_nowhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the innermost errors lie in no body (the recovery's errors elsewhere), every body is
+    left out, then each put back that parses: only the one the grammar cannot read stays out."""
+    monkeypatch.setattr(bodies, "error_leaves", lambda root, limit=256: [])
+    tree = parse(SWALLOWING.encode(), "swift")
+    assert tree.unparsed == [HANDLE_BODY]
+    assert "Registry" in [s.qname for s in tree.walk()]
+
+
+def test_a_slice_and_a_lookup_see_the_declarations(tmp_path: Path) -> None:
+    (tmp_path / "AppContext.swift").write_text(SWALLOWING)
+    text = slice_text(code(tmp_path, "AppContext.swift", symbols=["AppContext.names"]))
+    assert "public func names(provider: Registry) -> [String] {" in text
+    assert "return nil\n    }\n  }\n" in text
+    with pytest.raises(ProviderError) as missing:
+        code(tmp_path, "AppContext.swift", symbols=["AppContext.missing"])
+    hint = str(missing.value.hint)
+    assert "AppContext.swift:5 (body not parsed, to line 14) func handle" in hint
+
+
+def test_refs_find_the_definitions_and_still_classify_inside_the_body(tmp_path: Path) -> None:
+    (tmp_path / "AppContext.swift").write_text(SWALLOWING)
+    registry = entry(refs(tmp_path, "Registry"), "Registry")
+    assert registry["totals"]["definitions"] == 1
+    assert registry["totals"]["in_comments"] == 1  # the comment inside the body left out
+    assert registry["kinds"] == {"type": 1}  # provider: Registry
+    context = entry(refs(tmp_path, "AppContext"), "AppContext")
+    assert context["totals"]["definitions"] == 1
+
+
+def test_grep_names_the_symbols_after_the_body(tmp_path: Path) -> None:
+    (tmp_path / "AppContext.swift").write_text(SWALLOWING)
+    found = {(hit["line"], hit["symbol"]) for hit in rows(every_hit(tmp_path, "bundles"))}
+    assert found == {(17, "AppContext.names"), (27, "Registry")}
