@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-SLASH_COMMENTS = (rb"//[^\n]*", rb"/\*[^*]*(?:\*+[^*/][^*]*)*(?:\*+/|\Z)")
-"""`//` and `/* */` comments (an unclosed one runs to the end)."""
+SLASH_COMMENTS = (rb"//[^\n]*(?:\n[ \t]*//[^\n]*)*", rb"/\*[^*]*(?:\*+[^*/][^*]*)*(?:\*+/|\Z)")
+"""`//` and `/* */` comments (an unclosed one runs to the end); a run of `//` lines is one match,
+as a Rust file's `///` doc comments are most of its lines: the scan steps over it at once."""
 DOUBLE_QUOTED = rb'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
 """A one-line string with backslash escapes."""
 SINGLE_QUOTED = rb"'(?:\\[^\n]{1,10}?|[^'\\\n])'"
