@@ -315,7 +315,12 @@ LANGUAGES: tuple[Language, ...] = (
             "summary, slices (attributes and `///` docs included), find by name; extensions qualify members",
             "definitions, uses by kind, imports, argument labels left out, typed receivers",
         ),
-        limits=("a call `Foo()` of a type is `new`; which initialiser it reaches is not resolved",),
+        limits=(
+            "a call `Foo()` of a type is `new`; which initialiser it reaches is not resolved",
+            "the grammar cannot read an `#if` among a `switch`'s cases: where that undoes the declarations"
+            " around it, the function's body is read without what it holds (named among the regions not"
+            " followed, counted in `parse_errors`), the rest of the file as usual",
+        ),
     ),
     Language(
         "scala",
