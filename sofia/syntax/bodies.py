@@ -291,27 +291,14 @@ def outline(
     one, and the bytes it was parsed from; None where there is none to leave out or no guess held
     (parse it whole). `prepare` (the language's, keeping lengths) is run only on what is parsed:
     the bodies are found in the source as written, whose braces and strings it leaves alone."""
-    from sofia.syntax import regions
-    from sofia.syntax.grammars import BOM, PARSE_TIMEOUT, ParseTimeout, parse_bytes
+    from sofia.syntax.grammars import BOM, PARSE_TIMEOUT
 
     if source.startswith(BOM):
         return None
     deadline = time.monotonic() + PARSE_TIMEOUT  # the scan and all rounds; the whole parse has its own
     left_out = lexicon.spans(source, time.monotonic() + SCAN_TIMEOUT)
-    for _ in range(ROUNDS):
-        remaining = deadline - time.monotonic()
-        if not left_out or remaining <= 0:
-            return None
-        read = regions.prepared(source, _between(left_out, len(source)), prepare) if prepare else source
-        try:
-            tree = parse_bytes(read, grammar, ranges=included(read, left_out), timeout=remaining)
-        except ParseTimeout:
-            return None
-        verdicts = agreed(tree, left_out, lexicon)
-        if all(verdicts):
-            return tree, read
-        left_out = [span for span, kept in zip(left_out, verdicts, strict=True) if kept]
-    return None
+    found = _Trial(source, grammar, lexicon, prepare, deadline, ROUNDS).parse(left_out)
+    return (found[0], found[1]) if found is not None else None
 
 
 def repaired(
@@ -335,7 +322,7 @@ def repaired(
     broken = error_nodes(tree.root_node)
     if not broken or source.startswith(BOM) or not any(_could_hold(source, e, lexicon) for e in broken):
         return None
-    trial = _Trial(source, grammar, lexicon, prepare, time.monotonic() + PARSE_TIMEOUT)
+    trial = _Trial(source, grammar, lexicon, prepare, time.monotonic() + PARSE_TIMEOUT, REPAIR_PARSES)
     candidates = lexicon.spans(source, time.monotonic() + SCAN_TIMEOUT)
     if not candidates or not _swallowed(broken, candidates):
         return None
@@ -359,7 +346,8 @@ the grammar first parsed it."""
 
 
 class _Trial:
-    """Parses of one file with some bodies left out, each checked as the outline's are."""
+    """Parses of one file with some bodies left out, each guess checked by the grammar (`agreed`),
+    at most `limit` parses before `deadline`: the outline's and a repair's."""
 
     def __init__(
         self,
@@ -368,21 +356,23 @@ class _Trial:
         lexicon: Outline,
         prepare: Callable[[bytes], bytes] | None,
         deadline: float,
+        limit: int,
     ) -> None:
         self.source, self.grammar, self.lexicon, self.prepare = source, grammar, lexicon, prepare
-        self.deadline = deadline
+        self.deadline, self.limit = deadline, limit
         self.parses = 0
 
     def parse(self, left_out: list[tuple[int, int]]) -> tuple[Any, bytes, list[tuple[int, int]]] | None:
-        """The tree without `left_out` (those the grammar does not read as bodies put back),
-        or None when nothing is left out, the parses or the time are spent."""
+        """The tree without `left_out` and the bytes it read (spans the grammar does not read as
+        bodies put back, and parsed again), or None when nothing is left out, or the parses or the
+        time are spent. `prepare` (the language's, keeping lengths) runs only on what is parsed."""
         from sofia.syntax import regions
         from sofia.syntax.grammars import ParseTimeout, parse_bytes
 
         source = self.source
         while left_out:
             remaining = self.deadline - time.monotonic()
-            if self.parses >= REPAIR_PARSES or remaining <= 0:
+            if self.parses >= self.limit or remaining <= 0:
                 return None
             self.parses += 1
             read = (
@@ -425,7 +415,7 @@ def _bisected(
         tried = trial.parse(rest) if rest else None
         if tried is not None and trial.errors(tried) <= floor:
             best = tried  # the group parses: it stays in
-        elif trial.parses >= REPAIR_PARSES:
+        elif trial.parses >= trial.limit:
             break
         elif len(group) > 1:
             groups += [group[len(group) // 2 :], group[: len(group) // 2]]

@@ -54,7 +54,7 @@ class SymbolTree:
     unparsed: list[tuple[int, int]] = field(default_factory=list)
     """Byte spans of function bodies the trees were parsed without, the grammar having failed in
     them in a way that undid the declarations around them: counted in `parse_errors`, and what
-    they declare has no symbol (docs/architecture.md, "Outline parse")."""
+    they declare has no symbol (docs/architecture.md, "A body the grammar cannot read")."""
 
     def walk(self) -> Iterator[Symbol]:
         """Every symbol, pre-order, in source order."""
