@@ -127,3 +127,12 @@ def test_grep_names_the_symbols_after_the_body(tmp_path: Path) -> None:
     (tmp_path / "AppContext.swift").write_text(SWALLOWING)
     found = {(hit["line"], hit["symbol"]) for hit in rows(every_hit(tmp_path, "bundles"))}
     assert found == {(17, "AppContext.names"), (27, "Registry")}
+
+
+def test_a_lookup_under_a_directory_names_the_body_that_holds_the_name(tmp_path: Path) -> None:
+    (tmp_path / "AppContext.swift").write_text(SWALLOWING)
+    with pytest.raises(ProviderError) as missing:
+        code(tmp_path, ".", symbols=["willEnterForeground"])
+    assert "AppContext.swift:5 in a body not parsed (lines 5-14)" in str(missing.value)
+    found = code(tmp_path, ".", symbols=["Registry"])
+    assert "not followed" not in " ".join(found.get("notes", []))

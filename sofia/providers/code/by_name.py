@@ -106,7 +106,23 @@ def _look_in(rel: str, texts: list[str], root: Any) -> _Looked:
                 result.found.append((rel, file.lang, symbol, text))
     if result.found:
         result.document = header(rel, file.lang, "slice", count_lines(file.text))
+    else:
+        result.unread = _in_unparsed_body(rel, file.source, tree.unparsed, texts)
     return result
+
+
+def _in_unparsed_body(
+    rel: str, source: bytes, unparsed: list[tuple[int, int]], texts: list[str]
+) -> Place | None:
+    """The first body the grammar could not read that holds one of the names asked for (a
+    definition there has no symbol: docs/architecture.md, "A body the grammar cannot read")."""
+    words = [lookup.parse_query(text).name.encode() for text in texts]
+    for start, end in unparsed:
+        if any(source.find(word, start, end) >= 0 for word in words):
+            line = source.count(b"\n", 0, start) + 1
+            last = source.count(b"\n", 0, end) + 1
+            return Place(rel, line, f"in a body not parsed (lines {line}-{last})")
+    return None
 
 
 def _unparsable(file: Any) -> str:
