@@ -536,14 +536,14 @@ def main() -> int:
                     "files",
                     "first parse with errors",
                     "checked",
-                    "repaired (symbols back)",
+                    "repaired (symbols back or put right)",
                     "checks",
                     "of which repairs",
                 ],
                 [repair.repair_row(lang, c.sample(repair.REPAIR_SAMPLE)) for lang, c in found.items()],
             )
             + "\n\nThe whole parse (`parse()`: what slices, grep, refs and changed read) of each file drawn;"
-            " a repair is tried where an error region holds a whole body (docs/architecture.md).",
+            " a repair is tried where an error region holds a whole body or a body holding an error runs on past its end (docs/architecture.md).",
             command,
         )
     if "tree" in parts and not args.no_tree and ("c" in langs or not args.langs):

@@ -1,6 +1,6 @@
 """How often the whole parse is repaired (`sofia.syntax.bodies.repaired`): over a language's
 draw, the files whose first parse held errors, those a repair was tried on and those it mended,
-the symbols it gave back, and what the attempts cost."""
+the symbols it gave back or put right, and what the attempts cost."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ REPAIR_SAMPLE = 400
 
 
 def repair_row(lang: str, files: list[Path]) -> list[object]:
-    """[lang, files, first parse with errors, checked, repaired (symbols back), time of the checks, of the repairs]."""
+    """[lang, files, first parse with errors, checked, repaired (symbols back or put right), time of the checks, of the repairs]."""
     from sofia.syntax import ParseUnavailable, bodies, language_for, parse, queried
 
     tries: list[tuple[float, bool]] = []
@@ -41,7 +41,7 @@ def repair_row(lang: str, files: list[Path]) -> list[object]:
             with_errors += bool(tree.parse_errors) or first is not None
             if tree.unparsed and parsed is not None and first is not None:
                 before = queried.symbol_tree(queried.read(source, parsed.lang, first))
-                back = len({s.qname for s in tree.walk()} - {s.qname for s in before.walk()})
+                back = len(_placed(tree) - _placed(before))
                 mended.append(f"{path.name} ({back})")
     finally:
         bodies.repaired = real
@@ -54,6 +54,12 @@ def repair_row(lang: str, files: list[Path]) -> list[object]:
         _spread([seconds for seconds, _ in tries]),
         _spread([seconds for seconds, fixed in tries if fixed]),
     ]
+
+
+def _placed(tree: Any) -> set[tuple[str, int, int]]:
+    """Each symbol's qualified name and lines: a repair gives a symbol back or puts it right
+    (a function read inside the one before it gets its own name and lines again)."""
+    return {(s.qname, s.line, s.end_line) for s in tree.walk()}
 
 
 def _spread(seconds: list[float]) -> str:

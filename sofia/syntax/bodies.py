@@ -309,29 +309,42 @@ def repaired(
     prepare: Callable[[bytes], bytes] | None = None,
 ) -> tuple[Any, bytes, list[tuple[int, int]]] | None:
     """A tree of `source` parsed again without the function bodies the grammar could not read,
-    where one of them made its recovery swallow the declarations around it (a Swift `#if` among a
-    `switch`'s cases turns the whole class into one ERROR); with the bytes it was parsed from and
-    the bodies left out. None where `tree`'s errors hold no whole body (no declaration went with
-    them), or no bodies left out leave fewer bytes in error.
+    where one of them made its recovery swallow the declarations around it: a Swift `#if` among
+    a `switch`'s cases turns the whole class into one ERROR; a C++ `} else {` inside an `#ifdef`
+    leaves the body open, and the next function is read inside it. With the bytes it was parsed
+    from and the bodies left out. None where no error region holds a whole body and no body
+    holding an error runs on past its end, or no bodies left out leave fewer bytes in error.
 
-    The bodies holding the innermost errors are tried first (one parse, most often). Where the
-    recovery's errors point elsewhere, every body is left out, then put back half by half while
-    the file parses as well without the rest (at most `REPAIR_PARSES` parses in all)."""
+    The suspects are tried first (one parse, most often): the bodies holding the innermost
+    errors where a region swallowed one, else those that ran on. Where the recovery's errors
+    point elsewhere, every body is left out, then put back half by half while the file parses as
+    well without the rest (at most `REPAIR_PARSES` parses in all)."""
     from sofia.syntax.grammars import BOM, PARSE_TIMEOUT, error_nodes
 
     broken = error_nodes(tree.root_node)
-    if not broken or source.startswith(BOM) or not any(_could_hold(source, e, lexicon) for e in broken):
+    if not broken or source.startswith(BOM):
+        return None
+    if not any(e.is_missing or _could_hold(source, e, lexicon) for e in broken):
         return None
     trial = _Trial(source, grammar, lexicon, prepare, time.monotonic() + PARSE_TIMEOUT, REPAIR_PARSES)
     candidates = lexicon.spans(source, time.monotonic() + SCAN_TIMEOUT)
-    if not candidates or not _swallowed(broken, candidates):
+    if not candidates:
+        return None
+    swallowed = _swallowed(broken, candidates)
+
+    def suspects(root: Any) -> list[tuple[int, int]]:
+        held = _holding(candidates, error_leaves(root))
+        return held if swallowed else _overrun(root, held, lexicon)
+
+    first = suspects(tree.root_node)
+    if not first and not swallowed:
         return None
     before = _error_bytes(broken)
-    found = trial.parse(_holding(candidates, error_leaves(tree.root_node)))
+    found = trial.parse(first)
     for _ in range(ROUNDS - 1):
         if found is None:
             break
-        more = [s for s in _holding(candidates, error_leaves(found[0].root_node)) if s not in found[2]]
+        more = [s for s in suspects(found[0].root_node) if s not in found[2]]
         if not more:
             break
         found = trial.parse(sorted({*found[2], *more}))
@@ -467,8 +480,23 @@ def _swallowed(errors: Sequence[Any], spans: Sequence[tuple[int, int]]) -> bool:
     return False
 
 
+def _overrun(root: Any, spans: Sequence[tuple[int, int]], lexicon: Outline) -> list[tuple[int, int]]:
+    """The bodies among `spans` the grammar read as running on past their end: a directive or a
+    brace it misread left the body open, and the declarations after it went into it."""
+    closer = len(lexicon.closer)
+    ran_on = []
+    for start, end in spans:
+        node = root.descendant_for_byte_range(start, start)
+        while node is not None and not (node.type in lexicon.nodes and node.start_byte < start):
+            node = node.parent
+        if node is not None and node.end_byte > end + closer:
+            ran_on.append((start, end))
+    return ran_on
+
+
 def _error_bytes(errors: Sequence[Any]) -> int:
-    return sum(error.end_byte - error.start_byte for error in errors)
+    """Bytes the grammar could not read, a MISSING token (one it made up) counting one."""
+    return sum(max(1, error.end_byte - error.start_byte) for error in errors)
 
 
 def _between(left_out: Sequence[tuple[int, int]], size: int) -> list[tuple[int, int]]:

@@ -136,3 +136,68 @@ def test_a_lookup_under_a_directory_names_the_body_that_holds_the_name(tmp_path:
     assert "AppContext.swift:5 in a body not parsed (lines 5-14)" in str(missing.value)
     found = code(tmp_path, ".", symbols=["Registry"])
     assert "not followed" not in " ".join(found.get("notes", []))
+
+
+# Each `#ifdef` branch is unbalanced on its own (`} else {` opens what the second one closes):
+# tree-sitter-cpp ends the first body at the second function's brace and reads that function
+# inside the first.
+RUNNING_ON = """\
+namespace jobs {
+
+Runner* Runner::Create(const std::string& name, Job* job) {
+  #ifdef WITH_TRACE
+  if (job->mode == std::string("trace") &&
+      job->level != std::string("off")) {
+    if (name == std::string("step")) {
+      return new TracedRunner(job);
+    }
+  } else {
+  #endif  // WITH_TRACE
+    if (name == std::string("step")) {
+      return new Runner(job);
+    }
+  #ifdef WITH_TRACE
+  }
+  #endif  // WITH_TRACE
+  Log::Fatal("Unknown runner: %s", name.c_str());
+  return nullptr;
+}
+
+Runner* Runner::Create(const std::string& line) {
+  auto words = text::Split(line.c_str(), ' ');
+  auto name = words[0];
+  if (name == std::string("step")) {
+    return new Runner(words);
+  } else if (name == std::string("batch")) {
+    return new BatchRunner(words);
+  } else if (name == std::string("idle")) {
+    return nullptr;
+  }
+  Log::Fatal("Unknown runner: %s", line.c_str());
+  return nullptr;
+}
+
+}  // namespace jobs
+"""
+
+
+def test_a_body_the_grammar_read_as_running_on_is_left_out_and_the_next_function_is_its_own() -> None:
+    tree = parse(RUNNING_ON.encode(), "cpp")
+    placed = [(s.qname, s.line, s.end_line) for s in tree.walk()]
+    assert placed == [
+        ("jobs", 1, 36),
+        ("jobs::Runner::Create", 3, 20),
+        ("jobs::Runner::Create", 22, 34),
+    ]
+    first_body = (RUNNING_ON.index("{", RUNNING_ON.index("Create(")) + 1, RUNNING_ON.index("\n}\n") + 1)
+    assert tree.unparsed == [first_body]
+
+
+def test_a_body_with_an_error_that_still_ends_where_it_should_is_not_left_out() -> None:
+    """An error the grammar recovers from inside the body, the body closing at its own brace:
+    nothing ran on, nothing is parsed again."""
+    source = "int f(void) {\n  int x = ;\n  return x;\n}\n\nint g(void) { return 1; }\n"
+    tree = parse(source.encode(), "c")
+    assert tree.parse_errors > 0
+    assert tree.unparsed == []
+    assert [(s.qname, s.line, s.end_line) for s in tree.walk()] == [("f", 1, 4), ("g", 6, 6)]
