@@ -5,7 +5,7 @@ often a whole parse is repaired (a body the grammar cannot read left out); and o
 sources, `sf code DIR NAME` against `rg -w NAME` and `sf refs kfree` against `rg -w -c`.
 
     python bench/bench_languages.py [java kotlin csharp c cpp rust ruby swift] [--quick] [--no-tree]
-        [--only oracle|tokens|speed|repair|tree ...]
+        [--only oracle|tokens|speed|repair|lookup|tree ...]
 
 Each language is drawn with a fixed seed (`languages/corpora.py`: SEED): SAMPLE files for the
 ctags figures (QUICK_SAMPLE with `--quick`), TOKEN_SAMPLE files over 8 KiB for the ratios. A
@@ -30,7 +30,7 @@ from typing import Any
 
 import harness
 from harness import ratio, section, sf_command, table
-from languages import calls, corpora, ctags, repair, score
+from languages import calls, corpora, ctags, lookup, repair, score
 from languages.corpora import Corpus
 
 from sofia.output.tokens import estimate
@@ -56,7 +56,7 @@ TREE_NAME = "copy_process"
 TREE_DIR = "kernel"
 REFS_NAME = "kfree"
 TARGET = "≥ 98 %"
-PARTS = ("oracle", "tokens", "speed", "repair", "tree")
+PARTS = ("oracle", "tokens", "speed", "repair", "lookup", "tree")
 
 
 def percent(part: int, whole: int) -> str:
@@ -472,7 +472,7 @@ def main() -> int:
         action="append",
         choices=PARTS,
         help="run only this part (repeatable): the ctags oracle, tokens vs cat, summarise time, whole parses"
-        " repaired, the Linux tree",
+        " repaired, lookups by region, the Linux tree",
     )
     args = parser.parse_args()
     unknown = sorted(set(args.langs) - set(LANGS))
@@ -546,6 +546,33 @@ def main() -> int:
             " a repair is tried where an error region holds a whole body or a body holding an error runs on past its end (docs/architecture.md).",
             command,
         )
+    if "lookup" in parts:
+        rows = [
+            lookup.lookup_row(lang, c.sample(lookup.LOOKUP_SAMPLE))
+            for lang, c in found.items()
+            if _regions(lang)
+        ]
+        section(
+            "languages: lookups by region",
+            table(
+                [
+                    "lang",
+                    "files",
+                    "names",
+                    "agree",
+                    "differ",
+                    "whole file: regions most of it",
+                    "whole file: regions not trusted",
+                    "bytes parsed",
+                    "per lookup (vs whole)",
+                ],
+                rows,
+            )
+            + f"\n\nEach file's first {lookup.NAMES_PER_FILE} names (sorted) looked up by `code DIR NAME`'s parse"
+            " (the declarations holding the name) and by the whole parse; their definitions (kind, slice bytes) compared."
+            " Languages without `regions` read the whole file and are left out.",
+            command,
+        )
     if "tree" in parts and not args.no_tree and ("c" in langs or not args.langs):
         section(
             "languages: the Linux tree",
@@ -553,6 +580,14 @@ def main() -> int:
             command,
         )
     return 0
+
+
+def _regions(lang: str) -> bool:
+    """Whether the language's lookups read only the declarations holding a name."""
+    from sofia.syntax import queried, registry
+
+    record = registry.language(lang)
+    return record is not None and bool(record.spec) and queried.spec_of(lang).regions is not None
 
 
 def oracle_section(found: dict[str, Corpus], quick: bool, command: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from sofia.syntax import registry
@@ -41,11 +42,15 @@ _SNIFFED: list[tuple[bytes, str, str]] = []
 `code` decides a `.h` file's language when it reads the file and again when it parses it."""
 
 
-def parse(source: bytes, lang: str, name: str = "", *, outline: bool = False) -> SymbolTree:
+def parse(
+    source: bytes, lang: str, name: str = "", *, outline: bool = False, holding: Sequence[str] = ()
+) -> SymbolTree:
     """The symbol tree of `source` in `lang`; `name` is the file's path or name when known (a Vue
     Options API component is named after its file: `UserCard.member`). `outline` asks only for
     what a summary shows: an extraction module with an `outline` function may then leave function
-    bodies unparsed (`sofia.syntax.bodies`).
+    bodies unparsed (`sofia.syntax.bodies`). `holding` asks only for the definitions of those
+    names (a lookup): a module with a `holding` function may then parse only the declarations
+    that hold them (`sofia.syntax.regions`).
 
     Raises ParseTooLarge / ParseTimeout (both ParseUnavailable) when no tree can be had, and
     LanguageUnsupported for a language without an extraction module.
@@ -61,6 +66,9 @@ def parse(source: bytes, lang: str, name: str = "", *, outline: bool = False) ->
         if error.name != record.symbols:
             raise
         raise LanguageUnsupported(f"no extraction module for {lang}") from error
+    if holding and hasattr(module, "holding"):
+        held: SymbolTree = module.holding(source, lang, name, holding)
+        return held
     extract = getattr(module, "outline", None) if outline else None
     tree: SymbolTree = (extract or module.extract)(source, lang, name)
     return tree

@@ -336,23 +336,33 @@ def typed_bindings(parsed: Parsed) -> list[dict[str, list[Node]]]:
 
 def trees(source: bytes, lang: str, words: Sequence[str] = ()) -> list[Any]:
     """The tree refs classifies on: the language's prepared source, parsed whole, or where the
-    language can tell its file-level declarations apart, only those holding `words` — and then
-    only those are prepared (preparing reads the whole file as slowly as the grammar would)."""
+    language can tell its file-level declarations apart, only those holding `words`."""
+    tree = _in_regions(source, lang, words)
+    if tree is None:
+        spec = spec_of(lang)
+        tree = _whole(spec, lang, source, _prepared(spec, source))
+    return [tree]
+
+
+def _in_regions(source: bytes, lang: str, words: Sequence[str]) -> Any | None:
+    """The tree of only the file-level declarations holding `words` (only those prepared:
+    preparing reads the whole file as slowly as the grammar would), or None where the language
+    cannot tell them apart or they are most of the file."""
     from sofia.syntax import regions
     from sofia.syntax.uses.nodes import word_positions
 
     spec = spec_of(lang)
-    included = None
-    if words and spec.regions is not None:
-        positions = [p for word in words for p in word_positions(source, word)]
-        spans = spec.regions(source, positions)
-        included = regions.ranges(source, spans)
+    if not words or spec.regions is None:
+        return None
+    positions = [p for word in words for p in word_positions(source, word)]
+    spans = spec.regions(source, positions)
+    included = regions.ranges(source, spans)
     if included is None:
-        return [_whole(spec, lang, source, _prepared(spec, source))]
+        return None
     prepared = regions.prepared(source, spans, spec.prepare) if spec.prepare is not None else source
     tree = parse_bytes(prepared, _grammar(lang), ranges=included)
     _PREPARED[:] = [(tree, prepared)]
-    return [tree]
+    return tree
 
 
 def _whole(spec: Spec, lang: str, source: bytes, prepared: bytes) -> Any:
@@ -568,6 +578,54 @@ def _holds(outer: Node, inner: Node) -> bool:
 def extract(source: bytes, lang: str, name: str = "") -> SymbolTree:
     parsed = read(source, lang)
     return symbol_tree(parsed)
+
+
+def holding(source: bytes, lang: str, name: str = "", words: Sequence[str] = ()) -> SymbolTree:
+    """The symbol tree a lookup of `words` reads: where the language tells its file-level
+    declarations apart (`Spec.regions`), only those holding one of the words are parsed, since a
+    definition of a word holds the word. The whole file's (`extract`) where that cannot be
+    trusted: a definition of a word that shows an error, or a word inside an ERROR node (a
+    region cut short or begun inside a declaration reads as one; so does a body the grammar could
+    not read, which the whole parse may repair)."""
+    tree = _in_regions(source, lang, words)
+    if tree is None:
+        return extract(source, lang, name)
+    parsed = read(source, lang, tree)
+    if any(d.node.has_error for d in parsed.declarations if d.name in words) or _word_in_error(
+        tree, source, words
+    ):
+        return extract(source, lang, name)
+    return symbol_tree(parsed)
+
+
+def _word_in_error(tree: Any, source: bytes, words: Sequence[str]) -> bool:
+    """Whether an occurrence of one of `words` lies where the regions' parse may have misread
+    it: inside an ERROR node, or in a file-level declaration showing an error, unless it is in
+    the body of a function whose head read clean (an error in a body changes no definition)."""
+    from sofia.syntax.uses.nodes import word_positions
+
+    root = tree.root_node
+    if not root.has_error:
+        return False
+    for word in words:
+        size = len(word.encode("utf-8"))
+        for offset in word_positions(source, word):
+            node = root.descendant_for_byte_range(offset, offset + size)
+            top = node
+            while node is not None and node != root:
+                if node.is_error:
+                    return True
+                top, node = node, node.parent
+            if top is not None and top.has_error and not _in_clean_function_body(top, offset):
+                return True
+    return False
+
+
+def _in_clean_function_body(top: Node, position: int) -> bool:
+    body = top.child_by_field_name("body") if top.type == "function_definition" else None
+    if body is None or not body.start_byte <= position < body.end_byte:
+        return False
+    return not any(child.has_error for child in top.children if child != body)
 
 
 def outline(source: bytes, lang: str, name: str = "") -> SymbolTree:

@@ -19,20 +19,48 @@ WORTH = 0.6
 
 def column_zero_braces(source: bytes, positions: Sequence[int]) -> list[tuple[int, int]]:
     """For each position, the lines from just after the previous column-0 `}` line to the end of
-    the next one (the file's start or end where there is none); overlapping regions merged."""
+    the next one (the file's start or end where there is none); overlapping regions merged. A
+    position on a `}` line is in the declaration that line closes (`} name_t;` names a typedef)."""
     found: list[tuple[int, int]] = []
     for position in sorted(positions):
         if found and found[-1][0] <= position < found[-1][1]:
             continue
-        before = source.rfind(b"\n}", 0, position)
-        start = 0 if before < 0 else _line_end(source, before + 1)
-        after = source.find(b"\n}", position)
-        end = len(source) if after < 0 else _line_end(source, after + 1)
+        start = _closing_before(source, source.rfind(b"\n", 0, position) + 1)
+        end = _closing_after(source, position)
         if found and start <= found[-1][1]:
             found[-1] = (found[-1][0], max(end, found[-1][1]))
         else:
             found.append((start, end))
     return found
+
+
+def _closing_before(source: bytes, limit: int) -> int:
+    """The end of the last column-0 `}` line starting before `limit`, or 0: a line continued by
+    a backslash is inside a macro's definition, not the end of a file-level one."""
+    while True:
+        before = source.rfind(b"\n}", 0, limit)
+        if before < 0:
+            return 0
+        end = _line_end(source, before + 1)
+        if not _continued(source, end):
+            return end
+        limit = before + 1
+
+
+def _closing_after(source: bytes, position: int) -> int:
+    """The end of the first column-0 `}` line after `position` not continued, or the file's end."""
+    while True:
+        after = source.find(b"\n}", position)
+        if after < 0:
+            return len(source)
+        end = _line_end(source, after + 1)
+        if not _continued(source, end):
+            return end
+        position = end
+
+
+def _continued(source: bytes, line_end: int) -> bool:
+    return source[max(0, line_end - 3) : line_end].rstrip(b"\r\n").endswith(b"\\")
 
 
 def prepared(source: bytes, spans: Sequence[tuple[int, int]], prepare: Callable[[bytes], bytes]) -> bytes:

@@ -3,6 +3,8 @@ member called through a pointer typed by its declaration is exact, comments and 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.code.conftest import FIXTURES
 from tests.refs.conftest import accounted, entry, refs, uses
 
@@ -47,3 +49,16 @@ def test_locals_and_parameters_are_not_uses() -> None:
     item = entry(refs(C, "copy"), "copy")
     assert item["totals"]["uses"] == 0
     assert item["totals"]["locals"] == 3
+
+
+def test_a_typedef_named_on_its_closing_brace_line_in_a_large_file(tmp_path: Path) -> None:
+    """A large file is read through the declarations holding the name (`sofia.syntax.regions`):
+    the line `} buf_t;` belongs to the typedef it closes, so the name there is its definition."""
+    filler = "".join(f"static int filler_{i}(void)\n{{\n\treturn {i};\n}}\n\n" for i in range(60))
+    typedef = "typedef struct _buf {\n\tint n;\n} buf_t;\n\n"
+    user = "static int size(buf_t *b)\n{\n\treturn b->n;\n}\n"
+    (tmp_path / "buf.c").write_text("#include <a.h>\n\n" + filler + typedef + filler + user)
+    item = entry(refs(tmp_path, "buf_t"), "buf_t")
+    line = 3 + filler.count("\n") + 2
+    assert [(d["line"], d["kind"]) for d in item["definitions"]] == [(line, "type")]
+    assert uses(item) == {("buf.c", line + 2 + filler.count("\n"), "type", "exact")}

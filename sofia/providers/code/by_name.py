@@ -96,7 +96,7 @@ def _look_in(rel: str, texts: list[str], root: Any) -> _Looked:
     if why:
         return _Looked(unread=Place(rel, 0, why))
     try:
-        tree = parse(file.source, file.lang, rel)
+        tree = parse(file.source, file.lang, rel, holding=_words(texts))
     except ParseUnavailable as error:
         return _Looked(unread=Place(rel, 0, str(error) or "the parser gave up"))
     result = _Looked(qnames=list(tree.qnames()), source=file.source)
@@ -109,6 +109,11 @@ def _look_in(rel: str, texts: list[str], root: Any) -> _Looked:
     else:
         result.unread = _in_unparsed_body(rel, file.source, tree.unparsed, texts)
     return result
+
+
+def _words(texts: list[str]) -> list[str]:
+    """The words a lookup of `texts` needs the definitions of: each name's last segment."""
+    return sorted({lookup.parse_query(text).name for text in texts})
 
 
 def _in_unparsed_body(
