@@ -46,6 +46,9 @@ def test_name_defined_nowhere_names_it_and_suggests() -> None:
     with pytest.raises(ProviderError) as raised:
         code(PHP, "src", symbols=["UserControler::destroy"])
     assert "no definition of UserControler::destroy under src" in str(raised.value)
+    assert "parsed files there hold destroy as a word, none defining UserControler::destroy" in str(
+        raised.value
+    )
     assert "UserController::destroy" in raised.value.hint
 
 
@@ -104,3 +107,14 @@ def test_name_defined_nowhere_says_what_the_lookup_did_not_read(tmp_path: Path) 
     )
     found = code(tmp_path, "build", symbols=["only_here"])
     assert [s["symbol"] for d in found["files"] for s in d["slices"]] == ["only_here"]
+
+
+def test_a_name_only_used_there_says_how_many_files_hold_it(tmp_path: Path) -> None:
+    """Not just "no definition": the files read hold the name, as uses, and refs lists them."""
+    (tmp_path / "a.c").write_text("void drop(void *p)\n{\n\tkfree(p);\n}\n")
+    (tmp_path / "b.c").write_text("void twice(void *p)\n{\n\tkfree(p);\n\tkfree(p);\n}\n")
+    with pytest.raises(ProviderError) as raised:
+        code(tmp_path, ".", symbols=["kfree"])
+    assert "2 parsed files there hold kfree as a word, none defining it (refs lists its uses)" in str(
+        raised.value
+    )

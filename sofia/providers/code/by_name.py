@@ -255,9 +255,10 @@ def _nowhere(
     ctx: Context,
     looked: dict[str, _Looked],
 ) -> ProviderError:
-    """The error for names defined nowhere under the paths, with close matches, where the name
-    occurs in files of types sofia does not parse, and what the lookup did not read (skipped
-    directories, binary files, candidates it could not parse)."""
+    """The error for names defined nowhere under the paths, with close matches, how many parsed
+    files hold the name without defining it, where it occurs in files of types sofia does not
+    parse, and what the lookup did not read (skipped directories, binary files, candidates it
+    could not parse)."""
     close = _close_names(names, searched, qnames, root, ctx)
     where = ", ".join(searched[:3]) + (" …" if len(searched) > 3 else "")
     hint = f"close: {', '.join(close[:5])}" if close else "check the spelling, or widen the path"
@@ -270,7 +271,20 @@ def _nowhere(
     if elsewhere:
         message += f" in a parsed language; {'; '.join(elsewhere)}"
         hint = hint if close else f"{tool('grep')} finds every occurrence"
+    read = sum(looked[rel].unread is None for rel in looked)
+    if read:
+        files = "1 parsed file there holds" if read == 1 else f"{read:,} parsed files there hold"
+        words = list(dict.fromkeys(lookup.parse_query(name).name for name in names))
+        defining = "it" if names == words and len(names) == 1 else ", ".join(names)
+        message += f"; {files} {_held_words(words)}, none defining {defining}"
+        message += f" ({tool('refs')} lists its uses)"
     return ProviderError("; ".join([message, *unseen]), hint)
+
+
+def _held_words(words: list[str]) -> str:
+    """`kfree as a word` (for `UserControler::destroy`: `destroy`, the word ripgrep found),
+    `one of a, b as a word`."""
+    return f"{'one of ' if len(words) > 1 else ''}{', '.join(words)} as a word"
 
 
 def _close_names(
