@@ -36,6 +36,19 @@ def test_every_query_language_has_an_outline() -> None:
     assert {"c", "cpp", "csharp", "java", "kotlin", "ruby", "rust", "scala", "swift"} <= set(OUTLINED)
 
 
+def test_an_outline_builds_its_symbols_when_first_read_even_after_other_files() -> None:
+    """A summary's tree defers its symbols; read after other files were parsed (whose reads
+    replace the kept positions and last parse), they are still the file's own."""
+    first, second = (FIXTURES / "rust").rglob("*.rs"), (FIXTURES / "java").rglob("*.java")
+    rust_source, java_source = next(first).read_bytes(), next(second).read_bytes()
+    expected = facts(queried.outline(rust_source, "rust"))  # read at once
+    deferred = queried.outline(rust_source, "rust")
+    queried.outline(java_source, "java")
+    queried.extract(java_source, "java")
+    assert facts(deferred) == expected != set()
+    assert deferred.parse_errors == 0
+
+
 @pytest.mark.parametrize("lang", OUTLINED)
 def test_an_outline_keeps_every_symbol_outside_the_bodies_it_leaves_out(lang: str) -> None:
     """Over the language's fixtures: some body is left out, and the outline's symbols are the

@@ -172,7 +172,7 @@ def decide(item: Input, root: Path, options: SummaryOptions, below: int) -> File
     summary = summarise(tree, source_file, options)
     document = summary_document(item.rel, file, tree.parse_errors, summary, options.brief)
     baseline = raw_tok + summary.extra_raw_tok
-    if not declares_anything(tree, document) and tree.parse_errors > 0:
+    if tree.parse_errors > 0 and not declares_anything(tree, document):  # symbols built only then
         return FileResult(raw(item.rel, file, "parse_failed", tree.parse_errors), raw_tok, notes)
     if cost(document) < baseline or options.brief:  # brief asks for the structure, whatever it costs
         found = unfollowed.of_summary(tree, item.rel, summary.skipped)
