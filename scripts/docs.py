@@ -73,6 +73,8 @@ def _cli_spellings(provider: Provider) -> dict[str, str]:
         display = spec.display
         if spec.kind == "bool" and model.model_fields[spec.name].default is True:
             display = f"{display} / --no-{display.removeprefix('--')}"
+        if spec.cli.short:
+            display = f"{display}, {spec.cli.short}"
         spelled[spec.name] = display
     return spelled
 

@@ -60,3 +60,15 @@ def test_thousands_of_ignore_dirs_get_a_clear_limit_not_an_argument_list_error(t
     assert done.returncode != 0 and done.stdout == ""
     assert "too many --ignore-dir: 15,000 (at most 256)" in done.stderr
     assert "Traceback" not in done.stderr and "Argument list too long" not in done.stderr
+
+
+def test_w_is_grep_and_ripgreps_short_form_of_word(tmp_path: Path) -> None:
+    """An agent used to `rg -w` gets whole words, not an unrecognized-argument error."""
+    (tmp_path / "a.txt").write_text("total\ntotally\nsubtotal total\n")
+    short = run_sf("grep", "total", "-w", "--json", cwd=tmp_path)
+    long = run_sf("grep", "total", "--word", "--json", cwd=tmp_path)
+    plain = run_sf("grep", "total", "--json", cwd=tmp_path)
+    assert short.returncode == 0, short.stderr
+    assert short.stdout == long.stdout
+    assert json.loads(short.stdout)["patterns"][0]["total"] == 2
+    assert json.loads(plain.stdout)["patterns"][0]["total"] == 4

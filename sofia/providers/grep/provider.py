@@ -29,6 +29,7 @@ class Params(Input):
     word: Annotated[
         bool,
         Field(description="Whole words only."),
+        Cli(short="-w"),
     ] = False
     case: Annotated[
         bool,
