@@ -75,6 +75,8 @@ def _cli_spellings(provider: Provider) -> dict[str, str]:
             display = f"{display} / --no-{display.removeprefix('--')}"
         if spec.cli.short:
             display = f"{display}, {spec.cli.short}"
+        if spec.cli.off_short:
+            display = f"{display} (off: {spec.cli.off_short})"
         spelled[spec.name] = display
     return spelled
 

@@ -178,6 +178,14 @@ def _add_option(parser: Parser, field: _Field, mode: str) -> FieldArg:
                 default=argparse.SUPPRESS,
                 help=field.help + " (default: on)",
             )
+            if cli.off_short:
+                parser.add_argument(
+                    cli.off_short,
+                    dest=name,
+                    action="store_false",
+                    default=argparse.SUPPRESS,
+                    help=f"same as {negative}",
+                )
         else:
             parser.add_argument(
                 *flags, dest=name, action="store_true", default=argparse.SUPPRESS, help=field.help

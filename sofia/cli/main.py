@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -200,7 +200,11 @@ def _parse_and_run(args: list[str], selected: tuple[str, ...], entries: list[Pro
     namespace, extras = parser.parse_known_args(args)
     if extras:
         leaf = leaves.get(selected, parser)
-        print(f"{leaf.prog}: error: {_unrecognized(extras, leaf)}\n(see {leaf.prog} --help)", file=sys.stderr)
+        familiar = entries[0].familiar if entries else {}
+        print(
+            f"{leaf.prog}: error: {_unrecognized(extras, leaf, familiar)}\n(see {leaf.prog} --help)",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     if getattr(namespace, "command", None) is None:
         parser.print_help(sys.stderr)
@@ -256,20 +260,38 @@ def _unknown_command(args: list[str]) -> str:
     return ""
 
 
-def _unrecognized(extras: list[str], leaf: argparse.ArgumentParser) -> str:
-    """`unrecognized arguments: --max-per-patern (did you mean --max-per-pattern?)`."""
+def _unrecognized(extras: list[str], leaf: argparse.ArgumentParser, familiar: Mapping[str, str]) -> str:
+    """`unrecognized arguments: --max-per-patern (did you mean --max-per-pattern?)`; a familiar
+    short flag sofia does not take (`grep -rn`) is told why and what to do instead."""
     import difflib
 
     options = [option for action in leaf._actions for option in action.option_strings]
     named = []
     for extra in extras:
+        told = _familiar(extra, familiar)
         close = (
             difflib.get_close_matches(extra.split("=")[0], options, n=1, cutoff=0.6)
-            if extra.startswith("-")
+            if extra.startswith("-") and not told
             else []
         )
-        named.append(f"{extra} (did you mean {close[0]}?)" if close else extra)
+        if told:
+            named.append(f"{extra} [{told}]")
+        else:
+            named.append(f"{extra} (did you mean {close[0]}?)" if close else extra)
     return "unrecognized arguments: " + " ".join(named)
+
+
+def _familiar(extra: str, familiar: Mapping[str, str]) -> str:
+    """What the familiar flags in `extra` (`-n`, or bundled: `-rn`) mean here; "" for none."""
+    if not familiar or not extra.startswith("-") or extra.startswith("--"):
+        return ""
+    letters = extra[1:].partition("=")[0]
+    said = [
+        f"-{letter}: {familiar[f'-{letter}']}"
+        for letter in dict.fromkeys(letters)
+        if f"-{letter}" in familiar
+    ]
+    return "; ".join(said)
 
 
 def _run_init(namespace: argparse.Namespace) -> int:

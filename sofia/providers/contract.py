@@ -37,6 +37,9 @@ class Cli:
     positional: bool = False
     flag: str = ""
     short: str = ""
+    off_short: str = ""
+    """Booleans on by default: a short flag that turns the field off, as a familiar tool spells
+    it (grep's `-i` for `--no-case`)."""
     metavar: str = ""
     split: bool = False
     """List fields: accept comma-separated values (`--ext php,ts`)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -90,6 +90,9 @@ class Provider:
     `discard()` it calls when the command ends, for whatever the provider did not claim."""
     self_check: Mapping[str, Any] | None = None
     """Arguments of a harmless call `sf doctor` makes over MCP in an empty git repository; None: none."""
+    familiar: Mapping[str, str] = field(default_factory=dict)
+    """Short flags an agent brings from the tool this one replaces (`grep -rn`) that sofia does not
+    take, each with why and what to do instead: the unrecognized-argument error says so."""
     list_tokens: int = 250
     """The most estimated tokens the tool's `tools/list` definition (description, schema,
     annotations) may cost: every agent turn pays it. `tests/server/test_tools_list.py` holds each
@@ -243,6 +246,21 @@ PROVIDERS: tuple[Provider, ...] = (
             'sf grep "fn\\w+\\(" --regex --root src --ignore-dir generated',
             "sf grep --no-case --max-per-pattern 5 -- -foo",
         ),
+        familiar={
+            "-r": "the whole tree is always searched (.gitignore applies)",
+            "-R": "the whole tree is always searched (.gitignore applies)",
+            "-n": "every hit has its line and column",
+            "-H": "hits are always grouped by file",
+            "-l": "hits are always grouped by file",
+            "-c": "every pattern's exact totals are always given",
+            "-F": "patterns are literal unless --regex",
+            "-e": "patterns are positional: sf grep A B (-- before one that starts with -)",
+            "-A": "a hit is its line; sf code FILE SYMBOL shows the enclosing symbol",
+            "-B": "a hit is its line; sf code FILE SYMBOL shows the enclosing symbol",
+            "-C": "a hit is its line; sf code FILE SYMBOL shows the enclosing symbol",
+            "-t": "use --ext EXT (php, ts)",
+            "-g": "use --root PATH or --ext EXT",
+        },
         list_tokens=380,
     ),
     Provider(

@@ -169,6 +169,29 @@ def test_registry_names_follow_the_cli_path(provider: object) -> None:
     assert model.model_config.get("extra") == "forbid"
 
 
+@pytest.mark.parametrize("provider", [p for p in PROVIDERS if p.familiar], ids=lambda p: p.name)
+def test_a_familiar_flag_is_one_letter_the_command_does_not_take(provider: object) -> None:
+    """An explained flag that the command also accepted would never be explained; one that is not
+    a single letter could never be bundled (`-rn`) as the table is read."""
+    import argparse
+
+    from sofia.cli import arguments
+    from sofia.providers.registry import Provider
+
+    assert isinstance(provider, Provider)
+    parser = argparse.ArgumentParser()
+    taken = {
+        flag
+        for spec in arguments.add_model_arguments(parser, provider.cli_params)
+        for flag in (spec.cli.short, spec.cli.off_short)
+    }
+    taken |= {option for action in parser._actions for option in action.option_strings}
+    for flag, why in provider.familiar.items():
+        assert len(flag) == 2 and flag[0] == "-" and flag[1].isalpha(), flag
+        assert flag not in taken, f"{provider.name} takes {flag}, so its explanation is never shown"
+        assert why.strip()
+
+
 def test_doctor_reports_each_check(tmp_path: Path) -> None:
     done = run_sf("doctor", "--json", cwd=tmp_path)
     document = json.loads(done.stdout)

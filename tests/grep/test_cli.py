@@ -72,3 +72,29 @@ def test_w_is_grep_and_ripgreps_short_form_of_word(tmp_path: Path) -> None:
     assert short.stdout == long.stdout
     assert json.loads(short.stdout)["patterns"][0]["total"] == 2
     assert json.loads(plain.stdout)["patterns"][0]["total"] == 4
+
+
+def test_grep_short_forms_i_and_e_mean_no_case_and_regex(tmp_path: Path) -> None:
+    """`-i` and `-E` as grep spells them, bundled or apart, give what the long flags give."""
+    (tmp_path / "a.txt").write_text("Total\ntotal\ntotals\n")
+    bundled = run_sf("grep", "TOTAL", "-iw", "--json", cwd=tmp_path)
+    long = run_sf("grep", "TOTAL", "--no-case", "--word", "--json", cwd=tmp_path)
+    assert bundled.returncode == 0, bundled.stderr
+    assert bundled.stdout == long.stdout
+    assert json.loads(bundled.stdout)["patterns"][0]["total"] == 2
+    regex = run_sf("grep", "tot.ls", "-E", "--json", cwd=tmp_path)
+    assert json.loads(regex.stdout)["patterns"][0]["total"] == 1
+    assert json.loads(run_sf("grep", "tot.ls", "--json", cwd=tmp_path).stdout)["empty"] == ["tot.ls"]
+
+
+def test_familiar_flags_sofia_does_not_take_are_explained_and_nothing_runs(tmp_path: Path) -> None:
+    """`grep -rn` habits get why each letter is not needed, not a bare unrecognized argument."""
+    (tmp_path / "a.txt").write_text("needle\n")
+    done = run_sf("grep", "-rn", "needle", cwd=tmp_path)
+    assert done.returncode != 0 and done.stdout == ""
+    assert "unrecognized arguments: -rn [-r: the whole tree is always searched" in done.stderr
+    assert "-n: every hit has its line and column]" in done.stderr
+    typed = run_sf("grep", "needle", "-t", "py", cwd=tmp_path)
+    assert "-t [-t: use --ext EXT" in typed.stderr
+    misspelt = run_sf("grep", "needle", "--wrd", cwd=tmp_path)
+    assert "--wrd (did you mean --word?)" in misspelt.stderr

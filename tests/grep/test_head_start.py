@@ -25,6 +25,8 @@ PLAIN = [
     ["--root", "app", "deleteuser", "--no-case", "--json"],
     ["--root=web", "function", "--ignore-dir", "components", "--max-per-pattern", "2", "--md"],
     ["(delete|toggle)\\w*", "--regex", "--format", "json", "--max-output-tokens", "500"],
+    ["DELETEUSER", "-i", "-w", "--json"],  # grep's short forms
+    ["delete\\w+", "-E"],
 ]
 UNUSUAL = [
     ["--ro", "app", "deleteUser"],  # an abbreviation argparse accepts

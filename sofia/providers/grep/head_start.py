@@ -20,6 +20,7 @@ from sofia.runtime import proc
 
 _VALUE_FLAGS = {"--root", "--ext", "--ignore-dir", "--max-per-pattern", "--format", "--max-output-tokens"}
 _LISTS = {"--ext": "exts", "--ignore-dir": "ignore_dirs"}
+_SWITCHES = {"--regex": "regex", "-E": "regex", "--word": "word", "-w": "word"}
 
 
 def start(args: Sequence[str], workspace: Path, *, per_pattern: bool = False) -> None:
@@ -72,9 +73,9 @@ def _read(args: Sequence[str]) -> dict[str, Any] | None:
                 options["root"] = value
             elif name in _LISTS:
                 options[_LISTS[name]].extend(part.strip() for part in value.split(",") if part.strip())
-        elif word in {"--regex", "--word"}:
-            options[word[2:]] = True
-        elif word in {"--case", "--no-case"}:
+        elif word in _SWITCHES:
+            options[_SWITCHES[word]] = True
+        elif word in {"--case", "--no-case", "-i"}:
             options["case"] = word == "--case"
         elif word not in {"--json", "--md"}:
             return None  # `--`, `-h`, an abbreviation, a typo: leave it to argparse

@@ -25,6 +25,7 @@ class Params(Input):
     regex: Annotated[
         bool,
         Field(description="Patterns are ripgrep regexes (no look-around or backreferences)."),
+        Cli(short="-E"),
     ] = False
     word: Annotated[
         bool,
@@ -34,6 +35,7 @@ class Params(Input):
     case: Annotated[
         bool,
         Field(description="Case-sensitive matching."),
+        Cli(off_short="-i"),
     ] = True
     exts: Extensions
     ignore_dirs: IgnoredDirs
