@@ -31,6 +31,7 @@ from sofia.providers.registry import GROUPS, PROVIDERS, Provider, command_entrie
 from sofia.providers.shapes import shape_of  # noqa: E402
 from sofia.server.schema import input_schema  # noqa: E402
 from sofia.settings import SETTINGS  # noqa: E402
+from sofia.syntax import queried  # noqa: E402
 from sofia.syntax.registry import GRAMMARS, LANGUAGES  # noqa: E402
 
 REFERENCE = ROOT / "docs" / "reference"
@@ -250,6 +251,16 @@ def languages_page() -> str:
     for record in LANGUAGES:
         for limit in record.limits:
             lines.append(f"* **{record.title}**: {limit}\n")
+    escaping = [record.title for record in LANGUAGES if record.spec and queried.spec_of(record.name).escaped]
+    lines.append(
+        "\n## Names written escaped\n\n"
+        f"In {', '.join(escaping)}, a name may be written escaped: Rust's `r#type`, C#'s `@class`, a "
+        "keyword or a test named in words in backticks (`` `in` ``, `` `adds two numbers` ``). Its "
+        "symbol is named as the compiler reads it (`Token::type`, `CartTest.adds two numbers`), "
+        "`code` finds it by either spelling, and `refs type` counts `t.r#type()` as a use of it. "
+        "`refs` and `code DIR NAME` take a name with spaces in its backticks only: without them, "
+        "spaces are refused as several names written as one.\n"
+    )
     lines.append(
         "\n## Files of other types\n\n"
         "A file of a type no record reads is never summarised as if it were code: `code` returns it "

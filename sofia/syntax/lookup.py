@@ -13,6 +13,9 @@ from sofia.syntax.tree import Symbol, SymbolTree
 MAX_NAME_CHARS = 128
 """Longer names are refused: no identifier anyone writes is that long."""
 SEPARATORS = re.compile(r"::|->|\.|\\|#")
+_ESCAPED = re.compile(r"`([^`\n]+)`|(?<![\w#])r#([A-Za-z_]\w*)")
+"""A segment written escaped, in any language that has the form: in backticks (Kotlin, Swift,
+Scala) or Rust's raw `r#type`; the name is what is inside."""
 _GO_RECEIVER = re.compile(r"^\(?\*?\s*([A-Za-z_][\w]*)(?:\[[^\]]*\])?\)?\.(\w+)$")
 
 
@@ -49,8 +52,12 @@ def parse_query(text: str) -> Query:
             f"symbol name too long: {quote(wanted, 60)}; at most {MAX_NAME_CHARS} characters",
             "give the symbol's name, qualified at most by its class, module or namespace",
         )
-    if any(c.isspace() for c in wanted):
-        raise BadName(f"symbol name holds whitespace: {quote(wanted)}", "give one name per entry")
+    if any(c.isspace() for c in _ESCAPED.sub("", wanted)):
+        raise BadName(
+            f"symbol name holds whitespace: {quote(wanted)}",
+            "give one name per entry; a name with spaces is given in its backticks (`adds two numbers`)",
+        )
+    wanted = _ESCAPED.sub(lambda match: match.group(1) or match.group(2), wanted)
     go = _GO_RECEIVER.match(wanted)
     if go and wanted.startswith("("):
         wanted = f"{go.group(1)}.{go.group(2)}"
@@ -79,11 +86,28 @@ def spellings(symbol: str, lang: str) -> list[str]:
         found.extend(s.rsplit("\\", 1)[-1] for s in list(found) if "\\" in s)
     else:
         found.extend(s.replace("::", ".") for s in list(found) if "::" in s)
+    unescaped = _unescaped(wanted, lang)
+    if unescaped != wanted:
+        found.extend([unescaped, *(s.replace("::", ".") for s in [unescaped] if "::" in s and lang != "php")])
     if lang == "go":
         match = _GO_RECEIVER.match(wanted.replace(" ", ""))
         if match:
             found.append(f"{match.group(1)}.{match.group(2)}")
     return list(dict.fromkeys(found))
+
+
+def _unescaped(wanted: str, lang: str) -> str:
+    """A name asked for as the file writes it escaped (`` Foo.`in` ``, `S::r#type`), as the
+    compiler reads it and a qname holds it (`Foo.in`, `S::type`)."""
+    from sofia.syntax import registry
+
+    record = registry.language(lang)
+    if record is None or not record.spec:
+        return wanted
+    from sofia.syntax import queried
+
+    escaped = queried.spec_of(lang).escaped
+    return escaped.sub(r"\1", wanted) if escaped is not None else wanted
 
 
 def last_segment(qname: str) -> str:
@@ -97,7 +121,7 @@ def find(tree: SymbolTree, symbol: str) -> list[Symbol]:
         exact = tree.find(spelling)
         if exact:
             return exact
-    bare = symbol.strip()
+    bare = _unescaped(symbol.strip(), tree.lang)
     if SEPARATORS.search(bare):
         return _same_segments(tree, bare)
     return [s for s in tree.walk() if last_segment(s.qname) == bare]

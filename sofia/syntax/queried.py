@@ -94,6 +94,10 @@ class Spec:
     default: the first visibility word among the modifiers, else public."""
     qualifier: str = ""
     """A separator a name may be written with in a definition (`Foo::bar` out of line)."""
+    escaped: re.Pattern[str] | None = None
+    """How the language writes a keyword or free text as a name, its group the name itself
+    (Rust's `r#type`, C#'s `@class`, Kotlin's `` `in` `` or `` `adds two numbers` ``): a
+    definition is named, a use matched and a lookup read as the compiler reads it (`unescape`)."""
     signature: Callable[[Node, Node, bytes], str] | None = None
     """(declaration, name node, source) → the `sig` cell, where header-minus-name will not do."""
     import_text: Callable[[Node], str] | None = None
@@ -522,7 +526,7 @@ def _declaration(
         return Declaration(
             node=node,
             kind=named.kind,
-            name=named.name,
+            name=unescape(spec, named.name),
             name_node=named.node,
             captures=captures,
             scope=not named.kind or named.kind not in _DECLARING_KINDS,
@@ -536,15 +540,29 @@ def _declaration(
     receiver = spec.receiver(node) if spec.receiver is not None else ""
     if receiver:
         owner_names = (*owner_names, receiver)
+    name = unescape(spec, text)
     return Declaration(
         node=node,
         kind=kind,
-        name=_base(text),
+        name=name if name != text else _base(text),
         name_node=name_node,
         captures=captures,
         scope=not kind or kind not in _DECLARING_KINDS,
         owner_names=owner_names,
     )
+
+
+BACKTICKED = re.compile(r"`([^`\n]+)`")
+"""A name in backticks (Kotlin, Swift, Scala): a keyword as a name, or a test named in words."""
+
+
+def unescape(spec: Spec, text: str) -> str:
+    """`text` as the language's compiler reads it: an escaped name without its escape (`r#type`
+    is `type`, `` `adds two numbers` `` is `adds two numbers`); any other text unchanged."""
+    if spec.escaped is None:
+        return text
+    whole = spec.escaped.fullmatch(text)
+    return whole.group(1) if whole else text
 
 
 def _base(text: str) -> str:

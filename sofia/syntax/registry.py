@@ -187,7 +187,6 @@ LANGUAGES: tuple[Language, ...] = (
         limits=(
             "overloads share one qname, as do secondary constructors (`Foo.constructor`); a call "
             "is matched to them by name, not by argument types",
-            "a name written in backticks keeps them in its qname, without the spaces inside",
         ),
     ),
     Language(

@@ -241,6 +241,7 @@ a lambda's block are no such body."""
 SPEC = Spec(
     query="csharp.scm",
     binding_query="csharp.bindings.scm",
+    escaped=re.compile(r"@(\w+)"),
     comments=frozenset({"comment"}),
     strings=frozenset(
         {

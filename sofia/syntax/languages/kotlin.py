@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from sofia.syntax import bodies
 from sofia.syntax.languages.headers import written
-from sofia.syntax.queried import Named, Spec
+from sofia.syntax.queried import BACKTICKED, Named, Spec
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
@@ -237,6 +237,7 @@ property is initialised or delegated with (`val x by lazy {`) are code too; an o
 SPEC = Spec(
     query="kotlin.scm",
     binding_query="kotlin.bindings.scm",
+    escaped=BACKTICKED,
     comments=frozenset({"line_comment", "block_comment"}),
     strings=frozenset({"string_content", "character_literal"}),
     bodies=frozenset({"function_body", "class_body", "enum_class_body"}),

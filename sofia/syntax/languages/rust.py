@@ -11,6 +11,8 @@ and `#[macro_export]` macros (public)."""
 
 from __future__ import annotations
 
+import re
+
 from sofia.syntax import bodies
 from sofia.syntax.queried import Named, Spec
 from sofia.syntax.tree import Node, text_of
@@ -302,6 +304,7 @@ macro's token tree the grammar reads nothing of it either."""
 SPEC = Spec(
     query="rust.scm",
     binding_query="rust.bindings.scm",
+    escaped=re.compile(r"r#(\w+)"),
     comments=frozenset({"line_comment", "block_comment"}),
     strings=frozenset(
         {"string_literal", "raw_string_literal", "char_literal", "string_content", "escape_sequence"}

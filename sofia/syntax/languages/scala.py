@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from sofia.syntax import bodies
 from sofia.syntax.languages.headers import written
-from sofia.syntax.queried import Named, Spec
+from sofia.syntax.queried import BACKTICKED, Named, Spec
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
@@ -40,11 +40,8 @@ HEADER_SKIP = frozenset({"annotation", "modifiers", "def"})
 
 def named(kind: str, node: Node, name: Node) -> Named:
     """A def held by a type's body is a method, any other a function (a file's, a package's, a
-    block's); a Scala 3 extension's def is owned by the type it extends (`String.slug`). A name
-    in backticks is the name without them, as the compiler reads it (`` `type` `` is `type`)."""
+    block's); a Scala 3 extension's def is owned by the type it extends (`String.slug`)."""
     written = text_of(name)
-    if written.startswith("`") and written.endswith("`") and len(written) > 2:
-        written = written[1:-1]
     if node.type in ("function_definition", "function_declaration"):
         holder = node.parent
         in_type = holder is not None and holder.type in BODIES
@@ -226,6 +223,7 @@ anonymous class (`= new Foo {`); a value's initialiser the same."""
 SPEC = Spec(
     query="scala.scm",
     binding_query="scala.bindings.scm",
+    escaped=BACKTICKED,
     comments=frozenset({"comment", "block_comment"}),
     strings=frozenset({"string", "interpolated_string", "character_literal"}),
     bodies=frozenset({"template_body", "enum_body", "block"}),

@@ -6,7 +6,7 @@ declaration. Default visibility is `internal`."""
 from __future__ import annotations
 
 from sofia.syntax import bodies
-from sofia.syntax.queried import Spec
+from sofia.syntax.queried import BACKTICKED, Spec
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
@@ -94,6 +94,7 @@ not show either."""
 SPEC = Spec(
     query="swift.scm",
     binding_query="swift.bindings.scm",
+    escaped=BACKTICKED,
     comments=frozenset({"comment", "multiline_comment"}),
     strings=frozenset(
         {

@@ -61,6 +61,9 @@ class Analyzer(Base):
                 for binding in made:
                     self.imports.setdefault(binding.local, binding)
 
+    def unescape(self, text: str) -> str:
+        return queried.unescape(self.spec, text)
+
     def root_at(self, start: int) -> Node | None:
         """The file's tree; inside a body it was parsed without (`Parsed.unparsed`), the first
         parse, whose recovery still holds that body's names, comments and strings."""

@@ -120,6 +120,9 @@ class Analyzer(Protocol):
     def extra_spellings(self, word: str) -> list[str]:
         """Other ways the file may write the name itself (a Vue component's kebab-case tag)."""
 
+    def unescape(self, text: str) -> str:
+        """An identifier's text as the name it is (Rust's `r#type` is `type`)."""
+
 
 class Base:
     """The defaults every language's analyser shares: one tree covers the whole file (`root`), the
@@ -139,6 +142,9 @@ class Base:
 
     def extra_spellings(self, word: str) -> list[str]:
         return []
+
+    def unescape(self, text: str) -> str:
+        return text
 
 
 def analyzer_for(tree: Syntax, rel: str) -> Analyzer:
@@ -203,8 +209,9 @@ def _classify(analyzer: Analyzer, node: Node, word: str) -> Occurrence:
     if kind in strings:
         return Occurrence(0, 0, 0, STRING)
     text = node.text.decode("utf-8", "replace") if node.text is not None else ""
-    if kind in IDENTIFIERS or text == word:
-        if text != word:
+    name = text if text == word else analyzer.unescape(text)
+    if kind in IDENTIFIERS or name == word:
+        if name != word:
             return Occurrence(0, 0, 0, OTHER)
         return analyzer.classify(node, word)
     parent = node
