@@ -69,6 +69,12 @@ def test_fields_and_enum_constants() -> None:
         ("Order", "items", "List<T>", "private", "final", ""),
         ("Order", "total", "Money", "protected", "", ""),
     ]
+    assert ("Order.Total", "amount", "Money", "public") in rows(
+        document["properties"], "owner", "name", "type", "vis"
+    ), "a record's components are its fields, read through public accessors"
+    assert ("Order.Total", "items", "int", "public") in rows(
+        document["properties"], "owner", "name", "type", "vis"
+    )
     assert rows(document["cases"], "owner", "name") == [
         ("Order.State", "OPEN"),
         ("Order.State", "PAID"),

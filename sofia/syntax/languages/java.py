@@ -1,6 +1,7 @@
 """Java: classes, records, interfaces, annotation types and enums (nested types qualify their
-members: `Outer.Inner.method`), methods and constructors (`Order.Order`), fields, interface
-constants and enum constants; Javadoc and annotations belong to their declaration."""
+members: `Outer.Inner.method`), methods and constructors (`Order.Order`), fields (a record's
+components too: `record Point(int x)` declares `Point.x`), interface constants and enum constants;
+Javadoc and annotations belong to their declaration."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ TYPE_BODIES = frozenset({"class_body", "interface_body", "enum_body", "annotatio
 
 
 def visibility(node: Node, kind: str, owner_kind: str, words: list[str]) -> str:
-    """Written visibility, else: interface members are public, everything else package-private."""
+    """Written visibility, else: interface members and a record's components (each read through
+    its public accessor, `p.x()`) are public, everything else package-private."""
+    if node.type == "formal_parameter":
+        return "public"
     for word in words:
         if word in ("public", "protected", "private"):
             return word

@@ -6,6 +6,7 @@
 
 (class_declaration name: (identifier) @name) @definition.class
 (record_declaration name: (identifier) @name) @definition.class
+(record_declaration parameters: (formal_parameters (formal_parameter type: (_) @type name: (identifier) @name) @definition.field))
 (interface_declaration name: (identifier) @name) @definition.interface
 (annotation_type_declaration name: (identifier) @name) @definition.interface
 (enum_declaration name: (identifier) @name) @definition.enum

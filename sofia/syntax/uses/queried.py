@@ -98,7 +98,7 @@ class Analyzer(Base):
         found: dict[str, list[tuple[Node, dict[str, list[Node]]]]] = {}
         for binding in queried.typed_bindings(self.parsed):
             for name in binding.get("binding.name", []):
-                found.setdefault(text_of(name), []).append((name, binding))
+                found.setdefault(self.unescape(text_of(name)), []).append((name, binding))
         return found
 
     def bindings_of(self, name: str) -> list[TypedBinding]:
@@ -112,12 +112,28 @@ class Analyzer(Base):
                 kinds = binding.get("binding.type", [])
                 values = binding.get("binding.value", [])
                 scope = next((a for a in ancestors(holder) if a.type in self.tables.scopes), None)
+                scope = self._type_parameter_scope(node, holder, scope) or scope
                 known.append(
                     TypedBinding(
                         name, kinds[0] if kinds else None, values[0] if values else None, node, scope
                     )
                 )
         return known
+
+    def _type_parameter_scope(self, name: Node, holder: Node, function: Node | None) -> Node | None:
+        """The type itself, for a binding its type holds directly that declares nothing: a
+        primary constructor's plain parameter (Scala's and Kotlin's `class Setting(default: Int)`,
+        C#'s `class Setting(int value)`), a local of the type's body, where a field's uses are the
+        field's. None where a function nearer holds it, or the type declares a member of the name
+        (Kotlin's `val name = name` reads the parameter once; the body's other uses are the member)."""
+        owner = self.enclosing_type(holder)
+        if owner is None or owner.kind not in TYPE_KINDS or name.start_byte in self.by_name_node:
+            return None
+        if function is not None and function.start_byte >= owner.node.start_byte:
+            return None
+        if (id(owner), self.unescape(text_of(name))) in self.members:
+            return None
+        return owner.node
 
     def classes(self) -> list[Binding]:
         found: list[Binding] = []
@@ -429,7 +445,7 @@ class Analyzer(Base):
         return name in self.types_by_name or (name in self.imports and name[:1].isupper())
 
     def _binding_name(self, node: Node) -> TypedBinding | None:
-        for binding in self.bindings_of(text_of(node)):
+        for binding in self.bindings_of(self.unescape(text_of(node))):
             if binding.node.start_byte == node.start_byte and binding.node.end_byte == node.end_byte:
                 return binding
         return None
