@@ -258,8 +258,9 @@ def languages_page() -> str:
         "keyword or a test named in words in backticks (`` `in` ``, `` `adds two numbers` ``). Its "
         "symbol is named as the compiler reads it (`Token::type`, `CartTest.adds two numbers`), "
         "`code` finds it by either spelling, and `refs type` counts `t.r#type()` as a use of it. "
-        "`refs` and `code DIR NAME` take a name with spaces in its backticks only: without them, "
-        "spaces are refused as several names written as one.\n"
+        "`refs` and `code DIR NAME` take a name with spaces in its backticks, or as the last "
+        "segment of its qname as the tools print it (`CartTest.adds two numbers`); other spaces "
+        "are refused as several names written as one.\n"
     )
     lines.append(
         "\n## Files of other types\n\n"

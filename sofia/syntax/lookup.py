@@ -52,7 +52,7 @@ def parse_query(text: str) -> Query:
             f"symbol name too long: {quote(wanted, 60)}; at most {MAX_NAME_CHARS} characters",
             "give the symbol's name, qualified at most by its class, module or namespace",
         )
-    if any(c.isspace() for c in _ESCAPED.sub("", wanted)):
+    if _stray_whitespace(wanted):
         raise BadName(
             f"symbol name holds whitespace: {quote(wanted)}",
             "give one name per entry; a name with spaces is given in its backticks (`adds two numbers`)",
@@ -72,6 +72,17 @@ def parse_query(text: str) -> Query:
         qualifier and "\\" not in wanted and qualifier[-1][:1].isupper()
     )
     return Query(text=text.strip(), qualifier=qualifier, name=parts[-1], member=member)
+
+
+def _stray_whitespace(wanted: str) -> bool:
+    """Whitespace that reads as several names written as one (`foo bar`), not as part of one:
+    inside backticks (`` `adds two numbers` ``), or in the last segment of a qname as the tools
+    print it (`CartTest.adds two numbers`)."""
+    plain = _ESCAPED.sub("", wanted)
+    if not any(c.isspace() for c in plain):
+        return False
+    *qualifier, last = SEPARATORS.split(plain)
+    return not qualifier or any(c.isspace() for part in qualifier for c in part) or last[:1].isspace()
 
 
 def spellings(symbol: str, lang: str) -> list[str]:

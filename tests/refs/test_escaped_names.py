@@ -123,3 +123,16 @@ def test_a_test_named_in_words_keeps_its_spaces_in_every_language_that_allows_it
     ]
     item = entry(refs(tmp_path, "`adds two numbers`"), "`adds two numbers`")
     assert item["totals"]["definitions"] == 3
+    printed = call("code", {"files": ["."], "symbols": ["CartTest.adds two numbers"]}, tmp_path)
+    assert sliced(printed) == ["CartTest.adds two numbers"], "a qname as grep prints it is a key"
+
+
+@pytest.mark.parametrize("written", ["adds two", "Cart.adds two.numbers", "Cart. adds"])
+def test_whitespace_outside_backticks_or_a_qnames_last_segment_reads_as_several_names(
+    tmp_path: Path, written: str
+) -> None:
+    from sofia.errors import ProviderError
+
+    (tmp_path / "CartTest.kt").write_text("class CartTest {\n    fun `adds two`() {}\n}\n")
+    with pytest.raises(ProviderError, match="symbol name holds whitespace"):
+        call("refs", {"symbols": [written]}, tmp_path)
