@@ -235,10 +235,15 @@ class Matcher:
     def classify(self, occurrence: Occurrence, parsed: Parsed | None = None) -> tuple[str, int]:
         """(exact|name|elsewhere, index of the definition an exact use resolves to or -1)."""
         target = self._target(occurrence, parsed)
-        if occurrence.member:
-            return self._member(occurrence, target, parsed)
-        if occurrence.global_fallback and self.defining.find(target) < 0:
+        member = occurrence.member
+        if member and occurrence.global_fallback and self.defining.find(target) < 0:
+            # no definition puts the name in the type a C++ out-of-line member belongs to: a
+            # free name, looked up where the file does not say
+            member, target = False, None
+        elif occurrence.global_fallback and self.defining.find(target) < 0:
             target = ()  # no function of that name in the namespace: PHP calls the global one
+        if member:
+            return self._member(occurrence, target, parsed)
         if not self.query.qualifier:
             index = self._find(target, parsed)
             if index >= 0:

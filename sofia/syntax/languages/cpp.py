@@ -340,6 +340,7 @@ def import_bindings(node: Node) -> list[ImportBinding]:
 
 
 USES = Uses(
+    outer_members=True,
     calls={"call_expression": "function"},
     members={
         "field_expression": ("field", "argument"),

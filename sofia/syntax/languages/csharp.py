@@ -183,6 +183,7 @@ FUNCTIONS = frozenset(
 )
 
 USES = Uses(
+    outer_members=True,
     calls={"invocation_expression": "function"},
     members={"member_access_expression": ("name", "expression")},
     news={"object_creation_expression": "type"},

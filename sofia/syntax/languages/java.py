@@ -53,6 +53,7 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
+    outer_members=True,
     calls={"method_invocation": "name"},
     members={"method_invocation": ("name", "object"), "field_access": ("field", "object")},
     news={"object_creation_expression": "type"},

@@ -175,6 +175,7 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
+    outer_members=True,
     calls={"call_expression": "function", "generic_function": "function"},
     members={"field_expression": ("field", "value")},
     news={"instance_expression": "#0"},

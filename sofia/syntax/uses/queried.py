@@ -237,9 +237,63 @@ class Analyzer(Base):
                 best = declaration
         return best
 
+    def declaring_type(self, node: Node, word: str) -> Declaration | None:
+        """The type a bare `word` at `node` reaches: the innermost enclosing type, or where the
+        language lets a nested type reach its enclosing ones (`Uses.outer_members`), the nearest of
+        them declaring a member of that name; the innermost when none does."""
+        innermost = self.enclosing_type(node)
+        if not self.tables.outer_members or innermost is None or (id(innermost), word) in self.members:
+            return innermost
+        outer = innermost.owner
+        while outer is not None:
+            if (id(outer), word) in self.members:
+                return outer
+            outer = outer.owner
+        return innermost
+
     def self_path(self, node: Node) -> Path | None:
+        owner = self.written_owner(node)
+        if owner is not None:
+            return owner
         enclosing = self.enclosing_type(node)
         return (*self.module, *enclosing.path) if enclosing is not None else None
+
+    def written_owner(self, node: Node) -> Path | None:
+        """The type a function's body belongs to by the owner written in the function's name,
+        where no type of the file holds the node nearer: C++'s out-of-line `void Dataset::Foo()
+        { … }` (Dataset, its namespace around it), a Kotlin or Scala extension's receiver
+        (`fun String.slug()`). Its `this` is that type, and its bare names may be its members."""
+        best: Declaration | None = None
+        for declaration in self.parsed.declarations:
+            if not declaration.owner_names or declaration.kind not in FUNCTION_KINDS:
+                continue
+            holds = (
+                declaration.node.start_byte <= node.start_byte and node.end_byte <= declaration.node.end_byte
+            )
+            if holds and (best is None or declaration.node.start_byte >= best.node.start_byte):
+                best = declaration
+        if best is None:
+            return None
+        enclosing = self.enclosing_type(node)
+        if enclosing is not None and enclosing.node.start_byte > best.node.start_byte:
+            return None  # a type declared inside the body
+        return (*self.module, *best.path[:-1])
+
+    def _written_member(self, node: Node, word: str, owner: Path, kind: str) -> Occurrence:
+        """A bare name in the body of a function with a written owner: the owner's member where
+        the file defines one of that name under it, the file's own top-level name where it
+        declares one, else the owner's member unless no definition anywhere puts the name in
+        that type (`global_fallback`: then a free name, as the compiler would look it up next)."""
+        start = node.start_byte
+        defined = any(
+            d.name == word and d.owner_names and (*self.module, *d.path[:-1]) == owner
+            for d in self.parsed.declarations
+        )
+        if not defined and self.holder_of(word) is not None:
+            return Occurrence(start, 0, 0, USE, kind, self.holder_of(word))
+        return Occurrence(
+            start, 0, 0, USE, kind, owner, member=True, via_self=True, global_fallback=not defined
+        )
 
     def binding_for(self, node: Node, name: str) -> TypedBinding | None:
         """The innermost binding of `name` visible at `node`: a local or parameter of an
@@ -388,9 +442,15 @@ class Analyzer(Base):
         """A call of a plain name: a method of the enclosing type when it declares one, else a
         top-level function where the file says where it lives."""
         start = node.start_byte
-        enclosing = self.enclosing_type(node)
-        if self.tables.implicit_self and enclosing is not None and (id(enclosing), word) in self.members:
+        enclosing = self.declaring_type(node, word)
+        owner = self.written_owner(node) if self.tables.implicit_self else None
+        reached = (
+            self.tables.implicit_self and enclosing is not None and (id(enclosing), word) in self.members
+        )
+        if reached and enclosing is not None and (owner is None or enclosing.kind != "namespace"):
             return Occurrence(start, 0, 0, USE, "call", self.path_of(enclosing), member=True, via_self=True)
+        if owner is not None:
+            return self._written_member(node, word, owner, "call")
         if word in self.types_by_name or (word in self.imports and word[:1].isupper()):
             return Occurrence(start, 0, 0, USE, "new" if self._constructs() else "call", self.holder_of(word))
         return Occurrence(start, 0, 0, USE, "call", self.holder_of(word))
@@ -402,8 +462,11 @@ class Analyzer(Base):
         binding = self.binding_for(node, word)
         if binding is not None and binding.scope is not None:
             return Occurrence(node.start_byte, 0, 0, LOCAL, scope=span(binding.scope))
-        enclosing = self.enclosing_type(node)
+        enclosing = self.declaring_type(node, word)
         member = self.members.get((id(enclosing), word)) if enclosing is not None else None
+        owner = self.written_owner(node) if self.tables.implicit_self else None
+        if owner is not None and (enclosing is None or enclosing.kind == "namespace" or member is None):
+            return self._written_member(node, word, owner, "reference")
         called = member is not None and member.kind in FUNCTION_KINDS
         if (
             self.tables.implicit_self

@@ -61,6 +61,10 @@ class Uses:
     implicit_self: bool = True
     """A bare call of a name the enclosing type declares is a call on the instance (Java, C#,
     Kotlin, Swift, Ruby, C++ members)."""
+    outer_members: bool = False
+    """A bare name inside a nested type reaches the enclosing types' members when its own type
+    declares none (Java's, C#'s, C++'s and Scala's nested and inner classes: `tabAt(i)` in
+    `Map.TreeBin` is `Map.tabAt`)."""
     bare_calls: bool = False
     """A method's bare name, without parentheses, calls it (Ruby). Elsewhere a bare name reaches a
     field or a local, never a method."""
