@@ -4,11 +4,14 @@ their names; grep's enclosing symbol and changed's touched symbols follow."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sofia.syntax import parse, slice_text, touched_symbols
 from sofia.syntax.languages.cmacros import prepare_cpp
 from tests.code.conftest import FIXTURES
+from tests.refs.conftest import entry, refs, uses
 
 CPP = FIXTURES / "cpp"
 HEADER = CPP / "src" / "shape.hpp"
@@ -186,3 +189,22 @@ def test_a_run_of_macros_alone_on_their_lines_is_blanked() -> None:
         ("method", "printf_formatter::printf_formatter", 6),
         ("class", "parse_context", 9),
     ]
+
+
+@pytest.mark.parametrize("lang", ["c", "cpp"])
+def test_a_macro_after_storage_keywords_before_a_type_and_a_name_is_blanked(lang: str) -> None:
+    """`static THREAD_LOCAL comm_size_t buffer_size_;` declares buffer_size_, not comm_size_t;
+    a macro after `static` with only a name after it is the declaration's type and stays."""
+    source = b"static THREAD_LOCAL comm_size_t buffer_size_;\nextern MY_HANDLE handle;\n"
+    tree = parse(source, lang, "network." + lang)
+    assert [(s.kind, s.qname) for s in tree.walk()] == [("var", "buffer_size_"), ("var", "handle")]
+
+
+def test_a_class_member_after_a_storage_keyword_and_a_macro_is_named_by_its_name(tmp_path: Path) -> None:
+    (tmp_path / "network.h").write_text(
+        "typedef int comm_size_t;\nclass Network {\n  static THREAD_LOCAL comm_size_t buffer_size_;\n};\n"
+    )
+    result = refs(tmp_path, "comm_size_t", "buffer_size_")
+    assert [d["qname"] for d in entry(result, "comm_size_t")["definitions"]] == ["comm_size_t"]
+    assert uses(entry(result, "comm_size_t")) == {("network.h", 3, "type", "exact")}
+    assert [d["qname"] for d in entry(result, "buffer_size_")["definitions"]] == ["Network::buffer_size_"]

@@ -5,7 +5,8 @@ Two kinds. Attribute macros of the Linux kernel and glibc, by name (`static int 
 `const char __user *p`, `__printf(2, 3)`). And a project's own macros, by where they stand: upper
 case names with an underscore (`FMT_API`, `EIGEN_DEVICE_FUNC`) on a line of their own between
 declarations (`FMT_BEGIN_NAMESPACE`), before a declaration keyword (`FMT_CONSTEXPR auto f()`),
-after `class` or `explicit` (`class FMT_API format_error`), after a function's parameters
+after `class` or `explicit` (`class FMT_API format_error`), after storage keywords alone and
+before a type and a name (`static THREAD_LOCAL comm_size_t buffer_size_;`), after a function's parameters
 (`int rows() const EIGEN_NOEXCEPT {`), or called alone on a line between declarations
 (`ATOMIC64_OPS(add, +=)`, `EIGEN_INHERIT_ASSIGNMENT_OPERATORS(Transpose)`); in C++ also before a
 constructor's name (`FMT_CONSTEXPR20 basic_memory_buffer(...)`); first on a line before a type and
@@ -154,6 +155,11 @@ _DECLARATION_FOLLOWS = re.compile(
 """A type (qualified, with template arguments) and a declared name after a macro first on its
 line: `FMT_CONSTEXPR digits::result on_digit(`, `THREAD_LOCAL BruckMap Network::bruck_map_;`,
 which no declaration without a macro starts with."""
+_STORAGE_ONLY = re.compile(
+    rb"[ \t]*(?:(?:static|extern|inline|mutable|constexpr|thread_local)[ \t]+)+"
+)
+"""Storage keywords alone before a macro (`static THREAD_LOCAL comm_size_t buffer_size_;`): with a
+type and a declared name after it, the macro stands where only an attribute can."""
 _BEFORE_DESTRUCTOR = re.compile(rb"[ \t]*((?:[A-Za-z_]\w*[ \t]+)+)~[A-Za-z_]\w*[ \t]*\(")
 """Words before a destructor's `~` first on a line: each that is no keyword is a macro
 (`__device__ ~Foo()`, `lib_export ~Foo();`), where the grammar reads the name without its `~`.
@@ -224,6 +230,7 @@ def _uses(source: bytes, cpp: bool) -> list[tuple[int, int]]:
             or (_AFTER_PARAMETERS.search(before) and _BODY_FOLLOWS.match(source, last))
             or (_TAG_BEFORE.search(before) and _TAG_FOLLOWS.match(source, end))
             or (cpp and _SPECIFIER_BEFORE.search(before) and _NAME_FOLLOWS.match(source, last))
+            or (_STORAGE_ONLY.fullmatch(before) and _DECLARATION_FOLLOWS.match(source, last))
         ):
             spans.append((start, last))
         elif not before.strip():
