@@ -4,6 +4,8 @@ an unrelated type is its own; a class's uses as a base, a type, an instantiation
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.code.conftest import FIXTURES
 from tests.refs.conftest import accounted, entry, refs, rows, uses
 
@@ -63,3 +65,40 @@ def test_a_namespace_function_called_through_an_alias_qualified_name() -> None:
         ("src/shape.hpp", 64, "prototype"),
     ]
     assert uses(item) == {(MAIN, 28, "call", "exact")}  # g::helpers::scale(1)
+
+
+SMART = """#include <memory>
+class Bin { public: void ReSize(int n); void reset(); };
+class Other { public: void ReSize(int n); };
+class Group {
+  std::unique_ptr<Bin> bin_;
+  std::shared_ptr<Other> other_;
+  void f(std::unique_ptr<Bin> p, std::optional<Bin> maybe) {
+    bin_->ReSize(1);
+    other_->ReSize(2);
+    p->ReSize(3);
+    maybe->ReSize(4);
+    p.reset();
+  }
+};
+"""
+
+
+def test_arrow_on_a_smart_pointer_reaches_the_type_it_points_to(tmp_path: Path) -> None:
+    (tmp_path / "group.cpp").write_text(SMART)
+    result = refs(tmp_path, "Bin::ReSize", "Bin::reset")
+    resize = entry(result, "Bin::ReSize")
+    assert uses(resize) == {
+        ("group.cpp", 8, "call", "exact"),  # a field std::unique_ptr<Bin>
+        ("group.cpp", 10, "call", "exact"),  # a parameter
+        ("group.cpp", 11, "call", "exact"),  # std::optional<Bin>
+    }
+    assert resize["totals"]["elsewhere"] == 2  # Other::ReSize and other_->ReSize(2)
+    # `.` reaches the pointer's own members: p.reset() may be unique_ptr's
+    assert uses(entry(result, "Bin::reset")) == {("group.cpp", 12, "call", "name")}
+
+
+def test_two_members_declared_on_one_line_each_have_their_own_qname(tmp_path: Path) -> None:
+    (tmp_path / "group.cpp").write_text(SMART)
+    result = refs(tmp_path, "reset")
+    assert [d["qname"] for d in entry(result, "reset")["definitions"]] == ["Bin::reset"]

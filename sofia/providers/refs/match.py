@@ -78,6 +78,10 @@ class Matcher:
                 self.parents.setdefault(binding.path, binding.parents)
                 for parent in binding.parents:
                     self.class_langs.setdefault(parent, parsed.lang)
+        self.parents_by_last: dict[str, list[Path]] = {}
+        for path in self.parents:
+            if path:
+                self.parents_by_last.setdefault(path[-1], []).append(path)
         self.modules = Modules(found.request.cwd, _workspace(found), [])
         self.edges = self._edges()
         candidates = self._candidates()
@@ -171,7 +175,7 @@ class Matcher:
         return target
 
     def _definition(self, parsed: Parsed, occurrence: Occurrence) -> Definition:
-        holder = parsed.holder(occurrence.line)
+        holder = parsed.definer(occurrence.start, occurrence.line)
         end_line = occurrence.end_line or occurrence.line
         name = self.query.name
         if holder is not None and holder.name == name and holder.line <= occurrence.line:
@@ -311,7 +315,7 @@ class Matcher:
                 return EXACT, -1
             if self._defines(current):
                 return (NAME, -1) if self._possible(occurrence, current) else (ELSEWHERE, -1)
-            parents = self.parents.get(current)
+            parents = self.parents_of(current)
             if parents is None:
                 # A parent no searched file declares: another parent may still lead to the
                 # requested class (`class Group(db.Model, CRUDMixin)` for `CRUDMixin.get_all`).
@@ -321,6 +325,16 @@ class Matcher:
         if broken:
             return NAME, -1
         return (NAME, -1) if self._possible(occurrence, target) else (ELSEWHERE, -1)
+
+    def parents_of(self, path: Path) -> tuple[Path, ...] | None:
+        """The parents of the class at `path`, None where no searched file declares it. A path
+        written shorter than the class's own (`Dataset` inside `namespace LightGBM {` for
+        `LightGBM::Dataset`) is that class when exactly one declared class ends with it."""
+        parents = self.parents.get(path)
+        if parents is not None or not path:
+            return parents
+        matching = [known for known in self.parents_by_last.get(path[-1], []) if same(known, path)]
+        return self.parents[matching[0]] if len(matching) == 1 else None
 
     def _possible(self, occurrence: Occurrence, current: Path) -> bool:
         """A receiver known not to be the requested class (for a bare name: none of the classes
@@ -356,7 +370,7 @@ class Matcher:
             if path in seen:
                 continue
             seen.add(path)
-            parents = self.parents.get(path)
+            parents = self.parents_of(path)
             if parents is None:
                 known = known and self._outside(path)
                 continue

@@ -9,9 +9,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from sofia.providers.grep import Request
     from sofia.runtime.unparsed import Unparsed
     from sofia.syntax.lookup import Query
+    from sofia.syntax.tree import Symbol
     from sofia.syntax.uses import FileUses
     from sofia.syntax.uses.model import Path
 
@@ -52,34 +55,61 @@ class Parsed:
     stamp: Stamp = (0, 0, 0, 0, 0)
     """The file's identity and times when it was read (`memo.stamp_of`)."""
     _holders: dict[int, Holder | None] | None = field(default=None, init=False, repr=False, compare=False)
+    _definers: dict[int, Holder | None] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def holder(self, line: int) -> Holder | None:
         """The innermost symbol holding `line` (the same one `grep` names). The symbol tree is
         built on the first question only: classifying needs the syntax tree alone, and most
         candidate files of a common name have no use shown and no definition."""
         if self._holders is None:
-            self._holders = _holders(self)
+            self._holders, self._definers = _holders(self)
         return self._holders.get(line)
 
+    def definer(self, start: int, line: int) -> Holder | None:
+        """The innermost symbol holding the definition whose name starts at byte `start`: by
+        bytes, so that of two members on one line (`{ void ReSize(int n); void reset(); }`) each
+        is its own; the line's holder where the tree does not say."""
+        if self._holders is None:
+            self._holders, self._definers = _holders(self)
+        return self._definers.get(start, self._holders.get(line))
 
-def _holders(parsed: Parsed) -> dict[int, Holder | None]:
-    """Line -> holding symbol, for every line with an occurrence in a parsed file."""
+
+def _holders(parsed: Parsed) -> tuple[dict[int, Holder | None], dict[int, Holder | None]]:
+    """Line -> holding symbol, for every line with an occurrence in a parsed file; and byte ->
+    the innermost symbol holding it, for every definition's name."""
     from sofia.syntax import ParseUnavailable, parse
+    from sofia.syntax.uses.model import DEFINITION
 
     try:
         tree = parse(parsed.source, parsed.lang, parsed.rel)
     except ParseUnavailable:
-        return {}
+        return {}, {}
     holders: dict[int, Holder | None] = {}
+    definers: dict[int, Holder | None] = {}
     for found in parsed.uses.occurrences.values():
         for occurrence in found:
             line = occurrence.line
             if line not in holders:
-                symbol = tree.enclosing(line)
-                holders[line] = (
-                    Holder(symbol.qname, symbol.name, symbol.line, symbol.end_line) if symbol else None
-                )
-    return holders
+                holders[line] = _holder(tree.enclosing(line))
+            if occurrence.role == DEFINITION and occurrence.start not in definers:
+                definers[occurrence.start] = _holder(_innermost(tree.symbols, occurrence.start))
+    return holders, definers
+
+
+def _holder(symbol: Symbol | None) -> Holder | None:
+    return Holder(symbol.qname, symbol.name, symbol.line, symbol.end_line) if symbol else None
+
+
+def _innermost(symbols: Sequence[Symbol], start: int) -> Symbol | None:
+    """The innermost symbol whose declaration holds byte `start`."""
+    found: Symbol | None = None
+    level = symbols
+    while True:
+        inner = next((s for s in level if s.start_byte <= start < s.end_byte), None)
+        if inner is None:
+            return found
+        found = inner
+        level = inner.children
 
 
 Outcome = Parsed | str

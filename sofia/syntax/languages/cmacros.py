@@ -155,9 +155,7 @@ _DECLARATION_FOLLOWS = re.compile(
 """A type (qualified, with template arguments) and a declared name after a macro first on its
 line: `FMT_CONSTEXPR digits::result on_digit(`, `THREAD_LOCAL BruckMap Network::bruck_map_;`,
 which no declaration without a macro starts with."""
-_STORAGE_ONLY = re.compile(
-    rb"[ \t]*(?:(?:static|extern|inline|mutable|constexpr|thread_local)[ \t]+)+"
-)
+_STORAGE_ONLY = re.compile(rb"[ \t]*(?:(?:static|extern|inline|mutable|constexpr|thread_local)[ \t]+)+")
 """Storage keywords alone before a macro (`static THREAD_LOCAL comm_size_t buffer_size_;`): with a
 type and a declared name after it, the macro stands where only an attribute can."""
 _BEFORE_DESTRUCTOR = re.compile(rb"[ \t]*((?:[A-Za-z_]\w*[ \t]+)+)~[A-Za-z_]\w*[ \t]*\(")

@@ -339,7 +339,33 @@ def import_bindings(node: Node) -> list[ImportBinding]:
     return [ImportBinding(text, text, owners)] if text else []
 
 
+POINTERS = frozenset({"unique_ptr", "shared_ptr", "optional", "scoped_ptr", "intrusive_ptr", "observer_ptr"})
+"""Class templates whose `->` reaches their first type argument."""
+
+
+def pointee(declared: Node) -> Node | None:
+    """The type `->` reaches on a value declared as `std::unique_ptr<Bin>` (or another of
+    `POINTERS`, qualified or not): `Bin`; None for any other type."""
+    node: Node | None = declared
+    while node is not None and node.type == "qualified_identifier":
+        node = node.child_by_field_name("name")
+    if (
+        node is None
+        or node.type != "template_type"
+        or text_of(node.child_by_field_name("name")) not in POINTERS
+    ):
+        return None
+    arguments = node.child_by_field_name("arguments")
+    first = (
+        next((c for c in arguments.named_children if c.type == "type_descriptor"), None)
+        if arguments
+        else None
+    )
+    return first
+
+
 USES = Uses(
+    pointee=pointee,
     outer_members=True,
     calls={"call_expression": "function"},
     members={

@@ -428,7 +428,23 @@ class Analyzer(Base):
         receiver = field_child(access, receiver_field)
         if receiver is None:
             return self.bare_call(node, text_of(node)) if kind == "call" else self._plain(node, text_of(node))
+        pointee = self._pointee(access, receiver)
+        if pointee is not None:
+            return Occurrence(node.start_byte, 0, 0, USE, kind, pointee, member=True)
         return self._member_of(node, kind, receiver)
+
+    def _pointee(self, access: Node, receiver: Node) -> Path | None:
+        """The type `receiver->member` reaches through a smart pointer the receiver is declared
+        as (`Uses.pointee`: `std::unique_ptr<Bin> bin_; bin_->ReSize()` is Bin's), else None."""
+        hook = self.tables.pointee
+        if hook is None or not any(c.type == "->" and not c.is_named for c in access.children):
+            return None
+        if not receiver.type.endswith("identifier") or receiver.named_child_count:
+            return None
+        binding = self.binding_for(receiver, text_of(receiver))
+        declared = binding.type if binding is not None else None
+        reached = hook(declared) if declared is not None else None
+        return self.type_path(reached) if reached is not None else None
 
     def _member_of(self, node: Node, kind: str, receiver: Node | None) -> Occurrence:
         """A member use on `receiver`, with the receiver's type as its container where known."""

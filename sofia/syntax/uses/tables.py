@@ -61,6 +61,9 @@ class Uses:
     implicit_self: bool = True
     """A bare call of a name the enclosing type declares is a call on the instance (Java, C#,
     Kotlin, Swift, Ruby, C++ members)."""
+    pointee: Callable[[Node], Node | None] | None = None
+    """A receiver's declared type → the type `->` on it reaches, where that is not the type
+    itself (C++'s `std::unique_ptr<Bin>` → `Bin`); None: `->` reaches the declared type."""
     outer_members: bool = False
     """A bare name inside a nested type reaches the enclosing types' members when its own type
     declares none (Java's, C#'s, C++'s and Scala's nested and inner classes: `tabAt(i)` in
