@@ -97,6 +97,7 @@ def spellings(symbol: str, lang: str) -> list[str]:
         found.extend(s.rsplit("\\", 1)[-1] for s in list(found) if "\\" in s)
     else:
         found.extend(s.replace("::", ".") for s in list(found) if "::" in s)
+    found.extend(_language_spellings(wanted, lang))
     unescaped = _unescaped(wanted, lang)
     if unescaped != wanted:
         found.extend([unescaped, *(s.replace("::", ".") for s in [unescaped] if "::" in s and lang != "php")])
@@ -105,6 +106,19 @@ def spellings(symbol: str, lang: str) -> list[str]:
         if match:
             found.append(f"{match.group(1)}.{match.group(2)}")
     return list(dict.fromkeys(found))
+
+
+def _language_spellings(wanted: str, lang: str) -> list[str]:
+    """The other qnames the language's record says a requested one stands for (`Spec.spellings`)."""
+    from sofia.syntax import registry
+
+    record = registry.language(lang)
+    if record is None or not record.spec:
+        return []
+    from sofia.syntax import queried
+
+    hook = queried.spec_of(lang).spellings
+    return hook(wanted) if hook is not None else []
 
 
 def _unescaped(wanted: str, lang: str) -> str:

@@ -94,6 +94,9 @@ class Spec:
     default: the first visibility word among the modifiers, else public."""
     qualifier: str = ""
     """A separator a name may be written with in a definition (`Foo::bar` out of line)."""
+    spellings: Callable[[str], list[str]] | None = None
+    """A requested qname → other qnames it may stand for in this language, as its code calls
+    them (Kotlin's `Foo.create` for `Foo.Companion.create`)."""
     escaped: re.Pattern[str] | None = None
     """How the language writes a keyword or free text as a name, its group the name itself
     (Rust's `r#type`, C#'s `@class`, Kotlin's `` `in` `` or `` `adds two numbers` ``): a

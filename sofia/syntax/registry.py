@@ -178,11 +178,13 @@ LANGUAGES: tuple[Language, ...] = (
         spec="sofia.syntax.languages.kotlin",
         constructs_by_call=True,
         gives=(
-            _SUMMARY + "; objects are classes, a companion object too (`Foo.Companion.bar`), an extension "
-            "its receiver's (`String.slug`), properties from bodies and primary constructors",
+            _SUMMARY + "; objects are classes, a companion object too (`Foo.Companion.bar`, found as "
+            "`Foo.bar` too), an extension its receiver's (`String.slug`), properties from bodies and "
+            "primary constructors",
             "definitions, uses by kind (`Foo()` is new, `: Base()` extends, `: Iface` implements), "
             "imports and `as` aliases, receivers typed by `this`, properties, parameters and "
-            "`val x = Foo()`",
+            "`val x = Foo()`; a companion's members called bare in its class and nested classes, as "
+            "`Foo.bar()` and as `Foo.Companion.bar()`, asked for either way",
         ),
         limits=(
             "overloads share one qname, as do secondary constructors (`Foo.constructor`); a call "

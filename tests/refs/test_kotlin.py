@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.helpers import call
 from tests.refs.conftest import FIXTURES, accounted, entry, refs, uses
 
 KT = FIXTURES / "kotlin"
@@ -81,3 +82,54 @@ def test_a_companion_objects_member_called_through_its_class() -> None:
     ]
     assert uses(item) == {(LEDGER, 16, "call", "exact")}  # Ledger.create()
     assert item["totals"]["elsewhere"] == 2  # Journal.Factory.create and Journal.create()
+
+
+COMPANIONS = """package shop
+
+class Foo {
+    companion object {
+        fun create(): Foo = Foo()
+        const val TAG = "foo"
+    }
+    fun copy(): Foo = create()
+    fun tag() = TAG
+    class Nested {
+        fun make() = create()
+    }
+}
+
+class Bar {
+    companion object { fun create(): Bar = Bar() }
+    fun again() = create()
+}
+
+fun main() {
+    Foo.create()
+    Foo.Companion.create()
+}
+"""
+
+
+def test_a_companions_members_reached_bare_from_its_class_and_through_its_name(tmp_path: Path) -> None:
+    """Kotlin code calls a companion's member bare inside the class (and its nested classes),
+    as `Foo.create()` and as `Foo.Companion.create()`; asked for as `Foo.create`, as Kotlin code
+    names it, it is the same definition."""
+    (tmp_path / "Foo.kt").write_text(COMPANIONS)
+    result = refs(tmp_path, "Foo.Companion.create", "Foo.create", "Foo.TAG")
+    for asked in ("Foo.Companion.create", "Foo.create"):
+        item = entry(result, asked)
+        assert [d["qname"] for d in item["definitions"]] == ["Foo.Companion.create"]
+        assert uses(item) == {
+            ("Foo.kt", 8, "call", "exact"),  # create() in Foo.copy
+            ("Foo.kt", 11, "call", "exact"),  # create() in a nested class
+            ("Foo.kt", 21, "call", "exact"),  # Foo.create()
+            ("Foo.kt", 22, "call", "exact"),  # Foo.Companion.create()
+        }
+        assert item["totals"]["elsewhere"] == 2  # Bar's companion create and Bar.again's call
+    assert uses(entry(result, "Foo.TAG")) == {("Foo.kt", 9, "reference", "exact")}
+
+
+def test_code_finds_a_companions_member_by_the_name_kotlin_code_calls_it(tmp_path: Path) -> None:
+    (tmp_path / "Foo.kt").write_text(COMPANIONS)
+    found = call("code", {"files": ["."], "symbols": ["Foo.create"]}, tmp_path)
+    assert [s["symbol"] for f in found["files"] for s in f["slices"]] == ["Foo.Companion.create"]

@@ -156,7 +156,10 @@ class Matcher:
 
     def _passed_on(self, candidates: list[Definition]) -> list[list[Path]]:
         """Per definition, the modules that re-export it, through any chain of re-exports."""
-        reached: list[list[Path]] = [[d.container] if d.container is not None else [] for d in candidates]
+        reached: list[list[Path]] = [
+            [d.container, *([d.through] if d.through is not None else [])] if d.container is not None else []
+            for d in candidates
+        ]
         changed = bool(self.edges)
         while changed:
             changed = False
@@ -194,6 +197,7 @@ class Matcher:
             qname,
             collapse(parsed.texts.get(occurrence.line, "")),
             occurrence.container,
+            through=occurrence.through,
         )
 
     def narrowing(self) -> list[tuple[str, list[int]]]:

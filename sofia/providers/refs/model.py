@@ -152,6 +152,8 @@ class Definition:
     sig: str
     container: Path | None
     uses: int = 0
+    through: Path | None = None
+    """The type the container is reached through (a Kotlin companion's class): a name of it too."""
 
 
 @dataclass

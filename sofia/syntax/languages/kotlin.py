@@ -81,6 +81,12 @@ def _recovered_modifier(node: Node) -> list[str]:
     return [text_of(first)] if first is not None else []
 
 
+def spellings(wanted: str) -> list[str]:
+    """`Foo.create`, as Kotlin code calls a companion object's member, for `Foo.Companion.create`."""
+    owner, dot, member = wanted.rpartition(".")
+    return [f"{owner}.Companion.{member}"] if dot and owner and not owner.endswith("Companion") else []
+
+
 def named(kind: str, node: Node, name: Node) -> Named | None:
     """What a match declares (the `named` hook): an unnamed companion object is `Companion`; an
     extension is owned by its receiver (`receiver`); a top-level annotated expression is the class
@@ -238,6 +244,7 @@ SPEC = Spec(
     query="kotlin.scm",
     binding_query="kotlin.bindings.scm",
     escaped=BACKTICKED,
+    spellings=spellings,
     comments=frozenset({"line_comment", "block_comment"}),
     strings=frozenset({"string_content", "character_literal"}),
     bodies=frozenset({"function_body", "class_body", "enum_class_body"}),

@@ -41,6 +41,9 @@ class Occurrence:
     """A member access (`x.name`, `$x->name`, `X::name`), as opposed to a top-level name."""
     global_fallback: bool = False
     """A PHP unqualified function call: the namespace's function if there is one, else the global."""
+    through: Path | None = None
+    """A definition's other container: the type its own container is reached through (`Foo`,
+    for `Foo.Companion.create` of a Kotlin companion object, as Kotlin code calls it)."""
     qualified: bool = False
     """Written through a module or package (`api.get`, `models.Repo`): no local can shadow it."""
     via_self: bool = False

@@ -242,14 +242,37 @@ class Analyzer(Base):
         language lets a nested type reach its enclosing ones (`Uses.outer_members`), the nearest of
         them declaring a member of that name; the innermost when none does."""
         innermost = self.enclosing_type(node)
-        if not self.tables.outer_members or innermost is None or (id(innermost), word) in self.members:
+        if innermost is None or (id(innermost), word) in self.members:
             return innermost
-        outer = innermost.owner
-        while outer is not None:
-            if (id(outer), word) in self.members:
-                return outer
-            outer = outer.owner
+        current: Declaration | None = innermost
+        while current is not None:
+            if current is not innermost and self.tables.outer_members and (id(current), word) in self.members:
+                return current
+            for reached in self._reached_types(current):
+                if (id(reached), word) in self.members:
+                    return reached  # a Kotlin companion object's member, from its class and nested ones
+            current = current.owner
         return innermost
+
+    def _declared_type_path(self, node: Node) -> Path | None:
+        """A receiver written as the dotted path of a type this file declares (`Foo.Companion`,
+        `Outer.Inner`): that type's path; None for any other receiver."""
+        written = text_of(node)
+        if "." not in written or not all(part.isidentifier() for part in written.split(".")):
+            return None
+        path = tuple(written.split("."))
+        found = next((d for d in self.parsed.declarations if d.kind in TYPE_KINDS and d.path == path), None)
+        return (*self.module, *found.path) if found is not None else None
+
+    def _reached_types(self, declaration: Declaration) -> list[Declaration]:
+        """The types declared in `declaration` whose members it reaches (`Uses.reached`)."""
+        if not self.tables.reached:
+            return []
+        return [
+            d
+            for d in self.parsed.declarations
+            if d.owner is declaration and d.node.type in self.tables.reached
+        ]
 
     def self_path(self, node: Node) -> Path | None:
         owner = self.written_owner(node)
@@ -340,6 +363,9 @@ class Analyzer(Base):
             return self.self_path(node), True, False
         if node.type in self.tables.qualifiers:
             return self.type_path(node), False, True
+        declared = self._declared_type_path(node)
+        if declared is not None:
+            return declared, False, True
         if node.type in self.tables.types or (
             node.type.endswith("identifier") and node.named_child_count == 0
         ):
@@ -406,8 +432,17 @@ class Analyzer(Base):
         owner = declaration.path[:-1]
         kind = DEFINITION_KINDS.get(declaration.kind, declaration.kind)
         container = (*self.module, *owner)
+        holder = declaration.owner
+        reached = holder is not None and holder.node.type in self.tables.reached and holder.owner is not None
         return Occurrence(
-            declaration.name_node.start_byte, 0, 0, DEFINITION, kind, container, decl=span(declaration.node)
+            declaration.name_node.start_byte,
+            0,
+            0,
+            DEFINITION,
+            kind,
+            container,
+            decl=span(declaration.node),
+            through=container[:-1] if reached else None,
         )
 
     def import_use(self, node: Node, word: str) -> Occurrence:
