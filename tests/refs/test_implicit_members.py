@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.refs.conftest import entry, refs, uses
+from tests.refs.conftest import entry, refs, rows, uses
 
 HEADER = """namespace ns {
 class Dataset {
@@ -91,3 +91,71 @@ def test_a_nested_class_reaches_its_enclosing_classs_method(tmp_path: Path, file
     item = entry(refs(tmp_path, "Map.tabAt"), "Map.tabAt")
     assert uses(item) == {(file, 4, "call", "exact"), (file, 7, "call", "exact")}
     assert item["totals"]["elsewhere"] == 2  # Other.tabAt and Other's own call of it
+
+
+INHERITED = [
+    (
+        "Shapes.java",
+        "class Base {\n  void draw() {}\n}\nclass Square extends Base {\n  void paint() { draw(); }\n}\n"
+        "class Lone {\n  void draw() {}\n  void show() { draw(); }\n}\n"
+        "class Screen extends android.app.Activity {\n  void open() { draw(); }\n}\n",
+    ),
+    (
+        "Shapes.cs",
+        "class Base {\n  public void draw() {}\n}\nclass Square : Base {\n  void paint() { draw(); }\n}\n"
+        "class Lone {\n  void draw() {}\n  void show() { draw(); }\n}\n"
+        "class Screen : Android.App.Activity {\n  void open() { draw(); }\n}\n",
+    ),
+    (
+        "Shapes.kt",
+        "open class Base {\n    fun draw() {}\n}\nclass Square : Base() {\n    fun paint() { draw() }\n}\n"
+        "class Lone {\n    fun draw() {}\n    fun show() { draw() }\n}\n"
+        "class Screen : android.app.Activity() {\n    fun open() { draw() }\n}\n",
+    ),
+    (
+        "Shapes.swift",
+        "class Base {\n  func draw() {}\n}\nclass Square: Base {\n  func paint() { draw() }\n}\n"
+        "class Lone {\n  func draw() {}\n  func show() { draw() }\n}\n"
+        "class Screen: UIViewController {\n  func open() { draw() }\n}\n",
+    ),
+    (
+        "Shapes.cpp",
+        "class Base {\n public: void draw() {}\n};\nclass Square : public Base {\n  void paint() { draw(); }\n};\n"
+        "class Lone {\n  void draw() {}\n  void show() { draw(); }\n};\n"
+        "class Screen : public QWidget {\n  void open() { draw(); }\n};\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("file", "source"), INHERITED, ids=[case[0] for case in INHERITED])
+def test_a_bare_call_of_an_inherited_method_is_the_parents(tmp_path: Path, file: str, source: str) -> None:
+    """`draw()` in a subclass of Base is Base's; in a class whose chain is whole and unrelated it
+    is its own; in one whose parent is outside the tree it may be either (`name`)."""
+    (tmp_path / file).write_text(source)
+    item = entry(refs(tmp_path, "Base.draw"), "Base.draw")
+    assert uses(item) == {(file, 5, "call", "exact"), (file, 12, "call", "name")}
+    assert item["totals"]["elsewhere"] == 2  # Lone.draw and Lone.show's call of it
+
+
+def test_an_extensions_bare_call_is_the_extended_types(tmp_path: Path) -> None:
+    (tmp_path / "Store.swift").write_text(
+        "class Store {\n  func save(_ x: Int) {}\n}\n"
+        "extension Store {\n  func again() { save(3) }\n}\n"
+        "class Other {\n  func save(_ x: Int) {}\n}\n"
+    )
+    (tmp_path / "More.swift").write_text("extension Store {\n  func twice() { save(1); save(2) }\n}\n")
+    item = entry(refs(tmp_path, "Store.save"), "Store.save")
+    assert uses(item) == {
+        ("Store.swift", 5, "call", "exact"),
+        ("More.swift", 2, "call", "exact"),
+    }
+    assert [row["col"] for row in rows(item, "exact") if row["file"] == "More.swift"] == [18, 27]
+
+
+def test_a_bare_call_of_a_top_level_function_from_a_class_stays_the_functions(tmp_path: Path) -> None:
+    (tmp_path / "Util.kt").write_text("package shop\n\nfun slug(x: String) = x\n")
+    (tmp_path / "Cart.kt").write_text('package shop\n\nclass Cart {\n    fun key() = slug("a")\n}\n')
+    item = entry(refs(tmp_path, "slug"), "slug")
+    assert [d["qname"] for d in item["definitions"]] == ["slug"]
+    assert uses(item) == {("Cart.kt", 4, "call", "name")}
+    assert item["totals"].get("elsewhere", 0) == 0

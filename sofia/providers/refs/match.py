@@ -244,10 +244,15 @@ class Matcher:
         """(exact|name|elsewhere, index of the definition an exact use resolves to or -1)."""
         target = self._target(occurrence, parsed)
         member = occurrence.member
-        if member and occurrence.global_fallback and self.defining.find(target) < 0:
-            # no definition puts the name in the type a C++ out-of-line member belongs to: a
-            # free name, looked up where the file does not say
-            member, target = False, None
+        if member and occurrence.global_fallback and target is not None:
+            # a bare name a type's body does not declare as the file shows it: the type's (an
+            # inherited method, another part's) where its chain defines the name, a free name
+            # where the whole known chain does not, either where the chain leaves the tree
+            defined, known = self._chain_defines(target)
+            if not defined and not known:
+                return NAME, -1
+            if not defined:
+                member, target = False, None
         elif occurrence.global_fallback and self.defining.find(target) < 0:
             target = ()  # no function of that name in the namespace: PHP calls the global one
         if member:
@@ -394,6 +399,11 @@ class Matcher:
                 self.modules.file(kind, path[:depth]) is not None for depth in range(len(path) - 1, 0, -1)
             )
         return self.outside_memo[path]
+
+    def _chain_defines(self, start: Path) -> tuple[bool, bool]:
+        """(whether `start` or a known ancestor defines the name, whether its whole chain is known)."""
+        ancestors, known = self._ancestors(start)
+        return any(self._defines(path) for path in ancestors), known
 
     def _defines(self, container: Path) -> bool:
         """Whether a parsed file defines the name as a member of `container` (an override)."""

@@ -504,7 +504,28 @@ class Analyzer(Base):
             return self._written_member(node, word, owner, "call")
         if word in self.types_by_name or (word in self.imports and word[:1].isupper()):
             return Occurrence(start, 0, 0, USE, "new" if self._constructs() else "call", self.holder_of(word))
-        return Occurrence(start, 0, 0, USE, "call", self.holder_of(word))
+        holder = self.holder_of(word)
+        if (
+            holder is None
+            and self.tables.implicit_self
+            and enclosing is not None
+            and enclosing.kind != "namespace"
+        ):
+            # not declared by the type as this file shows it: inherited (`foo()` in a subclass of
+            # the class declaring it), another part or extension's, or a free function — refs
+            # tells them apart by the type's known chain (`global_fallback`)
+            return Occurrence(
+                start,
+                0,
+                0,
+                USE,
+                "call",
+                self.path_of(enclosing),
+                member=True,
+                via_self=True,
+                global_fallback=True,
+            )
+        return Occurrence(start, 0, 0, USE, "call", holder)
 
     def _plain(self, node: Node, word: str) -> Occurrence:
         """A plain mention: a local or parameter of that name where one is in scope, else a field
