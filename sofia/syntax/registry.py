@@ -52,6 +52,10 @@ class Language:
     sniffed: tuple[str, ...] = ()
     """The extensions `sniff` decides (`.h`); the record's other extensions are always this
     language (a `.c` file is C)."""
+    links: str = ""
+    """The languages whose code calls one another's by name, one word for each group (`jvm` for
+    Java, Kotlin and Scala; `c` for C and C++; `js` for JavaScript, TypeScript and Vue); empty:
+    the language alone. refs never takes a use for a definition in a language it cannot call."""
     constructs_by_call: bool = False
     """A call of a class's name makes an instance (`Foo()` in Python, Kotlin, Swift)."""
     comment: str = "//"
@@ -123,6 +127,7 @@ LANGUAGES: tuple[Language, ...] = (
         "JavaScript",
         (".js", ".mjs", ".cjs", ".jsx"),
         "javascript",
+        links="js",
         symbols="sofia.syntax.js",
         summary="ts",
         uses="js",
@@ -133,6 +138,7 @@ LANGUAGES: tuple[Language, ...] = (
         "TypeScript",
         (".ts", ".mts", ".cts"),
         "typescript",
+        links="js",
         symbols="sofia.syntax.js",
         summary="ts",
         uses="js",
@@ -143,6 +149,7 @@ LANGUAGES: tuple[Language, ...] = (
         "TSX",
         (".tsx",),
         "tsx",
+        links="js",
         symbols="sofia.syntax.js",
         summary="ts",
         uses="js",
@@ -153,6 +160,7 @@ LANGUAGES: tuple[Language, ...] = (
         "Vue",
         (".vue",),
         "html",
+        links="js",
         symbols="sofia.syntax.vue",
         summary="vue",
         uses="vue",
@@ -166,6 +174,7 @@ LANGUAGES: tuple[Language, ...] = (
         "Java",
         (".java",),
         "java",
+        links="jvm",
         spec="sofia.syntax.languages.java",
         gives=(_SUMMARY, "definitions, uses by kind, imports, typed receivers"),
         limits=("overloads share one qname; a call is matched to them by name, not by argument types",),
@@ -175,6 +184,7 @@ LANGUAGES: tuple[Language, ...] = (
         "Kotlin",
         (".kt", ".kts"),
         "kotlin",
+        links="jvm",
         spec="sofia.syntax.languages.kotlin",
         constructs_by_call=True,
         gives=(
@@ -221,6 +231,7 @@ LANGUAGES: tuple[Language, ...] = (
         "C",
         (".c", ".h"),
         "c",
+        links="c",
         spec="sofia.syntax.languages.c",
         sniff="sofia.syntax.languages.c:header_language",
         sniffed=(".h",),
@@ -247,6 +258,7 @@ LANGUAGES: tuple[Language, ...] = (
         "C++",
         (".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp"),
         "cpp",
+        links="c",
         spec="sofia.syntax.languages.cpp",
         separator="::",
         gives=(
@@ -328,6 +340,7 @@ LANGUAGES: tuple[Language, ...] = (
         "Scala",
         (".scala", ".sc"),
         "scala",
+        links="jvm",
         spec="sofia.syntax.languages.scala",
         constructs_by_call=True,
         gives=(
@@ -379,6 +392,12 @@ def language_for(path: str | os.PathLike[str]) -> str | None:
 def separator(lang: str) -> str:
     record = _BY_NAME.get(lang)
     return record.separator if record is not None else "."
+
+
+def links(lang: str) -> str:
+    """The group of languages `lang` calls by name (`Language.links`); the language itself alone."""
+    record = _BY_NAME.get(lang)
+    return (record.links or record.name) if record is not None else lang
 
 
 def constructs_by_call(lang: str) -> bool:

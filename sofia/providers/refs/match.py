@@ -98,6 +98,8 @@ class Matcher:
             for module in modules:
                 self.by_container.add(module, index)
         self.listed = {(d.file, d.line, d.col) for d in self.definitions}
+        self.links = [self._links_of(d) for d in self.definitions]
+        """Per definition, the group of languages that can call it (`Language.links`)."""
         self.defining = ContainerIndex()
         for parsed in found.parsed.values():
             for occurrence in parsed.uses.occurrences.get(query.name, []):
@@ -242,6 +244,27 @@ class Matcher:
 
     def classify(self, occurrence: Occurrence, parsed: Parsed | None = None) -> tuple[str, int]:
         """(exact|name|elsewhere, index of the definition an exact use resolves to or -1)."""
+        match, index = self._classify(occurrence, parsed)
+        if match != EXACT or index < 0 or parsed is None:
+            return match, index
+        return self._linked(match, index, parsed)
+
+    def _linked(self, match: str, index: int, parsed: Parsed) -> tuple[str, int]:
+        """An exact use reaches a definition in a language its own calls (`Language.links`): the
+        same container's definition there (Kotlin's `Store.save` for a Kotlin use beside Swift's),
+        else none of them — a Swift `Store` is not the Kotlin one."""
+        from sofia.syntax.registry import links
+
+        mine = links(parsed.lang)
+        if self.links[index] == mine:
+            return match, index
+        container = self.definitions[index].container
+        for other, definition in enumerate(self.definitions):
+            if self.links[other] == mine and same(definition.container, container):
+                return match, other
+        return ELSEWHERE, -1
+
+    def _classify(self, occurrence: Occurrence, parsed: Parsed | None) -> tuple[str, int]:
         target = self._target(occurrence, parsed)
         member = occurrence.member
         if member and occurrence.global_fallback and target is not None:
@@ -399,6 +422,12 @@ class Matcher:
                 self.modules.file(kind, path[:depth]) is not None for depth in range(len(path) - 1, 0, -1)
             )
         return self.outside_memo[path]
+
+    def _links_of(self, definition: Definition) -> str:
+        from sofia.syntax.registry import links
+
+        parsed = self.found.parsed.get(definition.file)
+        return links(parsed.lang) if parsed is not None else links("vue")
 
     def _chain_defines(self, start: Path) -> tuple[bool, bool]:
         """(whether `start` or a known ancestor defines the name, whether its whole chain is known)."""

@@ -365,6 +365,8 @@ def pointee(declared: Node) -> Node | None:
 
 
 USES = Uses(
+    same_value=frozenset({"parenthesized_expression"}),
+    casts={"cast_expression": "type"},
     pointee=pointee,
     outer_members=True,
     calls={"call_expression": "function"},

@@ -183,9 +183,14 @@ FUNCTIONS = frozenset(
 )
 
 USES = Uses(
+    same_value=frozenset({"parenthesized_expression", "postfix_unary_expression"}),
+    casts={"cast_expression": "type", "as_expression": "right"},
     outer_members=True,
     calls={"invocation_expression": "function"},
-    members={"member_access_expression": ("name", "expression")},
+    members={
+        "member_access_expression": ("name", "expression"),
+        "member_binding_expression": ("name", "^condition"),
+    },
     news={"object_creation_expression": "type"},
     imports=frozenset({"using_directive", "file_scoped_namespace_declaration"}),
     import_bindings=import_bindings,

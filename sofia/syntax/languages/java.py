@@ -53,6 +53,8 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
+    same_value=frozenset({"parenthesized_expression"}),
+    casts={"cast_expression": "type"},
     outer_members=True,
     calls={"method_invocation": "name"},
     members={"method_invocation": ("name", "object"), "field_access": ("field", "object")},

@@ -193,6 +193,8 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
+    same_value=frozenset({"parenthesized_expression", "unary_expression"}),
+    casts={"as_expression": "right"},
     calls={"call_expression": "#0"},
     members={"navigation_expression": ("#-1", "#0")},
     imports=frozenset({"import", "package_header"}),

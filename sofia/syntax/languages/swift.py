@@ -50,6 +50,8 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
+    same_value=frozenset({"tuple_expression", "postfix_expression"}),
+    casts={"as_expression": "name"},
     calls={"call_expression": "#0"},
     members={"navigation_suffix": ("suffix", "^target")},
     imports=frozenset({"import_declaration"}),

@@ -357,8 +357,13 @@ class Analyzer(Base):
     def receiver(self, node: Node | None) -> tuple[Path | None, bool, bool]:
         """(the receiver's type path, whether it is the enclosing type itself, whether it is a
         type or namespace named directly)."""
+        while node is not None and node.type in self.tables.same_value and node.named_child_count:
+            node = next((c for c in node.named_children if c.type not in self.spec.comments), None)
         if node is None:
             return None, False, False
+        cast = self.tables.casts.get(node.type)
+        if cast is not None:
+            return self.type_path(field_child(node, cast)), False, False
         if node.type in self.tables.selves or text_of(node) in self.tables.selves:
             return self.self_path(node), True, False
         if node.type in self.tables.qualifiers:

@@ -61,6 +61,12 @@ class Uses:
     implicit_self: bool = True
     """A bare call of a name the enclosing type declares is a call on the instance (Java, C#,
     Kotlin, Swift, Ruby, C++ members)."""
+    same_value: frozenset[str] = frozenset()
+    """Expression node types whose value is their operand's, looked through to find a receiver:
+    parentheses, a non-null assertion (Kotlin's `x!!`, Swift's and C#'s `x!`)."""
+    casts: dict[str, str] = field(default_factory=dict)
+    """Cast node types → the field holding the type cast to: the receiver has that type
+    (`((Foo) x).bar()`, `(x as Foo).bar()`)."""
     pointee: Callable[[Node], Node | None] | None = None
     """A receiver's declared type → the type `->` on it reaches, where that is not the type
     itself (C++'s `std::unique_ptr<Bin>` → `Bin`); None: `->` reaches the declared type."""
