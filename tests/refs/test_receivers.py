@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.refs.conftest import entry, refs, uses
+import pytest
+
+from tests.refs.conftest import entry, refs, rows, uses
 
 
 def write(root: Path, rel: str, text: str) -> None:
@@ -111,3 +113,40 @@ def test_python_name_imported_from_another_module_is_not_the_projects(tmp_path: 
     item = entry(refs(tmp_path, "escape"), "escape")
     assert uses(item) == {("text.py", 1, "import", "exact"), ("text.py", 5, "call", "exact")}
     assert item["totals"]["elsewhere"] == 2
+
+
+CASTS = [
+    (
+        "Use.java",
+        "class Store { void save() {} }\nclass U {\n  void f(Object x) { ((Store) x).save(); }\n}\n",
+        1,
+    ),
+    (
+        "Use.cs",
+        "class Store { public void save() {} }\nclass U {\n  void F(object x, Store? s) {\n"
+        "    ((Store)x).save(); (x as Store).save();\n    s?.save(); s!.save();\n  }\n}\n",
+        4,
+    ),
+    (
+        "Use.kt",
+        "class Store { fun save() {} }\nfun f(x: Any, s: Store?) {\n"
+        "    (x as Store).save(); (x as? Store)?.save()\n    s!!.save(); (s).save()\n}\n",
+        4,
+    ),
+    (
+        "Use.swift",
+        "class Store { func save() {} }\nfunc f(x: Any, s: Store?) {\n  (x as! Store).save(); s!.save()\n}\n",
+        2,
+    ),
+    ("Use.cpp", "class Store { public: void save(); };\nvoid f(void* x) {\n  ((Store*)x)->save();\n}\n", 1),
+]
+
+
+@pytest.mark.parametrize(("file", "source", "calls"), CASTS, ids=[case[0] for case in CASTS])
+def test_a_receiver_cast_asserted_or_in_parentheses_has_the_type_it_names(
+    tmp_path: Path, file: str, source: str, calls: int
+) -> None:
+    (tmp_path / file).write_text(source)
+    item = entry(refs(tmp_path, "Store.save"), "Store.save")
+    assert rows(item, "name") == [], "every receiver's type is written"
+    assert len(rows(item, "exact")) == calls
