@@ -150,3 +150,23 @@ def test_a_receiver_cast_asserted_or_in_parentheses_has_the_type_it_names(
     item = entry(refs(tmp_path, "Store.save"), "Store.save")
     assert rows(item, "name") == [], "every receiver's type is written"
     assert len(rows(item, "exact")) == calls
+
+
+def test_a_binding_copied_from_a_typed_value_has_its_type(tmp_path: Path) -> None:
+    """Swift's `if let v = s` and `guard let u = x as? Store`, and a local initialised from a
+    typed parameter (`val t = s`), carry the type of what they are bound to."""
+    (tmp_path / "Use.swift").write_text(
+        "class Store { func save() {} }\n"
+        "func g(s: Store?, x: Any) {\n  if let v = s { v.save() }\n"
+        "  guard let u = x as? Store else { return }\n  u.save()\n}\n"
+    )
+    (tmp_path / "Use.kt").write_text(
+        "class Store { fun save() {} }\nfun g(s: Store) {\n    val t = s\n    t.save()\n}\n"
+    )
+    item = entry(refs(tmp_path, "Store.save"), "Store.save")
+    assert rows(item, "name") == []
+    assert {(row["file"], row["line"]) for row in rows(item, "exact")} == {
+        ("Use.swift", 3),
+        ("Use.swift", 5),
+        ("Use.kt", 4),
+    }

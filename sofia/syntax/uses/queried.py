@@ -54,6 +54,8 @@ class Analyzer(Base):
         """Each import statement with the bindings it makes, so an import's own name is read
         with that import's alias (`import a.Invoice` beside `import a.{Invoice => Bill}`)."""
         self._bindings_named: dict[str, list[TypedBinding]] = {}
+        self._copying = 0
+        """How many bindings deep `_copied_type` is following values now."""
         if self.tables.import_bindings is not None:
             for node in self.parsed.imports:
                 made = list(self.tables.import_bindings(node))
@@ -352,7 +354,21 @@ class Analyzer(Base):
             name = text_of(callee) if callee is not None else ""
             if name in self.types_by_name or name in self.imports:
                 return self.name_path(name)
-        return None
+            return None
+        return self._copied_type(value)
+
+    def _copied_type(self, value: Node) -> Path | None:
+        """The type of a binding initialised from another value whose type is known: a typed
+        variable or parameter (`guard let t = s`, `val t = s ?: Store()`), a cast, an assertion
+        (`s!!`); followed a few bindings deep, never round a cycle."""
+        if self._copying >= 4:
+            return None
+        self._copying += 1
+        try:
+            path, _, named = self.receiver(value)
+        finally:
+            self._copying -= 1
+        return None if named else path
 
     def receiver(self, node: Node | None) -> tuple[Path | None, bool, bool]:
         """(the receiver's type path, whether it is the enclosing type itself, whether it is a
