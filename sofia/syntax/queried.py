@@ -94,6 +94,9 @@ class Spec:
     default: the first visibility word among the modifiers, else public."""
     qualifier: str = ""
     """A separator a name may be written with in a definition (`Foo::bar` out of line)."""
+    returns: Callable[[Node], Node | None] | None = None
+    """A function declaration → the type it is declared to return (`fn new() -> Self`,
+    `Foo create()`), None where it declares none: refs types `let x = Foo::new()` by it."""
     spellings: Callable[[str], list[str]] | None = None
     """A requested qname → other qnames it may stand for in this language, as its code calls
     them (Kotlin's `Foo.create` for `Foo.Companion.create`)."""
@@ -553,6 +556,16 @@ def _declaration(
         scope=not kind or kind not in _DECLARING_KINDS,
         owner_names=owner_names,
     )
+
+
+def returns_field(name: str) -> Callable[[Node], Node | None]:
+    """A `Spec.returns` reading the declaration's `name` field (`return_type`, `type`)."""
+
+    def returned(node: Node) -> Node | None:
+        found: Node | None = node.child_by_field_name(name)
+        return found
+
+    return returned
 
 
 BACKTICKED = re.compile(r"`([^`\n]+)`")

@@ -170,3 +170,61 @@ def test_a_binding_copied_from_a_typed_value_has_its_type(tmp_path: Path) -> Non
         ("Use.swift", 5),
         ("Use.kt", 4),
     }
+
+
+FACTORIES = [
+    (
+        "a.rs",
+        "struct Store;\nimpl Store {\n    fn new() -> Self { Store }\n    fn save(&self) {}\n}\n"
+        "fn f() {\n    let t = Store::new();\n    t.save();\n}\n",
+        "Store::save",
+        8,
+    ),
+    (
+        "A.java",
+        "class Store {\n  static Store open() { return new Store(); }\n  void save() {}\n}\n"
+        "class U {\n  void f() {\n    var t = Store.open();\n    t.save();\n  }\n}\n",
+        "Store.save",
+        8,
+    ),
+    (
+        "A.cs",
+        "class Store {\n  public static Store Open() => new Store();\n  public void Save() {}\n}\n"
+        "class U {\n  void F() {\n    var t = Store.Open();\n    t.Save();\n  }\n}\n",
+        "Store.Save",
+        8,
+    ),
+    (
+        "A.kt",
+        "class Store {\n    companion object { fun open(): Store = Store() }\n    fun save() {}\n}\n"
+        "fun f() {\n    val t = Store.open()\n    t.save()\n}\n",
+        "Store.save",
+        7,
+    ),
+    (
+        "A.swift",
+        "class Store {\n  static func open() -> Store { Store() }\n  func save() {}\n}\n"
+        "func f() {\n  let t = Store.open()\n  t.save()\n}\n",
+        "Store.save",
+        7,
+    ),
+    (
+        "A.scala",
+        "class Store { def save(): Unit = () }\nobject Store { def open(): Store = new Store() }\n"
+        "object U {\n  def f(): Unit = {\n    val t = Store.open()\n    t.save()\n  }\n}\n",
+        "Store.save",
+        6,
+    ),
+]
+
+
+@pytest.mark.parametrize(("file", "source", "symbol", "line"), FACTORIES, ids=[case[0] for case in FACTORIES])
+def test_a_binding_made_by_a_factory_the_file_declares_has_its_return_type(
+    tmp_path: Path, file: str, source: str, symbol: str, line: int
+) -> None:
+    """`let t = Store::new()` of `fn new() -> Self`, `var t = Store.open()` of `static Store
+    open()`: the declared return type types the receiver."""
+    (tmp_path / file).write_text(source)
+    item = entry(refs(tmp_path, symbol), symbol)
+    assert {(row["file"], row["line"]) for row in rows(item, "exact")} == {(file, line)}
+    assert rows(item, "name") == []

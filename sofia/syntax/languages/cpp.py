@@ -15,7 +15,7 @@ import bisect
 from sofia.syntax import bodies
 from sofia.syntax.languages import c, cmacros
 from sofia.syntax.languages.ckeywords import CPP_KEYWORDS
-from sofia.syntax.queried import Named, Spec
+from sofia.syntax.queried import Named, Spec, returns_field
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
@@ -410,6 +410,7 @@ OUTLINE = bodies.Braces(
 
 SPEC = Spec(
     query="cpp.scm",
+    returns=returns_field("type"),
     binding_query="cpp.bindings.scm",
     uses=USES,
     comments=c.SPEC.comments,

@@ -20,7 +20,7 @@ import re
 
 from sofia.syntax import bodies
 from sofia.syntax.languages.headers import written
-from sofia.syntax.queried import Named, Spec
+from sofia.syntax.queried import Named, Spec, returns_field
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
@@ -246,6 +246,7 @@ a lambda's block are no such body."""
 
 SPEC = Spec(
     query="csharp.scm",
+    returns=returns_field("returns"),
     binding_query="csharp.bindings.scm",
     escaped=re.compile(r"@(\w+)"),
     comments=frozenset({"comment"}),

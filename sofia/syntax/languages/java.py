@@ -6,7 +6,7 @@ Javadoc and annotations belong to their declaration."""
 from __future__ import annotations
 
 from sofia.syntax import bodies
-from sofia.syntax.queried import Spec
+from sofia.syntax.queried import Spec, returns_field
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
@@ -91,6 +91,7 @@ body."""
 
 SPEC = Spec(
     query="java.scm",
+    returns=returns_field("type"),
     comments=frozenset({"line_comment", "block_comment"}),
     strings=frozenset(
         {

@@ -81,6 +81,21 @@ def _recovered_modifier(node: Node) -> list[str]:
     return [text_of(first)] if first is not None else []
 
 
+def returned_type(node: Node) -> Node | None:
+    """A function's declared return type: the type after its parameters (`fun create(): Foo`)."""
+    if node.type != "function_declaration":
+        return None
+    seen_parameters = False
+    for child in node.named_children:
+        if child.type == "function_value_parameters":
+            seen_parameters = True
+        elif seen_parameters and child.type in ("user_type", "nullable_type"):
+            return child
+        elif seen_parameters and child.type == "function_body":
+            return None
+    return None
+
+
 def spellings(wanted: str) -> list[str]:
     """`Foo.create`, as Kotlin code calls a companion object's member, for `Foo.Companion.create`."""
     owner, dot, member = wanted.rpartition(".")
@@ -244,6 +259,7 @@ property is initialised or delegated with (`val x by lazy {`) are code too; an o
 
 SPEC = Spec(
     query="kotlin.scm",
+    returns=returned_type,
     binding_query="kotlin.bindings.scm",
     escaped=BACKTICKED,
     spellings=spellings,

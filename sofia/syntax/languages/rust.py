@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from sofia.syntax import bodies
-from sofia.syntax.queried import Named, Spec
+from sofia.syntax.queried import Named, Spec, returns_field
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
@@ -304,6 +304,7 @@ macro's token tree the grammar reads nothing of it either."""
 SPEC = Spec(
     query="rust.scm",
     binding_query="rust.bindings.scm",
+    returns=returns_field("return_type"),
     escaped=re.compile(r"r#(\w+)"),
     comments=frozenset({"line_comment", "block_comment"}),
     strings=frozenset(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from sofia.syntax import bodies
 from sofia.syntax.languages.headers import written
-from sofia.syntax.queried import BACKTICKED, Named, Spec
+from sofia.syntax.queried import BACKTICKED, Named, Spec, returns_field
 from sofia.syntax.tree import Node, text_of
 from sofia.syntax.uses.tables import ImportBinding, Uses
 
@@ -225,6 +225,7 @@ anonymous class (`= new Foo {`); a value's initialiser the same."""
 SPEC = Spec(
     query="scala.scm",
     binding_query="scala.bindings.scm",
+    returns=returns_field("return_type"),
     escaped=BACKTICKED,
     comments=frozenset({"comment", "block_comment"}),
     strings=frozenset({"string", "interpolated_string", "character_literal"}),

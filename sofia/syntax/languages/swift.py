@@ -93,8 +93,19 @@ getter, or its `get`/`set`) follows `var name: Type` on one line (`var body: som
 so do a protocol's `{ get set }` and a stored property's `willSet`/`didSet`, which a summary does
 not show either."""
 
+
+def returned_type(node: Node) -> Node | None:
+    """A function's declared return type (`-> Foo`): the grammar's second `name` field."""
+    if node.type != "function_declaration":
+        return None
+    return next(
+        (c for c in node.children_by_field_name("name") if c.type in ("user_type", "optional_type")), None
+    )
+
+
 SPEC = Spec(
     query="swift.scm",
+    returns=returned_type,
     binding_query="swift.bindings.scm",
     escaped=BACKTICKED,
     comments=frozenset({"comment", "multiline_comment"}),

@@ -12,6 +12,7 @@ carries the receiver's type as its container, and refs can mark it `exact`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -354,8 +355,40 @@ class Analyzer(Base):
             name = text_of(callee) if callee is not None else ""
             if name in self.types_by_name or name in self.imports:
                 return self.name_path(name)
-            return None
+            return self._returned_type(value)
         return self._copied_type(value)
+
+    def _returned_type(self, call: Node) -> Path | None:
+        """The type a call returns where it names a function this file declares with a return
+        type (`Spec.returns`): `Foo::new()` of `fn new() -> Self` in `impl Foo`, `Foo.create()`
+        of `static Foo create()`, a top-level `make()`; None when the file does not say, or its
+        functions of that name disagree."""
+        if self.spec.returns is None:
+            return None
+        head = re.sub(r"<[^<>()]*>", "", text_of(call).split("(", 1)[0]).strip()
+        *qualifier, name = re.split(r"::|\.", head)
+        if not name.isidentifier() or not all(part.isidentifier() for part in qualifier):
+            return None
+        if qualifier and qualifier[-1] not in self.types_by_name and qualifier[-1] not in self.imports:
+            return None  # a call on a value, not on a type
+        found = {
+            self._declared_return(declaration)
+            for declaration in self.parsed.declarations
+            if declaration.kind in FUNCTION_KINDS
+            and declaration.name == name
+            and (not qualifier or qualifier[-1] in declaration.path[:-1])
+        }
+        return found.pop() if len(found) == 1 else None
+
+    def _declared_return(self, declaration: Declaration) -> Path | None:
+        hook = self.spec.returns
+        returned = hook(declaration.node) if hook is not None else None
+        if returned is None or text_of(returned).strip() in self.tables.untyped:
+            return None
+        path = self.type_path(returned)
+        if path is not None and path[-1] == "Self" and declaration.owner is not None:
+            return (*self.module, *declaration.owner.path)
+        return path
 
     def _copied_type(self, value: Node) -> Path | None:
         """The type of a binding initialised from another value whose type is known: a typed
