@@ -273,8 +273,9 @@ LANGUAGES: tuple[Language, ...] = (
             "overloads share one qname; a call is matched to them by name, not by argument types",
             "a qualified out-of-line definition is a `method` (`void ns::f() {}`): the grammar does not "
             "tell a namespace from a class",
-            "templates are not instantiated and returns are not read: a call on a dependent type or on "
-            "a call's result (`make().area()`) is a `name` match",
+            "templates are not instantiated, and a return type is read only where the file declares "
+            "the function: a call on a dependent type, or on the result of a function declared in "
+            "another file (`make().area()`), is a `name` match",
             "what C's limits say of the preprocessor holds here too",
         ),
     ),

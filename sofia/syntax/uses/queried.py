@@ -435,6 +435,8 @@ class Analyzer(Base):
             return self.type_path(made), False, False
         if node.type in self.tables.news:
             return self.type_path(field_child(node, self.tables.news[node.type])), False, False
+        if node.type in self.tables.calls:
+            return self._returned_type(node), False, False  # `Store.open().save()`
         return None, False, False
 
     # --- classification -----------------------------------------------------------------------
