@@ -311,7 +311,8 @@ LANGUAGES: tuple[Language, ...] = (
             _SUMMARY + "; `Foo::Bar#baz` instance and `Foo::Bar.baz` singleton methods, `attr_*` "
             "properties, mixins, visibility sections",
             "definitions, uses by kind (`Foo.new` is new, `< Base` extends, `include M` implements), "
-            "receivers typed by `self` and by locals made with `Foo.new`",
+            "receivers typed by `self`, by locals made with `Foo.new` and by instance variables a method "
+            "assigns one (`@repo = Repo.new`)",
         ),
         limits=(
             "methods made at run time (`define_method`, `class_eval` strings) are not seen",

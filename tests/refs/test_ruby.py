@@ -72,3 +72,17 @@ def test_require_paths_and_keyword_names_are_not_uses(tmp_path: Path) -> None:
     item = entry(refs(tmp_path, "size"), "size")
     assert uses(item) == {("main.rb", 3, "call", "name")}  # require binds no names: a name match
     assert item["totals"]["in_strings"] == 1 and item["totals"]["other"] == 1
+
+
+def test_an_instance_variable_made_by_new_types_the_classs_every_method(tmp_path: Path) -> None:
+    """`@repo = Repo.new` in `initialize` types `@repo.save` in any method of that class, defined
+    before or after it; another class's `@repo` is its own."""
+    (tmp_path / "service.rb").write_text(
+        "class Repo\n  def save; end\nend\n"
+        "class Other\n  def save; end\nend\n"
+        "class Service\n  def run\n    @repo.save\n  end\n\n  def initialize\n    @repo = Repo.new\n  end\nend\n"
+        "class Archive\n  def initialize\n    @repo = Other.new\n  end\n\n  def run\n    @repo.save\n  end\nend\n"
+    )
+    item = entry(refs(tmp_path, "Repo#save"), "Repo#save")
+    assert uses(item) == {("service.rb", 9, "call", "exact")}
+    assert item["totals"]["elsewhere"] == 2  # Other#save and Archive's @repo.save

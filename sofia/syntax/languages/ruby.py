@@ -229,6 +229,7 @@ def is_label(node: Node) -> bool:
 
 USES = Uses(
     bare_calls=True,
+    fields=frozenset({"instance_variable"}),
     calls={"call": "method"},
     members={"call": ("method", "receiver")},
     types=frozenset({"constant"}),

@@ -36,6 +36,8 @@ class TypedBinding:
     node: Node
     scope: Node | None
     """The function-like node binding it; None for a field (visible in its whole type)."""
+    anywhere: bool = False
+    """Visible before it is bound too: a field a method assigns (`Uses.fields`), in its type."""
 
 
 class Analyzer(Base):
@@ -114,11 +116,21 @@ class Analyzer(Base):
                 holder = binding["binding"][0]
                 kinds = binding.get("binding.type", [])
                 values = binding.get("binding.value", [])
-                scope = next((a for a in ancestors(holder) if a.type in self.tables.scopes), None)
-                scope = self._type_parameter_scope(node, holder, scope) or scope
+                anywhere = node.type in self.tables.fields
+                if anywhere:
+                    owner = self.enclosing_type(holder)
+                    scope = owner.node if owner is not None else None
+                else:
+                    scope = next((a for a in ancestors(holder) if a.type in self.tables.scopes), None)
+                    scope = self._type_parameter_scope(node, holder, scope) or scope
                 known.append(
                     TypedBinding(
-                        name, kinds[0] if kinds else None, values[0] if values else None, node, scope
+                        name,
+                        kinds[0] if kinds else None,
+                        values[0] if values else None,
+                        node,
+                        scope,
+                        anywhere,
                     )
                 )
         return known
@@ -330,7 +342,7 @@ class Analyzer(Base):
             if scope is not None:
                 if not (scope.start_byte <= node.start_byte < scope.end_byte):
                     continue
-                if binding.node.start_byte > node.start_byte:
+                if binding.node.start_byte > node.start_byte and not binding.anywhere:
                     continue
             if best is None or _deeper(binding, best):
                 best = binding
@@ -420,8 +432,10 @@ class Analyzer(Base):
         declared = self._declared_type_path(node)
         if declared is not None:
             return declared, False, True
-        if node.type in self.tables.types or (
-            node.type.endswith("identifier") and node.named_child_count == 0
+        if (
+            node.type in self.tables.types
+            or node.type in self.tables.fields
+            or (node.type.endswith("identifier") and node.named_child_count == 0)
         ):
             name = text_of(node)
             binding = self.binding_for(node, name)

@@ -61,6 +61,9 @@ class Uses:
     implicit_self: bool = True
     """A bare call of a name the enclosing type declares is a call on the instance (Java, C#,
     Kotlin, Swift, Ruby, C++ members)."""
+    fields: frozenset[str] = frozenset()
+    """Binding name node types that are fields of the type whose methods assign them, visible in
+    every method whatever the order (Ruby's `@repo = Repo.new` in `initialize`, then `@repo.save`)."""
     same_value: frozenset[str] = frozenset()
     """Expression node types whose value is their operand's, looked through to find a receiver:
     parentheses, a non-null assertion (Kotlin's `x!!`, Swift's and C#'s `x!`)."""
