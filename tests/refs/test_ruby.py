@@ -86,3 +86,11 @@ def test_an_instance_variable_made_by_new_types_the_classs_every_method(tmp_path
     item = entry(refs(tmp_path, "Repo#save"), "Repo#save")
     assert uses(item) == {("service.rb", 9, "call", "exact")}
     assert item["totals"]["elsewhere"] == 2  # Other#save and Archive's @repo.save
+
+
+def test_an_instance_variable_memoised_with_or_equals_is_typed_too(tmp_path: Path) -> None:
+    (tmp_path / "service.rb").write_text(
+        "class Repo\n  def save; end\nend\n"
+        "class Service\n  def repo\n    @repo ||= Repo.new\n  end\n\n  def run\n    @repo.save\n  end\nend\n"
+    )
+    assert uses(entry(refs(tmp_path, "Repo#save"), "Repo#save")) == {("service.rb", 10, "call", "exact")}

@@ -6,3 +6,4 @@
 (lambda_parameters (identifier) @binding.name) @binding
 ; An instance variable a method assigns (`@repo = Repo.new`): a field of the class (`Uses.fields`).
 (assignment left: (instance_variable) @binding.name right: (_) @binding.value) @binding
+(operator_assignment left: (instance_variable) @binding.name right: (_) @binding.value) @binding
