@@ -228,3 +228,33 @@ def test_a_binding_made_by_a_factory_the_file_declares_has_its_return_type(
     item = entry(refs(tmp_path, symbol), symbol)
     assert {(row["file"], row["line"]) for row in rows(item, "exact")} == {(file, line)}
     assert rows(item, "name") == []
+
+
+@pytest.mark.parametrize(
+    ("file", "source", "symbol"),
+    [
+        (
+            "A.kt",
+            "class Store { fun save() {} }\nfun f(s: Store?) {\n    val t = s ?: Store()\n    t.save()\n}\n",
+            "Store.save",
+        ),
+        (
+            "A.swift",
+            "class Store { func save() {} }\nfunc f(s: Store?) {\n  let t = s ?? Store()\n  t.save()\n}\n",
+            "Store.save",
+        ),
+        (
+            "A.cs",
+            "class Store { public void Save() {} }\nclass U {\n  void F(Store? s) {\n    var t = s ?? new Store();\n    t.Save();\n  }\n}\n",
+            "Store.Save",
+        ),
+    ],
+    ids=["kotlin", "swift", "csharp"],
+)
+def test_a_binding_from_a_null_coalescing_value_has_its_left_operands_type(
+    tmp_path: Path, file: str, source: str, symbol: str
+) -> None:
+    (tmp_path / file).write_text(source)
+    item = entry(refs(tmp_path, symbol), symbol)
+    assert rows(item, "name") == []
+    assert len(rows(item, "exact")) == 1

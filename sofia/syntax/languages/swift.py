@@ -50,7 +50,7 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
-    same_value=frozenset({"tuple_expression", "postfix_expression"}),
+    same_value=frozenset({"tuple_expression", "postfix_expression", "nil_coalescing_expression"}),
     casts={"as_expression": "name"},
     calls={"call_expression": "#0"},
     members={"navigation_suffix": ("suffix", "^target")},

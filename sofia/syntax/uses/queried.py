@@ -418,8 +418,15 @@ class Analyzer(Base):
     def receiver(self, node: Node | None) -> tuple[Path | None, bool, bool]:
         """(the receiver's type path, whether it is the enclosing type itself, whether it is a
         type or namespace named directly)."""
-        while node is not None and node.type in self.tables.same_value and node.named_child_count:
-            node = next((c for c in node.named_children if c.type not in self.spec.comments), None)
+        while node is not None and node.named_child_count:
+            if node.type in self.tables.same_value:
+                node = next((c for c in node.named_children if c.type not in self.spec.comments), None)
+            elif self.tables.coalesce and any(
+                not c.is_named and c.type in self.tables.coalesce for c in node.children
+            ):
+                node = node.child_by_field_name("left")
+            else:
+                break
         if node is None:
             return None, False, False
         cast = self.tables.casts.get(node.type)

@@ -67,6 +67,9 @@ class Uses:
     same_value: frozenset[str] = frozenset()
     """Expression node types whose value is their operand's, looked through to find a receiver:
     parentheses, a non-null assertion (Kotlin's `x!!`, Swift's and C#'s `x!`)."""
+    coalesce: frozenset[str] = frozenset()
+    """Operators whose value has their left operand's type (Kotlin's `s ?: Store()`, C#'s
+    `s ?? new Store()`), read through a binary expression's `left` field."""
     casts: dict[str, str] = field(default_factory=dict)
     """Cast node types → the field holding the type cast to: the receiver has that type
     (`((Foo) x).bar()`, `(x as Foo).bar()`)."""
