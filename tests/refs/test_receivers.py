@@ -258,3 +258,33 @@ def test_a_binding_from_a_null_coalescing_value_has_its_left_operands_type(
     item = entry(refs(tmp_path, symbol), symbol)
     assert rows(item, "name") == []
     assert len(rows(item, "exact")) == 1
+
+
+@pytest.mark.parametrize(
+    ("file", "source", "symbol"),
+    [
+        (
+            "A.java",
+            "class Item { void ship() {} }\nclass Repo {\n  Item find(int id) { return new Item(); }\n}\n"
+            "class U {\n  void f(Repo repo) {\n    var b = repo.find(2);\n    b.ship();\n    repo.find(3).ship();\n  }\n}\n",
+            "Item.ship",
+        ),
+        (
+            "a.rs",
+            "struct Item;\nimpl Item { fn ship(&self) {} }\nstruct Repo;\n"
+            "impl Repo {\n    fn find(&self, id: u32) -> Item { Item }\n}\n"
+            "fn f(repo: Repo) {\n    let b = repo.find(2);\n    b.ship();\n    repo.find(3).ship();\n}\n",
+            "Item::ship",
+        ),
+    ],
+    ids=["java", "rust"],
+)
+def test_a_method_called_on_a_typed_value_returns_its_declared_type(
+    tmp_path: Path, file: str, source: str, symbol: str
+) -> None:
+    """`repo.find(2)` on a parameter `repo: Repo`, where the file declares `Item find(...)` in
+    Repo, is an Item: both the binding made of it and the call's result used directly."""
+    (tmp_path / file).write_text(source)
+    item = entry(refs(tmp_path, symbol), symbol)
+    assert rows(item, "name") == []
+    assert len(rows(item, "exact")) == 2

@@ -381,16 +381,36 @@ class Analyzer(Base):
         *qualifier, name = re.split(r"::|\.", head)
         if not name.isidentifier() or not all(part.isidentifier() for part in qualifier):
             return None
-        if qualifier and qualifier[-1] not in self.types_by_name and qualifier[-1] not in self.imports:
-            return None  # a call on a value, not on a type
+        owner = qualifier[-1] if qualifier else ""
+        if owner and owner not in self.types_by_name and owner not in self.imports:
+            # a call on a value: the method of the value's type (`repo.find(id)`, `repo: Repo`)
+            typed = self._value_type(call, qualifier) if len(qualifier) == 1 else None
+            if typed is None:
+                return None
+            owner = typed[-1]
         found = {
             self._declared_return(declaration)
             for declaration in self.parsed.declarations
             if declaration.kind in FUNCTION_KINDS
             and declaration.name == name
-            and (not qualifier or qualifier[-1] in declaration.path[:-1])
+            and (not owner or owner in declaration.path[:-1])
         }
         return found.pop() if len(found) == 1 else None
+
+    def _value_type(self, at: Node, qualifier: list[str]) -> Path | None:
+        """The type of the variable, parameter or field a call is made on, `self`/`this` being the
+        enclosing type; None where the file does not say."""
+        word = qualifier[0]
+        if word in self.tables.selves:
+            return self.self_path(at)
+        binding = self.binding_for(at, word)
+        if binding is None or self._copying >= 4:
+            return None
+        self._copying += 1
+        try:
+            return self.binding_type(binding)
+        finally:
+            self._copying -= 1
 
     def _declared_return(self, declaration: Declaration) -> Path | None:
         hook = self.spec.returns
