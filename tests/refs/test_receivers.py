@@ -288,3 +288,38 @@ def test_a_method_called_on_a_typed_value_returns_its_declared_type(
     item = entry(refs(tmp_path, symbol), symbol)
     assert rows(item, "name") == []
     assert len(rows(item, "exact")) == 2
+
+
+SUPERS = [
+    ("A.java", "class A { void foo() {} }\nclass B extends A {\n  void foo() { super.foo(); }\n}\n", "A.foo"),
+    (
+        "A.kt",
+        "open class A { open fun foo() {} }\nclass B : A() {\n    override fun foo() { super.foo() }\n}\n",
+        "A.foo",
+    ),
+    (
+        "A.swift",
+        "class A { func foo() {} }\nclass B: A {\n  override func foo() { super.foo() }\n}\n",
+        "A.foo",
+    ),
+    (
+        "A.cs",
+        "class A { public virtual void Foo() {} }\nclass B : A {\n  public override void Foo() { base.Foo(); }\n}\n",
+        "A.Foo",
+    ),
+    (
+        "A.scala",
+        "class A { def foo(): Unit = () }\nclass B extends A {\n  override def foo(): Unit = super.foo()\n}\n",
+        "A.foo",
+    ),
+]
+
+
+@pytest.mark.parametrize(("file", "source", "symbol"), SUPERS, ids=[case[0] for case in SUPERS])
+def test_super_is_the_enclosing_classs_parent(tmp_path: Path, file: str, source: str, symbol: str) -> None:
+    """`super.foo()` (C#'s `base.Foo()`) in B, a subclass of A, calls A's foo: exact, where it
+    was a `name` match; B's own foo is its override, another definition."""
+    (tmp_path / file).write_text(source)
+    item = entry(refs(tmp_path, symbol), symbol)
+    assert {(row["file"], row["line"]) for row in rows(item, "exact")} == {(file, 3)}
+    assert rows(item, "name") == []

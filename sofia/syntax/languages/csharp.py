@@ -183,6 +183,7 @@ FUNCTIONS = frozenset(
 )
 
 USES = Uses(
+    supers=frozenset({"base"}),
     coalesce=frozenset({"??"}),
     same_value=frozenset({"parenthesized_expression", "postfix_unary_expression"}),
     casts={"cast_expression": "type", "as_expression": "right"},

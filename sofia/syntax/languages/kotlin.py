@@ -208,6 +208,7 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
+    supers=frozenset({"super_expression"}),
     coalesce=frozenset({"?:"}),
     same_value=frozenset({"parenthesized_expression", "unary_expression"}),
     casts={"as_expression": "right"},

@@ -175,6 +175,7 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
+    supers=frozenset({"super"}),
     same_value=frozenset({"parenthesized_expression"}),
     outer_members=True,
     calls={"call_expression": "function", "generic_function": "function"},

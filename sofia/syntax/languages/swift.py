@@ -50,6 +50,7 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
+    supers=frozenset({"super_expression"}),
     same_value=frozenset({"tuple_expression", "postfix_expression", "nil_coalescing_expression"}),
     casts={"as_expression": "name"},
     calls={"call_expression": "#0"},

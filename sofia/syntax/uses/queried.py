@@ -155,15 +155,7 @@ class Analyzer(Base):
         for declaration in self.parsed.declarations:
             if declaration.kind not in TYPE_KINDS:
                 continue
-            parents: list[Path] = []
-            for child in declaration.node.named_children:
-                if child.type not in self.spec.relations:
-                    continue
-                for item in child.named_children:
-                    for part in item.named_children if item.type in self.spec.lists else [item]:
-                        path = self.type_path(part)
-                        if path is not None:
-                            parents.append(path)
+            parents = self._relations(declaration)
             if self.tables.reached:
                 parents.extend(self._reached(declaration))
             found.append(Binding(self.path_of(declaration), tuple(parents)))
@@ -171,6 +163,19 @@ class Analyzer(Base):
             if declaration.scope:
                 found.extend(self._scope_relations(declaration))
         return found
+
+    def _relations(self, declaration: Declaration) -> list[Path]:
+        """The types a type declaration names as its parents, in the order written."""
+        parents: list[Path] = []
+        for child in declaration.node.named_children:
+            if child.type not in self.spec.relations:
+                continue
+            for item in child.named_children:
+                for part in item.named_children if item.type in self.spec.lists else [item]:
+                    path = self.type_path(part)
+                    if path is not None:
+                        parents.append(path)
+        return parents
 
     def _reached(self, declaration: Declaration) -> list[Path]:
         """The members of a type whose own members are reached through it (`Uses.reached`)."""
@@ -454,6 +459,10 @@ class Analyzer(Base):
             return self.type_path(field_child(node, cast)), False, False
         if node.type in self.tables.selves or text_of(node) in self.tables.selves:
             return self.self_path(node), True, False
+        if node.type in self.tables.supers or text_of(node) in self.tables.supers:
+            enclosing = self.enclosing_type(node)
+            parents = self._relations(enclosing) if enclosing is not None else []
+            return (parents[0] if parents else None), False, False
         if node.type in self.tables.qualifiers:
             return self.type_path(node), False, True
         declared = self._declared_type_path(node)

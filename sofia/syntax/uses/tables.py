@@ -51,6 +51,9 @@ class Uses:
     qualifiers: frozenset[str] = frozenset()
     """Node types that name a type or namespace by their place alone (the scope of C++'s
     `Foo::bar`): such a receiver is that type, declared or imported in the file or not."""
+    supers: frozenset[str] = frozenset()
+    """Receiver node types or texts that are the enclosing type's parent (`super`, C#'s `base`):
+    `super.foo()` is a call of the parent's `foo`."""
     selves: frozenset[str] = frozenset()
     """Receiver node types or texts that are the enclosing type itself (`this`, `self`, `Self`)."""
     scopes: frozenset[str] = frozenset()
