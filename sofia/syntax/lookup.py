@@ -7,8 +7,12 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sofia.syntax.tree import Symbol, SymbolTree
+
+if TYPE_CHECKING:
+    from sofia.syntax.queried import Spec
 
 MAX_NAME_CHARS = 128
 """Longer names are refused: no identifier anyone writes is that long."""
@@ -110,29 +114,24 @@ def spellings(symbol: str, lang: str) -> list[str]:
 
 def _language_spellings(wanted: str, lang: str) -> list[str]:
     """The other qnames the language's record says a requested one stands for (`Spec.spellings`)."""
-    from sofia.syntax import registry
-
-    record = registry.language(lang)
-    if record is None or not record.spec:
-        return []
-    from sofia.syntax import queried
-
-    hook = queried.spec_of(lang).spellings
-    return hook(wanted) if hook is not None else []
+    spec = _spec(lang)
+    return spec.spellings(wanted) if spec is not None and spec.spellings is not None else []
 
 
 def _unescaped(wanted: str, lang: str) -> str:
     """A name asked for as the file writes it escaped (`` Foo.`in` ``, `S::r#type`), as the
     compiler reads it and a qname holds it (`Foo.in`, `S::type`)."""
-    from sofia.syntax import registry
+    spec = _spec(lang)
+    escaped = spec.escaped if spec is not None else None
+    return escaped.sub(r"\1", wanted) if escaped is not None else wanted
+
+
+def _spec(lang: str) -> Spec | None:
+    """The query-driven language's Spec; None for a language with its own extractor (PHP, Go…)."""
+    from sofia.syntax import queried, registry
 
     record = registry.language(lang)
-    if record is None or not record.spec:
-        return wanted
-    from sofia.syntax import queried
-
-    escaped = queried.spec_of(lang).escaped
-    return escaped.sub(r"\1", wanted) if escaped is not None else wanted
+    return queried.spec_of(lang) if record is not None and record.spec else None
 
 
 def last_segment(qname: str) -> str:

@@ -69,9 +69,12 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
+EVERY_CASE = pytest.mark.parametrize(
     ("file", "source", "written", "name", "qname", "line"), CASES, ids=[c[0] for c in CASES]
 )
+
+
+@EVERY_CASE
 def test_an_escaped_definition_is_its_name_and_its_escaped_use_a_use(
     tmp_path: Path, file: str, source: str, written: str, name: str, qname: str, line: int
 ) -> None:
@@ -84,9 +87,7 @@ def test_an_escaped_definition_is_its_name_and_its_escaped_use_a_use(
     assert item["totals"].get("other", 0) == 0, "an escaped use is no longer a larger token"
 
 
-@pytest.mark.parametrize(
-    ("file", "source", "written", "name", "qname", "line"), CASES, ids=[c[0] for c in CASES]
-)
+@EVERY_CASE
 def test_code_finds_an_escaped_name_as_written_or_as_read(
     tmp_path: Path, file: str, source: str, written: str, name: str, qname: str, line: int
 ) -> None:
