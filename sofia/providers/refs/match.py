@@ -8,9 +8,10 @@ import os
 from typing import TYPE_CHECKING
 
 from sofia.providers.refs.exports import Modules, family, source_roots
+from sofia.providers.refs.fields import Fields
 from sofia.providers.refs.model import ELSEWHERE, EXACT, NAME, Definition, Found, Matched, Parsed, Use
 from sofia.syntax.registry import constructs_by_call, separator
-from sofia.syntax.uses.model import COMMENT, DEFINITION, LOCAL, STRING, USE, Occurrence, Path
+from sofia.syntax.uses.model import COMMENT, DEFINITION, LOCAL, STRING, USE, Occurrence, Path, ends_alike
 
 if TYPE_CHECKING:
     from pathlib import Path as FilePath
@@ -33,8 +34,7 @@ def same(a: Path | None, b: Path | None) -> bool:
     """Two containers are the same when one ends the other (a source root may prefix module paths)."""
     if a is None or b is None:
         return False
-    shorter, longer = (a, b) if len(a) <= len(b) else (b, a)
-    return (bool(shorter) and tuple(longer[len(longer) - len(shorter) :]) == shorter) or a == b
+    return ends_alike(tuple(a), tuple(b)) or a == b
 
 
 class ContainerIndex:
@@ -83,6 +83,7 @@ class Matcher:
             if path:
                 self.parents_by_last.setdefault(path[-1], []).append(path)
         self.modules = Modules(found.request.cwd, _workspace(found), [])
+        self.fields = Fields(found.request.cwd)
         self.edges = self._edges()
         candidates = self._candidates()
         passed = self._passed_on(candidates)
@@ -175,6 +176,8 @@ class Matcher:
     def _target(self, occurrence: Occurrence, parsed: Parsed | None) -> Path | None:
         """What a use resolves to, a path alias followed (`@/utils` → `src/utils`)."""
         target = occurrence.container
+        if target is None and occurrence.field_of is not None and parsed is not None:
+            target = self.fields.type_of(parsed, occurrence)
         if occurrence.bare_import and target is not None and parsed is not None:
             return self.modules.aliased(parsed.rel, target) or target
         return target

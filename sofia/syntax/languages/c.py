@@ -374,6 +374,11 @@ _CPP_HEADER = re.compile(rb"[A-Za-z_]\w*|.*\.(?:hpp|hh|hxx|h\+\+|tpp|ipp)")
 _COMMENT_OR_STRING = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
 
 
+def includes(source: bytes) -> list[str]:
+    """The headers a source includes, as written (`#include <Lib/app.h>` → `Lib/app.h`)."""
+    return [m.group(1).decode("utf-8", "replace").strip() for m in _INCLUDE.finditer(source)]
+
+
 def header_language(source: bytes) -> str:
     """`cpp` when a `.h` file shows C++ outside comments and strings, else `c`.
 

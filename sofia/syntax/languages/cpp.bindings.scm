@@ -1,5 +1,5 @@
 ; Typed bindings for refs' receivers (read only by refs: Spec.binding_query): locals, parameters,
-; fields and range-for variables, by the shapes their declarators take (`Foo *p`, `Foo &r`,
+; fields and range-for variables (with the range, whose elements an `auto` one takes), by the shapes their declarators take (`Foo *p`, `Foo &r`,
 ; `auto f = Foo()`, `const Foo &o`).
 
 (declaration type: (_) @binding.type declarator: [
@@ -29,7 +29,7 @@
   (identifier) @binding.name
   (reference_declarator (identifier) @binding.name)
   (pointer_declarator declarator: (identifier) @binding.name)
-]) @binding
+] right: (_) @binding.range) @binding
 
 (field_declaration type: (_) @binding.type declarator: [
   (field_identifier) @binding.name

@@ -341,33 +341,76 @@ def import_bindings(node: Node) -> list[ImportBinding]:
 
 POINTERS = frozenset({"unique_ptr", "shared_ptr", "optional", "scoped_ptr", "intrusive_ptr", "observer_ptr"})
 """Class templates whose `->` reaches their first type argument."""
+CONTAINERS = {
+    "vector": 0,
+    "array": 0,
+    "deque": 0,
+    "span": 0,
+    "valarray": 0,
+    "map": 1,
+    "unordered_map": 1,
+}
+"""Class templates whose elements (`v[i]`, `v.at(i)`, `v.back()`) have one of their type
+arguments' type: its index."""
+ELEMENT_CALLS = frozenset({"at", "back", "front"})
 
 
 def pointee(declared: Node) -> Node | None:
     """The type `->` reaches on a value declared as `std::unique_ptr<Bin>` (or another of
     `POINTERS`, qualified or not): `Bin`; None for any other type."""
-    node: Node | None = declared
-    while node is not None and node.type == "qualified_identifier":
-        node = node.child_by_field_name("name")
-    if (
-        node is None
-        or node.type != "template_type"
-        or text_of(node.child_by_field_name("name")) not in POINTERS
-    ):
+    return _argument(declared, dict.fromkeys(POINTERS, 0))
+
+
+def element(declared: Node) -> Node | None:
+    """The type of an element of a value declared as `std::vector<Bin>` (or another of
+    `CONTAINERS`): `Bin`; None for any other type."""
+    return _argument(declared, CONTAINERS)
+
+
+CASTS = frozenset({"static_cast", "dynamic_cast", "reinterpret_cast", "const_cast"})
+
+
+def cast_type(call: Node) -> Node | None:
+    """The type a named cast converts to (`reinterpret_cast<const Dataset*>(h)`), else None."""
+    function = call.child_by_field_name("function")
+    if function is None or function.type != "template_function":
         return None
-    arguments = node.child_by_field_name("arguments")
-    first = (
+    if text_of(function.child_by_field_name("name")) not in CASTS:
+        return None
+    arguments = function.child_by_field_name("arguments")
+    return (
         next((c for c in arguments.named_children if c.type == "type_descriptor"), None)
         if arguments
         else None
     )
-    return first
+
+
+def _argument(declared: Node, templates: dict[str, int]) -> Node | None:
+    """The type argument `templates` names for the class template a type node instantiates."""
+    node: Node | None = declared
+    if node is not None and node.type == "type_descriptor":
+        node = node.child_by_field_name("type")
+    while node is not None and node.type == "qualified_identifier":
+        node = node.child_by_field_name("name")
+    if node is None or node.type != "template_type":
+        return None
+    index = templates.get(text_of(node.child_by_field_name("name")))
+    arguments = node.child_by_field_name("arguments")
+    if index is None or arguments is None:
+        return None
+    given = [c for c in arguments.named_children if c.type == "type_descriptor"]
+    return given[index] if index < len(given) else None
 
 
 USES = Uses(
     same_value=frozenset({"parenthesized_expression"}),
     casts={"cast_expression": "type"},
     pointee=pointee,
+    elements=element,
+    typed_calls=cast_type,
+    subscripts={"subscript_expression": "argument"},
+    element_calls=ELEMENT_CALLS,
+    included=c.includes,
     outer_members=True,
     calls={"call_expression": "function"},
     members={

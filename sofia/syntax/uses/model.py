@@ -8,6 +8,14 @@ from typing import Any, Literal
 Path = tuple[str, ...]
 """A container as segments: a namespace, module or package, optionally followed by a class."""
 
+
+def ends_alike(a: Path, b: Path) -> bool:
+    """Whether one path ends the other: a type written without its namespace (`Dataset` inside
+    `namespace LightGBM {`) is the same type."""
+    shorter, longer = (a, b) if len(a) <= len(b) else (b, a)
+    return bool(shorter) and longer[len(longer) - len(shorter) :] == shorter
+
+
 USE = "use"
 DEFINITION = "definition"
 COMMENT = "comment"
@@ -65,6 +73,11 @@ class Occurrence:
     """A definition: the last line of its declaration (filled in by whoever holds the source)."""
     scope: tuple[int, int] | None = None
     """A local binding: byte range of the scope it binds the name in."""
+    field_of: tuple[Path, str, str] | None = None
+    """A member use on a field the file does not declare, of the type whose body holds it:
+    (that type, the field's name, how the member is reached: `.`, `->`, `[].`, `[]->`). C++'s `train_data_->num_data()`
+    in `void Application::Init() { … }`, the field declared in the class's header; refs reads
+    its type there (`Uses.included`)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +97,9 @@ class FileUses:
     """The file's own namespace, module or package."""
     occurrences: dict[str, list[Occurrence]] = field(default_factory=dict)
     classes: list[Binding] = field(default_factory=list)
+    includes: tuple[str, ...] = ()
+    """The files the file includes, as written (`Uses.included`), where a use reaches a field
+    declared in one of them (`Occurrence.field_of`)."""
 
 
 @dataclass

@@ -19,7 +19,17 @@ from functools import cached_property
 from sofia.syntax import queried
 from sofia.syntax.queried import FUNCTION_KINDS, ROW_KINDS, SYMBOL_KINDS, TYPE_KINDS, Declaration
 from sofia.syntax.tree import Node, text_of
-from sofia.syntax.uses.model import DEFINITION, LOCAL, OTHER, USE, Binding, Occurrence, Path, Syntax
+from sofia.syntax.uses.model import (
+    DEFINITION,
+    LOCAL,
+    OTHER,
+    USE,
+    Binding,
+    Occurrence,
+    Path,
+    Syntax,
+    ends_alike,
+)
 from sofia.syntax.uses.nodes import ancestors, span
 from sofia.syntax.uses.scan import COMMENTS, STRINGS, Base
 from sofia.syntax.uses.tables import ImportBinding, Uses
@@ -38,6 +48,8 @@ class TypedBinding:
     """The function-like node binding it; None for a field (visible in its whole type)."""
     anywhere: bool = False
     """Visible before it is bound too: a field a method assigns (`Uses.fields`), in its type."""
+    range: Node | None = None
+    """A range-for variable's range: an untyped one has its elements' type (`Uses.elements`)."""
 
 
 class Analyzer(Base):
@@ -68,6 +80,10 @@ class Analyzer(Base):
 
     def unescape(self, text: str) -> str:
         return queried.unescape(self.spec, text)
+
+    def includes(self) -> list[str]:
+        hook = self.tables.included
+        return hook(self.tree.source) if hook is not None else []
 
     def root_at(self, start: int) -> Node | None:
         """The file's tree; inside a body it was parsed without (`Parsed.unparsed`), the first
@@ -116,6 +132,7 @@ class Analyzer(Base):
                 holder = binding["binding"][0]
                 kinds = binding.get("binding.type", [])
                 values = binding.get("binding.value", [])
+                ranges = binding.get("binding.range", [])
                 anywhere = node.type in self.tables.fields
                 if anywhere:
                     owner = self.enclosing_type(holder)
@@ -131,6 +148,7 @@ class Analyzer(Base):
                         node,
                         scope,
                         anywhere,
+                        ranges[0] if ranges else None,
                     )
                 )
         return known
@@ -172,6 +190,8 @@ class Analyzer(Base):
                 continue
             for item in child.named_children:
                 for part in item.named_children if item.type in self.spec.lists else [item]:
+                    if part.child_count and not part.named_child_count:
+                        continue  # keywords only: C++'s `public` and `virtual` before a base
                     path = self.type_path(part)
                     if path is not None:
                         parents.append(path)
@@ -357,6 +377,9 @@ class Analyzer(Base):
         kind = binding.type
         if kind is not None and text_of(kind).strip() not in self.tables.untyped:
             return self.type_path(kind)
+        if binding.range is not None:
+            element = self._range_element(binding, 0)
+            return self.type_path(element) if element is not None else None
         value = binding.value
         if value is None:
             return None
@@ -372,8 +395,15 @@ class Analyzer(Base):
             name = text_of(callee) if callee is not None else ""
             if name in self.types_by_name or name in self.imports:
                 return self.name_path(name)
-            return self._returned_type(value)
+            return self._call_type(value)
         return self._copied_type(value)
+
+    def _call_type(self, call: Node) -> Path | None:
+        """The type of a call's value: one it names itself (`Uses.typed_calls`: C++'s
+        `static_cast<Foo*>(x)`), else what the function returns as the file declares it."""
+        hook = self.tables.typed_calls
+        named = hook(call) if hook is not None else None
+        return self.type_path(named) if named is not None else self._returned_type(call)
 
     def _returned_type(self, call: Node) -> Path | None:
         """The type a call returns where it names a function this file declares with a return
@@ -459,6 +489,9 @@ class Analyzer(Base):
             return self.type_path(field_child(node, cast)), False, False
         if node.type in self.tables.selves or text_of(node) in self.tables.selves:
             return self.self_path(node), True, False
+        field = self._self_field(node)
+        if field is not None:
+            node = field  # `this->bin_`, `this.repo`: the enclosing type's field
         if node.type in self.tables.supers or text_of(node) in self.tables.supers:
             enclosing = self.enclosing_type(node)
             parents = self._relations(enclosing) if enclosing is not None else []
@@ -485,8 +518,11 @@ class Analyzer(Base):
             return self.type_path(made), False, False
         if node.type in self.tables.news:
             return self.type_path(field_child(node, self.tables.news[node.type])), False, False
+        if self._container(node) is not None:
+            declared = self._declared(node)  # `bins_[i].Reset()`
+            return (self.type_path(declared) if declared is not None else None), False, False
         if node.type in self.tables.calls:
-            return self._returned_type(node), False, False  # `Store.open().save()`
+            return self._call_type(node), False, False  # `Store.open().save()`
         return None, False, False
 
     # --- classification -----------------------------------------------------------------------
@@ -569,23 +605,149 @@ class Analyzer(Base):
         receiver = field_child(access, receiver_field)
         if receiver is None:
             return self.bare_call(node, text_of(node)) if kind == "call" else self._plain(node, text_of(node))
-        pointee = self._pointee(access, receiver)
-        if pointee is not None:
-            return Occurrence(node.start_byte, 0, 0, USE, kind, pointee, member=True)
-        return self._member_of(node, kind, receiver)
+        arrow = any(c.type == "->" and not c.is_named for c in access.children)
+        if arrow:
+            pointee = self._pointee(receiver)
+            if pointee is not None:
+                return Occurrence(node.start_byte, 0, 0, USE, kind, pointee, member=True)
+        occurrence = self._member_of(node, kind, receiver)
+        if occurrence.container is None and occurrence.member and self.tables.included is not None:
+            occurrence.field_of = self._undeclared_field(receiver, arrow)
+        return occurrence
 
-    def _pointee(self, access: Node, receiver: Node) -> Path | None:
-        """The type `receiver->member` reaches through a smart pointer the receiver is declared
-        as (`Uses.pointee`: `std::unique_ptr<Bin> bin_; bin_->ReSize()` is Bin's), else None."""
-        hook = self.tables.pointee
-        if hook is None or not any(c.type == "->" and not c.is_named for c in access.children):
+    def _self_field(self, node: Node) -> Node | None:
+        """The member named by an access on the enclosing type itself (`bin_` of `this->bin_`,
+        `repo` of `this.repo`), else None."""
+        member = self.tables.members.get(node.type)
+        if member is None:
             return None
+        holder = field_child(node, member[1])
+        if holder is None or not (holder.type in self.tables.selves or text_of(holder) in self.tables.selves):
+            return None
+        return field_child(node, member[0])
+
+    def _container(self, node: Node) -> Node | None:
+        """The container an element is taken from (`bins_` of `bins_[i]`, `bins_.back()`), or None
+        where `node` is no element (`Uses.subscripts`, `Uses.element_calls`)."""
+        subscripted = self.tables.subscripts.get(node.type)
+        if subscripted is not None:
+            return field_child(node, subscripted)
+        callee_field = self.tables.calls.get(node.type) if self.tables.element_calls else None
+        callee = field_child(node, callee_field) if callee_field is not None else None
+        member = self.tables.members.get(callee.type) if callee is not None else None
+        if (
+            callee is None
+            or member is None
+            or text_of(field_child(callee, member[0])) not in self.tables.element_calls
+        ):
+            return None
+        return field_child(callee, member[1])
+
+    def _declared(self, node: Node, depth: int = 0) -> Node | None:
+        """The type node a receiver is declared with: a variable's, parameter's or field's type,
+        the element type of a container it is taken from (`Uses.elements`); None elsewhere."""
+        node = self._self_field(node) or node
+        if node.type.endswith("identifier") and not node.named_child_count:
+            binding = self.binding_for(node, text_of(node))
+            if binding is None:
+                return None
+            if binding.range is not None and self._untyped(binding):
+                return self._range_element(binding, depth)
+            return binding.type
+        container = self._container(node)
+        hook = self.tables.elements
+        if container is None or hook is None or depth > 3:
+            return None
+        declared = self._declared(container, depth + 1)
+        return hook(declared) if declared is not None else None
+
+    def _untyped(self, binding: TypedBinding) -> bool:
+        return binding.type is None or text_of(binding.type).strip() in self.tables.untyped
+
+    def _untyped_range(self, receiver: Node) -> Node | None:
+        """The range of the untyped range-for variable `receiver` names, else None."""
         if not receiver.type.endswith("identifier") or receiver.named_child_count:
             return None
         binding = self.binding_for(receiver, text_of(receiver))
-        declared = binding.type if binding is not None else None
-        reached = hook(declared) if declared is not None else None
+        if binding is None or binding.range is None or not self._untyped(binding):
+            return None
+        return binding.range
+
+    def _range_element(self, binding: TypedBinding, depth: int) -> Node | None:
+        """The element type of an untyped range-for variable's range (`for (auto& b : bins_)`)."""
+        hook = self.tables.elements
+        if hook is None or binding.range is None or depth > 3:
+            return None
+        declared = self._declared(binding.range, depth + 1)
+        return hook(declared) if declared is not None else None
+
+    def _pointee(self, receiver: Node) -> Path | None:
+        """The type `receiver->member` reaches through a smart pointer the receiver is declared
+        as (`Uses.pointee`: `std::unique_ptr<Bin> bin_; bin_->ReSize()` is Bin's) or through an
+        element's pointer type (`std::vector<Bin*> bins_; bins_[i]->ReSize()`), else None."""
+        declared = self._declared(receiver)
+        if declared is None:
+            return None
+        hook = self.tables.pointee
+        reached = hook(declared) if hook is not None else None
+        if reached is None and self._container(receiver) is not None:
+            reached = declared  # an element holding a plain pointer: `->` reaches its type
         return self.type_path(reached) if reached is not None else None
+
+    def _undeclared_field(self, receiver: Node, arrow: bool) -> tuple[Path, str, str] | None:
+        """(the enclosing type, the field's name, how the member is reached) for a receiver naming
+        a field this file does not declare (`train_data_` in an out-of-line method,
+        `this->train_data_`, `bins_[i]`); None for any other receiver, or one the file binds.
+        How: `.` or `->`, after `[]` for an element of the field."""
+        container = self._container(receiver)
+        if container is None:
+            ranged = self._untyped_range(receiver)  # `for (auto& t : tables_) t.size()`
+            container = ranged
+        named = container if container is not None else receiver
+        named = self._self_field(named) or named
+        if not named.type.endswith("identifier") or named.named_child_count:
+            return None
+        name = text_of(named)
+        if self.binding_for(named, name) is not None or name in self.imports or name in self.types_by_name:
+            return None
+        owner = self.self_path(named)
+        how = ("[]" if container is not None else "") + ("->" if arrow else ".")
+        return (owner, name, how) if owner else None
+
+    def declared_field(self, owner: Path, name: str, how: str) -> tuple[Declaration | None, Path | None]:
+        """In a file declaring the type `owner` (matched by suffix, as refs compares containers):
+        (that type's declaration, the type a member access `how` reaches on its field `name`
+        (`_undeclared_field`), None where it declares no such field); (None, None) where it
+        declares no such type. refs asks this of the headers a use's file includes."""
+        for declaration in self.parsed.declarations:
+            if declaration.kind not in TYPE_KINDS or declaration.scope:
+                continue
+            if not ends_alike(self.path_of(declaration), owner):
+                continue
+            for binding in self.bindings_of(name):
+                if self.enclosing_type(binding.node) is declaration:
+                    return declaration, self._reached_on(binding, how)
+            return declaration, None
+        return None, None
+
+    def _reached_on(self, binding: TypedBinding, how: str) -> Path | None:
+        """The type a member access reaches on a field (`how`, as `_undeclared_field` says)."""
+        declared = binding.type
+        if how.startswith("[]"):
+            hook = self.tables.elements
+            declared = hook(declared) if hook is not None and declared is not None else None
+            if declared is None:
+                return None
+        pointee = self.tables.pointee
+        if how.endswith("->") and pointee is not None and declared is not None:
+            reached = pointee(declared)
+            if reached is not None:
+                return self.type_path(reached)
+        return self.type_path(declared) if how.startswith("[]") else self.binding_type(binding)
+
+    def parents_of(self, declaration: Declaration) -> list[Path]:
+        """The types a type declaration names as its parents, as this file resolves them."""
+        return self._relations(declaration)
 
     def _member_of(self, node: Node, kind: str, receiver: Node | None) -> Occurrence:
         """A member use on `receiver`, with the receiver's type as its container where known."""

@@ -123,6 +123,9 @@ class Analyzer(Protocol):
     def unescape(self, text: str) -> str:
         """An identifier's text as the name it is (Rust's `r#type` is `type`)."""
 
+    def includes(self) -> list[str]:
+        """The files the file includes, as written (`Uses.included`)."""
+
 
 class Base:
     """The defaults every language's analyser shares: one tree covers the whole file (`root`), the
@@ -145,6 +148,9 @@ class Base:
 
     def unescape(self, text: str) -> str:
         return text
+
+    def includes(self) -> list[str]:
+        return []
 
 
 def analyzer_for(tree: Syntax, rel: str) -> Analyzer:
@@ -175,6 +181,8 @@ def analyze(tree: Syntax, rel: str, words: Iterable[str]) -> FileUses:
         _shadow(found)
         result.occurrences[word] = found
     result.classes = analyzer.classes()
+    if any(o.field_of is not None for found in result.occurrences.values() for o in found):
+        result.includes = tuple(analyzer.includes())
     return result
 
 

@@ -79,6 +79,20 @@ class Uses:
     pointee: Callable[[Node], Node | None] | None = None
     """A receiver's declared type → the type `->` on it reaches, where that is not the type
     itself (C++'s `std::unique_ptr<Bin>` → `Bin`); None: `->` reaches the declared type."""
+    typed_calls: Callable[[Node], Node | None] | None = None
+    """A call node → the type its value has where the call names it itself (C++'s
+    `static_cast<const Dataset*>(h)` → `const Dataset*`), else None."""
+    elements: Callable[[Node], Node | None] | None = None
+    """A receiver's declared type → the type of its elements, where it is a container
+    (`std::vector<Bin>` → `Bin`): `bins_[i].Reset()`, `bins_.back()->Reset()` are Bin's."""
+    subscripts: dict[str, str] = field(default_factory=dict)
+    """Subscript node types → the field holding the container subscripted (`v[i]`)."""
+    element_calls: frozenset[str] = frozenset()
+    """Methods whose call on a container returns one of its elements (`v.back()`, `v.at(i)`)."""
+    included: Callable[[bytes], list[str]] | None = None
+    """A source → the files it includes, as written (`#include <Lib/app.h>` → `Lib/app.h`): where
+    the types whose members its bodies define declare their fields (C++'s class in a header, its
+    methods in a `.cpp`). refs reads a field's type there when the file does not declare it."""
     outer_members: bool = False
     """A bare name inside a nested type reaches the enclosing types' members when its own type
     declares none (Java's, C#'s, C++'s and Scala's nested and inner classes: `tabAt(i)` in
