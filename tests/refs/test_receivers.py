@@ -323,3 +323,49 @@ def test_super_is_the_enclosing_classs_parent(tmp_path: Path, file: str, source:
     item = entry(refs(tmp_path, symbol), symbol)
     assert {(row["file"], row["line"]) for row in rows(item, "exact")} == {(file, 3)}
     assert rows(item, "name") == []
+
+
+THIS_FIELD = {
+    "Java": (
+        "Shop.java",
+        "class Store { void save() {} }\nclass Cache { void save() {} }\n"
+        "class Shop {\n  private Store store;\n  void run() { this.store.save(); }\n}\n",
+        "Store.save",
+    ),
+    "Kotlin": (
+        "Shop.kt",
+        "class Store { fun save() = 1 }\nclass Cache { fun save() = 2 }\n"
+        "class Shop {\n  private val store: Store = Store()\n  fun run() { this.store.save() }\n}\n",
+        "Store.save",
+    ),
+    "C#": (
+        "Shop.cs",
+        "class Store { public void Save() {} }\nclass Cache { public void Save() {} }\n"
+        "class Shop {\n  private Store store;\n  void Run() { this.store.Save(); }\n}\n",
+        "Store.Save",
+    ),
+    "Swift": (
+        "Shop.swift",
+        "class Store { func save() {} }\nclass Cache { func save() {} }\n"
+        "class Shop {\n  private let store: Store = Store()\n  func run() { self.store.save() }\n}\n",
+        "Store.save",
+    ),
+    "C++": (
+        "shop.cpp",
+        "class Store { public: void save() {} };\nclass Cache { public: void save() {} };\n"
+        "class Shop {\n  Store* store;\n  void run() { this->store->save(); }\n};\n",
+        "Store::save",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(THIS_FIELD))
+def test_a_field_reached_through_this_has_its_declared_type(tmp_path: Path, lang: str) -> None:
+    """`this.store.save()` (`self.`, `this->`) is the field's type's method, and not another's."""
+    rel, text, symbol = THIS_FIELD[lang]
+    write(tmp_path, rel, text)
+    other = symbol.replace("Store", "Cache")
+    found = refs(tmp_path, symbol, other)
+    assert (rel, 5, "call", "exact") in uses(entry(found, symbol))
+    assert not uses(entry(found, other))
+    assert entry(found, other)["totals"]["elsewhere"] == 2  # the use and the other definition

@@ -618,13 +618,23 @@ class Analyzer(Base):
     def _self_field(self, node: Node) -> Node | None:
         """The member named by an access on the enclosing type itself (`bin_` of `this->bin_`,
         `repo` of `this.repo`), else None."""
+        if node.type in self.tables.calls:
+            return None  # `this.find()` is a call, typed by what it returns
         member = self.tables.members.get(node.type)
+        named: Node | None = node
         if member is None:
-            return None
+            # the member in a suffix node, its receiver in the access (Swift's `self.store`)
+            named = next((c for c in node.named_children if c.type in self.tables.members), None)
+            member = self.tables.members.get(named.type) if named is not None else None
+            if member is None or not member[1].startswith("^"):
+                return None
+            member = (member[0], member[1][1:])
         holder = field_child(node, member[1])
-        if holder is None or not (holder.type in self.tables.selves or text_of(holder) in self.tables.selves):
+        if named is None or holder is None:
             return None
-        return field_child(node, member[0])
+        if not (holder.type in self.tables.selves or text_of(holder) in self.tables.selves):
+            return None
+        return field_child(named, member[0])
 
     def _container(self, node: Node) -> Node | None:
         """The container an element is taken from (`bins_` of `bins_[i]`, `bins_.back()`), or None
