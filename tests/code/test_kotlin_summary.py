@@ -141,3 +141,22 @@ def test_a_long_default_is_cut_at_24_characters(tmp_path: Path) -> None:
         "(path: String, mode: Int = 0, retry: Policy = Policy.exponential(base…): File",
         "(items: Map<String, Int> = emptyMap())",
     ]
+
+
+def test_one_line_bodies_keep_their_declarations(tmp_path: Path, no_passthrough: None) -> None:
+    """tree-sitter-kotlin needs a separator before a class body's `}`, which Kotlin does not:
+    `class Store { fun save() = 1 }` must still declare Store.save, and its text stay as written."""
+    (tmp_path / "Shop.kt").write_text(
+        "class Store { fun save() = 1 }\n"
+        'object Keys { const val NAME = "a }" }\n'
+        "class Shop {\n"
+        "  private val store: Store = Store()\n"
+        "  fun run() = listOf(1).map { it + 1 }.also { _ -> /* none */ }\n"
+        "}\n"
+    )
+    document = summarised(tmp_path, "Shop.kt")
+    assert "parse_errors" not in document
+    assert rows(document["functions"], "owner", "name", "line") == [("Store", "save", 1), ("Shop", "run", 5)]
+    assert rows(document["constants"], "owner", "name", "value") == [("Keys", "NAME", '"a }"')]
+    found = code(tmp_path, ".", symbols=["Store.save"])
+    assert [s["text"] for d in found["files"] for s in d["slices"]] == ["class Store { fun save() = 1 }\n"]

@@ -54,7 +54,11 @@ def default(text: str) -> str:
 
 
 def value(text: str) -> str:
-    """A short literal's `value` cell: collapsed and cut at 24 characters."""
+    """A short literal's `value` cell: collapsed and cut at 24 characters. A one-line string
+    literal keeps its spacing (`"a }"` is not `"a}"`): it is the value."""
+    text = text.strip()
+    if text[:1] in ("'", '"') and "\n" not in text:
+        return cut(text, DEFAULT_CUT)
     return cut(collapse(text), DEFAULT_CUT)
 
 

@@ -16,6 +16,9 @@ The package header is the file's `namespace`, not part of the qnames."""
 
 from __future__ import annotations
 
+import bisect
+import re
+
 from sofia.syntax import bodies
 from sofia.syntax.languages.headers import written
 from sofia.syntax.queried import BACKTICKED, Named, Spec
@@ -259,6 +262,38 @@ expression body (`= ModuleDefinition {`); `init` blocks, accessors' bodies and t
 property is initialised or delegated with (`val x by lazy {`) are code too; an object expression
 (`= object : Foo {`) is not."""
 
+_BEFORE_CLOSE = re.compile(rb"(?<=[^\s{;])[ \t](?=\})")
+"""The blank between the last thing of a one-line block and its `}` (`{ fun save() = 1 }`)."""
+_QUOTED = re.compile(
+    rb'"""[\s\S]*?"""|"(?:\\.|\$\{[^{}\n]*\}|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*[\s\S]*?\*/'
+)
+"""Strings (their `${…}` templates one level deep), characters and comments: left as written."""
+
+
+def prepare(source: bytes) -> bytes:
+    """The source with a `;` for the blank before the `}` of a one-line block, where the grammar
+    needs a separator that Kotlin does not: `class Store { fun save() = 1 }` is an error to
+    tree-sitter-kotlin (losing the class's declarations) and `{ fun save() = 1;}` is not. The
+    same length and lines, so every offset holds; a lambda's or statement block's `;}` reads
+    the same."""
+    found = [m.start() for m in _BEFORE_CLOSE.finditer(source)]
+    if not found:
+        return source
+    quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(source)]
+    starts = [start for start, _ in quoted]
+    prepared = bytearray(source)
+    for at in found:
+        index = bisect.bisect_right(starts, at) - 1
+        if index >= 0 and at < quoted[index][1]:
+            continue  # inside a string or comment
+        if index >= 0 and at == quoted[index][1] and source[quoted[index][0]] == ord("/"):
+            continue  # after a comment: `{ _ -> /* none */ }` holds no statement to end
+        if source[at - 2 : at] == b"->":
+            continue  # an empty lambda body: `{ _ -> }`
+        prepared[at] = ord(";")
+    return bytes(prepared)
+
+
 SPEC = Spec(
     query="kotlin.scm",
     returns=returned_type,
@@ -282,4 +317,5 @@ SPEC = Spec(
     relation=relation,
     detail=detail,
     outline=OUTLINE,
+    prepare=prepare,
 )
