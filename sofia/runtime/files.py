@@ -14,6 +14,9 @@ import stat
 
 from sofia.errors import ProviderError, quote
 
+BINARY_PROBE = 8000
+"""How many leading bytes are looked at for a NUL (git's own rule for a binary file)."""
+
 FILE = "regular file"
 DIRECTORY = "directory"
 MISSING = "missing"
@@ -98,3 +101,8 @@ def read_regular(path: str | os.PathLike[str]) -> bytes:
             return handle.read()
     finally:
         os.close(fd)
+
+
+def looks_binary(source: bytes) -> bool:
+    """Whether a file's bytes are binary: a NUL in the first `BINARY_PROBE`."""
+    return b"\0" in source[:BINARY_PROBE]

@@ -16,6 +16,7 @@ from pathlib import Path
 from sofia.output.tables import cut
 from sofia.providers.changed import classify, gitdiff
 from sofia.providers.contract import Context
+from sofia.runtime.files import BINARY_PROBE, looks_binary
 
 MAX_SIDE_BYTES = 1 << 20
 """Sides larger than this are not parsed for symbols."""
@@ -72,8 +73,8 @@ def read_worktree(path: Path, limit: int = MAX_SIDE_BYTES) -> Read:
         last = b"\n"
         with path.open("rb") as handle:
             while block := handle.read(READ_BLOCK):
-                if len(head) < 8000:
-                    head += block[: 8000 - len(head)]
+                if len(head) < BINARY_PROBE:
+                    head += block[: BINARY_PROBE - len(head)]
                 size += len(block)
                 lines += block.count(b"\n")
                 last = block[-1:]
@@ -83,7 +84,7 @@ def read_worktree(path: Path, limit: int = MAX_SIDE_BYTES) -> Read:
         return Read(None, 0, 0, False, "unreadable", error.strerror or type(error).__name__)
     if size and last != b"\n":
         lines += 1
-    binary = b"\0" in head
+    binary = looks_binary(head)
     return Read(bytes(kept) if size <= limit else None, size, 0 if binary else lines, binary)
 
 
@@ -174,7 +175,7 @@ class SymbolFinder:
             if problem:
                 return _fallback(entry.path, hunks, problem, detail)
         for side in (old, new):
-            if side is not None and b"\0" in side[:8000]:
+            if side is not None and looks_binary(side):
                 return Found([], "binary")
         lang = language_for(entry.path)
         assert lang is not None

@@ -19,6 +19,7 @@ from sofia.providers.code.globs import is_glob
 from sofia.providers.code.inputs import display, match_glob, resolve
 from sofia.providers.code.model import SLICE_MODE
 from sofia.providers.contract import Context, ProviderError
+from sofia.runtime.files import looks_binary
 from sofia.syntax import EXTENSIONS, MAX_PARSE_BYTES, ParseUnavailable, Symbol, lookup, parse, slice_text
 
 MAX_SLICES = 20
@@ -136,7 +137,7 @@ def _unparsable(file: Any) -> str:
         return str(file.error)
     if not file.lang:
         return "no grammar for it"
-    if b"\0" in file.source[:8000]:
+    if looks_binary(file.source):
         return "binary"
     if len(file.source) > MAX_PARSE_BYTES:
         return f"larger than {MAX_PARSE_BYTES:,} bytes"

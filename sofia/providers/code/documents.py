@@ -20,6 +20,7 @@ from sofia.providers.code.cells import ELIDABLE
 from sofia.providers.code.inputs import Input
 from sofia.providers.code.model import SourceFile, Summary, SummaryOptions
 from sofia.providers.code.unfollowed import Unfollowed
+from sofia.runtime.files import looks_binary
 from sofia.syntax import (
     MAX_PARSE_BYTES,
     LanguageUnsupported,
@@ -30,7 +31,6 @@ from sofia.syntax import (
 )
 from sofia.syntax.parse import resolve
 
-BINARY_PROBE = 8000
 BOM = b"\xef\xbb\xbf"
 
 PLAIN_KEYS = ("imports", "types", "functions")
@@ -152,7 +152,7 @@ def decide(item: Input, root: Path, options: SummaryOptions, below: int) -> File
         return FileResult(skipped(item.rel, file.lang, 0, f"unreadable: {file.error}"))
     raw_tok = estimate(file.source)
     notes = [f"{item.rel}: invalid UTF-8 bytes shown as U+FFFD"] if file.invalid_utf8 else []
-    if b"\0" in file.source[:BINARY_PROBE]:
+    if looks_binary(file.source):
         return FileResult(skipped(item.rel, file.lang, 0, f"binary ({size_text(len(file.source))})"), raw_tok)
     if not file.lang:
         return FileResult(raw(item.rel, file, "unsupported_type"), raw_tok, notes)

@@ -12,6 +12,7 @@ from sofia.providers.code import unfollowed
 from sofia.providers.code.documents import Read, count_lines, decode, header, raw, read, size_text
 from sofia.providers.code.inputs import Input
 from sofia.providers.contract import ProviderError
+from sofia.runtime.files import looks_binary
 from sofia.syntax import (
     EXTENSIONS,
     MAX_PARSE_BYTES,
@@ -66,7 +67,7 @@ def _parsed(item: Input) -> tuple[Read, SymbolTree]:
             f"symbols cannot be sliced from this file type: {item.rel}",
             f"symbols work in {' '.join(sorted(EXTENSIONS))} files; drop the symbols to get the file",
         )
-    if b"\0" in file.source[:8000]:
+    if looks_binary(file.source):
         raise ProviderError(f"binary file: {item.rel}", "symbols can only be sliced from source files")
     if len(file.source) > MAX_PARSE_BYTES:
         raise ProviderError(

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sofia.providers.grep import display_path
 from sofia.providers.refs.model import DEADLINE, Outcome, Parsed
+from sofia.runtime.files import looks_binary
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
     from sofia.providers.contract import Context
     from sofia.syntax.uses import FileUses, Syntax
 
-BINARY_PROBE = 8000
 RESERVE_SHARE = 0.15
 """Share of the time left when classification starts that is kept for shaping the result."""
 MIN_RESERVE = 1.0
@@ -217,7 +217,7 @@ def classify_one(cwd: Path, raw: bytes, names: list[str]) -> tuple[str, Outcome]
         return rel, "vanished"
     except OSError as error:
         return rel, f"unreadable: {error.strerror or error}"
-    if b"\0" in source[:BINARY_PROBE]:
+    if looks_binary(source):
         return rel, "binary"
     if len(source) > MAX_PARSE_BYTES:
         return rel, "too large to parse"

@@ -8,13 +8,16 @@ the field. Each file is parsed once per search, and only so many, so a search st
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING
 
+from sofia.runtime.files import looks_binary, read_regular
+from sofia.syntax import MAX_PARSE_BYTES
 from sofia.syntax.uses.model import Occurrence, Path, ends_alike
 
 if TYPE_CHECKING:
-    from sofia.providers.refs.model import Parsed
+    from sofia.syntax.uses.model import FileUses
     from sofia.syntax.uses.queried import Analyzer
 
 MAX_FILES = 64
@@ -28,24 +31,27 @@ UP_LEVELS = 8
 
 
 class Fields:
-    """Field types read off included files, for one search (`cwd`: where rg's paths start)."""
+    """Field types read off included files, for one search (`cwd`: where rg's paths start), shared
+    by its names: each include resolved and each file parsed once."""
 
     def __init__(self, cwd: FilePath) -> None:
         self.cwd = cwd
         self.analyzers: dict[FilePath, Analyzer | None] = {}
+        self.sources: dict[FilePath, bytes | None] = {}
         self.found: dict[tuple[str, Path, str, str], Path | None] = {}
+        self.resolved: dict[tuple[FilePath, str], FilePath | None] = {}
 
-    def type_of(self, parsed: Parsed, occurrence: Occurrence) -> Path | None:
-        """The type of the field a use's receiver names (`Occurrence.field_of`), None where the
-        files it includes do not tell."""
+    def type_of(self, rel: str, uses: FileUses, occurrence: Occurrence) -> Path | None:
+        """The type of the field a use's receiver names (`Occurrence.field_of`) in the file at
+        `rel`, None where the files it includes do not tell."""
         if occurrence.field_of is None:
             return None
         owner, name, how = occurrence.field_of
-        key = (parsed.rel, owner, name, how)
+        key = (rel, owner, name, how)
         if key not in self.found:
-            file = self.cwd / parsed.rel
-            included = self._included(file, parsed.uses.includes)
-            here = next((b for b in parsed.uses.classes if ends_alike(b.path, owner)), None)
+            file = self.cwd / rel
+            included = self._included(file, uses.includes)
+            here = next((b for b in uses.classes if ends_alike(b.path, owner)), None)
             if here is not None:  # the class is the file's own: its field is inherited
                 self.found[key] = self._inherited(here.parents, name, how, included, 1)
             else:
@@ -53,7 +59,11 @@ class Fields:
         return self.found[key]
 
     def _search(self, owner: Path, name: str, how: str, files: list[FilePath], depth: int) -> Path | None:
+        declares = re.compile(rb"\b(?:class|struct)\s+(?:\w+\s+)*" + re.escape(owner[-1].encode()) + rb"\b")
         for file in files:
+            source = self._source(file)
+            if source is None or not declares.search(source):
+                continue  # parse only a file that may declare the class
             analyzer = self._analyzer(file)
             if analyzer is None:
                 continue
@@ -82,23 +92,45 @@ class Fields:
         including file, else under a directory above it or its `include/`."""
         found: list[FilePath] = []
         for spec in specs:
-            if not spec or os.path.isabs(spec):
-                continue
-            for base in _bases(file.parent):
-                candidate = base / spec
-                if candidate.is_file():
-                    found.append(candidate.resolve())
-                    break
+            key = (file.parent, spec)
+            if key not in self.resolved:
+                self.resolved[key] = _resolve(file.parent, spec)
+            resolved = self.resolved[key]
+            if resolved is not None:
+                found.append(resolved)
         return list(dict.fromkeys(found))
+
+    def _source(self, file: FilePath) -> bytes | None:
+        if file not in self.sources:
+            try:
+                source: bytes | None = read_regular(file)
+            except OSError:
+                source = None
+            if source is not None and (len(source) > MAX_PARSE_BYTES or looks_binary(source)):
+                source = None
+            self.sources[file] = source
+        return self.sources[file]
 
     def _analyzer(self, file: FilePath) -> Analyzer | None:
         if file in self.analyzers:
             return self.analyzers[file]
+        source = self._source(file)
         analyzer = None
-        if len(self.analyzers) < MAX_FILES:
-            analyzer = _read(file)
+        if source is not None and len(self.analyzers) < MAX_FILES:
+            analyzer = _read(file, source)
         self.analyzers[file] = analyzer
         return analyzer
+
+
+def _resolve(directory: FilePath, spec: str) -> FilePath | None:
+    """Where the include path would find `spec` first from a file in `directory`, or None."""
+    if not spec or os.path.isabs(spec):
+        return None
+    for base in _bases(directory):
+        candidate = base / spec
+        if candidate.is_file():
+            return candidate.resolve()
+    return None
 
 
 def _bases(start: FilePath) -> list[FilePath]:
@@ -108,21 +140,15 @@ def _bases(start: FilePath) -> list[FilePath]:
     return bases
 
 
-def _read(file: FilePath) -> Analyzer | None:
+def _read(file: FilePath, source: bytes) -> Analyzer | None:
     """The analyser of an included file, None where it is not one refs reads this way."""
-    from sofia.syntax import MAX_PARSE_BYTES, ParseUnavailable, language_for, registry
+    from sofia.syntax import ParseUnavailable, language_for, registry
     from sofia.syntax.uses import syntax_of
     from sofia.syntax.uses.queried import Analyzer
 
     lang = language_for(file)
     record = registry.language(lang) if lang is not None else None
     if lang is None or record is None or record.uses != "queried":
-        return None
-    try:
-        source = file.read_bytes()
-    except OSError:
-        return None
-    if len(source) > MAX_PARSE_BYTES or b"\0" in source[:8000]:
         return None
     try:
         syntax = syntax_of(source, lang)

@@ -83,7 +83,9 @@ class Matcher:
             if path:
                 self.parents_by_last.setdefault(path[-1], []).append(path)
         self.modules = Modules(found.request.cwd, _workspace(found), [])
-        self.fields = Fields(found.request.cwd)
+        if found.fields is None:
+            found.fields = Fields(found.request.cwd)
+        self.fields = found.fields
         self.edges = self._edges()
         candidates = self._candidates()
         passed = self._passed_on(candidates)
@@ -177,7 +179,7 @@ class Matcher:
         """What a use resolves to, a path alias followed (`@/utils` → `src/utils`)."""
         target = occurrence.container
         if target is None and occurrence.field_of is not None and parsed is not None:
-            target = self.fields.type_of(parsed, occurrence)
+            target = self.fields.type_of(parsed.rel, parsed.uses, occurrence)
         if occurrence.bare_import and target is not None and parsed is not None:
             return self.modules.aliased(parsed.rel, target) or target
         return target

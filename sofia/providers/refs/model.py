@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from sofia.providers.grep import Request
+    from sofia.providers.refs.fields import Fields
     from sofia.runtime.unparsed import Unparsed
     from sofia.syntax.lookup import Query
     from sofia.syntax.tree import Symbol
@@ -139,6 +140,8 @@ class Found:
     notes: list[str] = field(default_factory=list)
     """What the walk skipped by default and, for a name in very many files, the sample
     classified (`bound`): shown as they are."""
+    fields: Fields | None = None
+    """The types of fields declared in other files, read once for all the names (`fields`)."""
 
 
 @dataclass
