@@ -176,7 +176,11 @@ LANGUAGES: tuple[Language, ...] = (
         "java",
         links="jvm",
         spec="sofia.syntax.languages.java",
-        gives=(_SUMMARY, "definitions, uses by kind, imports, typed receivers"),
+        gives=(
+            _SUMMARY,
+            "definitions, uses by kind, imports, typed receivers; a type named without an import is "
+            "its package's where the package declares one",
+        ),
         limits=("overloads share one qname; a call is matched to them by name, not by argument types",),
     ),
     Language(
@@ -194,7 +198,8 @@ LANGUAGES: tuple[Language, ...] = (
             "definitions, uses by kind (`Foo()` is new, `: Base()` extends, `: Iface` implements), "
             "imports and `as` aliases, receivers typed by `this`, properties, parameters and "
             "`val x = Foo()`; a companion's members called bare in its class and nested classes, as "
-            "`Foo.bar()` and as `Foo.Companion.bar()`, asked for either way",
+            "`Foo.bar()` and as `Foo.Companion.bar()`, asked for either way; a name used without an "
+            "import is its package's where the package declares one",
         ),
         limits=(
             "overloads share one qname, as do secondary constructors (`Foo.constructor`); a call "
@@ -215,7 +220,8 @@ LANGUAGES: tuple[Language, ...] = (
             "destructors (`Foo.~Foo`), records and delegates; the namespace is the file's, not part "
             "of qnames",
             "definitions, uses by kind (`new`, base lists as extends/implements), `using` aliases, "
-            "receivers typed by `this`, fields, properties, parameters, locals and `var x = new T()`",
+            "receivers typed by `this`, fields, properties, parameters, locals and `var x = new T()`; a "
+            "type named without a `using` is its namespace's where the namespace declares one",
         ),
         limits=(
             "overloads share one qname, as do constructors (`Foo.Foo`); a call is matched to "
@@ -357,7 +363,8 @@ LANGUAGES: tuple[Language, ...] = (
             "chained package clauses as one package",
             "definitions, uses by kind (`new`, `Foo(...)` is new, `extends` extends and `with` "
             "implements), imports with renames (`{A => B}`) followed, receivers typed by `this`, "
-            "vals, parameters, `val x = new Foo` and a companion object's name",
+            "vals, parameters, `val x = new Foo` and a companion object's name; a name used "
+            "without an import is its package's where the package declares one",
         ),
         limits=(
             "a class and its companion object share their name: a member both declare shares one "

@@ -157,5 +157,5 @@ def test_a_bare_call_of_a_top_level_function_from_a_class_stays_the_functions(tm
     (tmp_path / "Cart.kt").write_text('package shop\n\nclass Cart {\n    fun key() = slug("a")\n}\n')
     item = entry(refs(tmp_path, "slug"), "slug")
     assert [d["qname"] for d in item["definitions"]] == ["slug"]
-    assert uses(item) == {("Cart.kt", 4, "call", "name")}
+    assert uses(item) == {("Cart.kt", 4, "call", "exact")}  # Cart's package declares it
     assert item["totals"].get("elsewhere", 0) == 0

@@ -280,9 +280,11 @@ class Matcher:
             if not defined and not known:
                 return NAME, -1
             if not defined:
-                member, target = False, None
+                member, target = False, self._own_package(occurrence, parsed)
         elif occurrence.global_fallback and self.defining.find(target) < 0:
             target = ()  # no function of that name in the namespace: PHP calls the global one
+        elif occurrence.in_package:
+            target = self._own_package(occurrence, parsed)
         if member:
             return self._member(occurrence, target, parsed)
         if not self.query.qualifier:
@@ -304,6 +306,15 @@ class Matcher:
         if index >= 0:
             return EXACT, index
         return (EXACT, -1) if suffix(self.query.qualifier, target) else (ELSEWHERE, -1)
+
+    def _own_package(self, occurrence: Occurrence, parsed: Parsed | None) -> Path | None:
+        """The file's package for a free name it neither declares nor imports, where the package
+        defines the name (`Occurrence.in_package`); None where it does not: a wildcard or default
+        import may bring it."""
+        if not occurrence.in_package or parsed is None:
+            return None
+        package = parsed.uses.module
+        return package if self.defining.find(package) >= 0 else None
 
     def _find(self, target: Path | None, parsed: Parsed | None) -> int:
         """The definition a module or namespace holds, directly, re-exported, or passed on whole by

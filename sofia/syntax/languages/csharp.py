@@ -183,6 +183,7 @@ FUNCTIONS = frozenset(
 )
 
 USES = Uses(
+    package_scope=True,
     supers=frozenset({"base"}),
     coalesce=frozenset({"??"}),
     same_value=frozenset({"parenthesized_expression", "postfix_unary_expression"}),

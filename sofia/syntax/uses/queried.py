@@ -264,6 +264,14 @@ class Analyzer(Base):
             return self.path_of(declared)[:-1]  # a type the file declares inside another or a namespace
         return None
 
+    def _top_level(self, start: int, kind: str, word: str) -> Occurrence:
+        """A use of a top-level name: where the file says it lives, else, where a package sees
+        its own names, the file's package first (`Occurrence.in_package`)."""
+        holder = self.holder_of(word)
+        if holder is None and self.tables.package_scope and self.module:
+            return Occurrence(start, 0, 0, USE, kind, self.module, in_package=True)
+        return Occurrence(start, 0, 0, USE, kind, holder)
+
     def enclosing_type(self, node: Node) -> Declaration | None:
         """The innermost type declaration (or impl/extension scope) holding `node`."""
         best: Declaration | None = None
@@ -562,12 +570,12 @@ class Analyzer(Base):
                 return self.bare_call(node, word)
         relation = self._relation(node)
         if relation:
-            return Occurrence(start, 0, 0, USE, relation, self.holder_of(word))
+            return self._top_level(start, relation, word)
         made = self._made(node)
         if made:
-            return Occurrence(start, 0, 0, USE, "new", self.holder_of(word))
+            return self._top_level(start, "new", word)
         if node.type in tables.types or parent.type in tables.type_parents or parent.type in tables.wrappers:
-            return Occurrence(start, 0, 0, USE, "type", self.holder_of(word))
+            return self._top_level(start, "type", word)
         return self._plain(node, word)
 
     def definition(self, declaration: Declaration) -> Occurrence:
@@ -802,8 +810,9 @@ class Analyzer(Base):
                 member=True,
                 via_self=True,
                 global_fallback=True,
+                in_package=self.tables.package_scope and bool(self.module),
             )
-        return Occurrence(start, 0, 0, USE, "call", holder)
+        return self._top_level(start, "call", word)
 
     def _plain(self, node: Node, word: str) -> Occurrence:
         """A plain mention: a local or parameter of that name where one is in scope, else a field
@@ -828,7 +837,7 @@ class Analyzer(Base):
             return Occurrence(
                 node.start_byte, 0, 0, USE, kind, self.path_of(enclosing), member=True, via_self=True
             )
-        return Occurrence(node.start_byte, 0, 0, USE, "reference", self.holder_of(word))
+        return self._top_level(node.start_byte, "reference", word)
 
     def _constructs(self) -> bool:
         from sofia.syntax.registry import constructs_by_call
