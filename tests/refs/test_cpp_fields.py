@@ -7,6 +7,9 @@ same receivers typed by the use's own file are exact as well."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from sofia.providers.refs import fields
@@ -63,3 +66,45 @@ def test_past_the_bound_on_files_read_a_field_stays_a_name_match(monkeypatch: py
     assert _lines(item, ENGINE, "name") == header_typed | {UNDECLARED}
     assert not _lines(item, ENGINE, "exact")
     assert accounted(item) == item["totals"]["text"]
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+USE = '#include "a.h"\nvoid A::Run() { held_->size(); }\n'
+SIZES = "struct Table { int size() const; };\nstruct Index { int size() const; };\n"
+
+
+def test_include_and_parent_cycles_end(tmp_path: Path) -> None:
+    """a.h and b.h include each other and their classes name each other as parents: the field
+    is still found, and a field neither declares stays a name match."""
+    _write(
+        tmp_path,
+        {
+            "sizes.h": SIZES,
+            "a.h": '#include "b.h"\n#include "sizes.h"\nclass A : public B { void Run(); };\n',
+            "b.h": '#include "a.h"\nclass B : public A { protected: Table* held_; };\n',
+            "a.cpp": USE + "void A::Other() { lost_->size(); }\n",
+        },
+    )
+    item = entry(refs(tmp_path, "Table::size"), "Table::size")
+    assert {(f, line, m) for f, line, _, m in uses(item)} == {("a.cpp", 2, "exact"), ("a.cpp", 3, "name")}
+
+
+def test_a_header_outside_the_workspace_is_not_read(tmp_path: Path) -> None:
+    workspace = tmp_path / "work"
+    _write(tmp_path, {"a.h": '#include "work/sizes.h"\nclass A { void Run(); Table* held_; };\n'})
+    _write(workspace, {"sizes.h": SIZES, "a.cpp": USE.replace('"a.h"', '"../a.h"')})
+    item = entry(refs(workspace, "Table::size"), "Table::size")
+    assert {(f, line, m) for f, line, _, m in uses(item)} == {("a.cpp", 2, "name")}
+
+
+def test_an_include_naming_a_fifo_is_not_opened(tmp_path: Path) -> None:
+    _write(tmp_path, {"sizes.h": SIZES, "a.cpp": USE})
+    os.mkfifo(tmp_path / "a.h")
+    item = entry(refs(tmp_path, "Table::size"), "Table::size")
+    assert {(f, line, m) for f, line, _, m in uses(item)} == {("a.cpp", 2, "name")}

@@ -34,8 +34,10 @@ class Fields:
     """Field types read off included files, for one search (`cwd`: where rg's paths start), shared
     by its names: each include resolved and each file parsed once."""
 
-    def __init__(self, cwd: FilePath) -> None:
+    def __init__(self, cwd: FilePath, workspace: FilePath) -> None:
         self.cwd = cwd
+        self.workspace = workspace.resolve()
+        """Included files are read inside it only: a search reads nothing of the machine beyond."""
         self.analyzers: dict[FilePath, Analyzer | None] = {}
         self.sources: dict[FilePath, bytes | None] = {}
         self.found: dict[tuple[str, Path, str, str], Path | None] = {}
@@ -94,7 +96,7 @@ class Fields:
         for spec in specs:
             key = (file.parent, spec)
             if key not in self.resolved:
-                self.resolved[key] = _resolve(file.parent, spec)
+                self.resolved[key] = _resolve(file.parent, spec, self.workspace)
             resolved = self.resolved[key]
             if resolved is not None:
                 found.append(resolved)
@@ -122,14 +124,18 @@ class Fields:
         return analyzer
 
 
-def _resolve(directory: FilePath, spec: str) -> FilePath | None:
-    """Where the include path would find `spec` first from a file in `directory`, or None."""
-    if not spec or os.path.isabs(spec):
+def _resolve(directory: FilePath, spec: str, workspace: FilePath) -> FilePath | None:
+    """Where the include path would find `spec` first from a file in `directory`, or None: also
+    where that is outside the workspace or of a type no language reads (`<vector>`)."""
+    from sofia.syntax import language_for
+
+    if not spec or os.path.isabs(spec) or language_for(spec) is None:
         return None
     for base in _bases(directory):
         candidate = base / spec
         if candidate.is_file():
-            return candidate.resolve()
+            found = candidate.resolve()
+            return found if found.is_relative_to(workspace) else None
     return None
 
 

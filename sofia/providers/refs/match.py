@@ -84,7 +84,7 @@ class Matcher:
                 self.parents_by_last.setdefault(path[-1], []).append(path)
         self.modules = Modules(found.request.cwd, _workspace(found), [])
         if found.fields is None:
-            found.fields = Fields(found.request.cwd)
+            found.fields = Fields(found.request.cwd, _workspace(found))
         self.fields = found.fields
         self.edges = self._edges()
         candidates = self._candidates()
