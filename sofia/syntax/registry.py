@@ -221,7 +221,8 @@ LANGUAGES: tuple[Language, ...] = (
             "of qnames",
             "definitions, uses by kind (`new`, base lists as extends/implements), `using` aliases, "
             "receivers typed by `this`, fields, properties, parameters, locals and `var x = new T()`; a "
-            "type named without a `using` is its namespace's where the namespace declares one",
+            "type named without a `using` is its namespace's, or an enclosing namespace's, where "
+            "one declares it",
         ),
         limits=(
             "overloads share one qname, as do constructors (`Foo.Foo`); a call is matched to "
@@ -323,7 +324,9 @@ LANGUAGES: tuple[Language, ...] = (
             "properties, mixins, visibility sections",
             "definitions, uses by kind (`Foo.new` is new, `< Base` extends, `include M` implements), "
             "receivers typed by `self`, by locals made with `Foo.new` and by instance variables a method "
-            "assigns one (`@repo = Repo.new`)",
+            "assigns one (`@repo = Repo.new`); a constant is looked up through the lexical modules "
+            "out to the top level (`Invoice` in `module Billing` is `Billing::Invoice` where "
+            "Billing defines one)",
         ),
         limits=(
             "methods made at run time (`define_method`, `class_eval` strings) are not seen",

@@ -74,3 +74,56 @@ def test_a_bare_type_is_its_own_packages(tmp_path: Path, lang: str) -> None:
     # a package that declares none: the wildcard import may bring either
     assert {match for file, _, _, match in uses(mine) if file == till} == {"name"}
     assert {match for file, _, _, match in uses(theirs) if file == till} == {"name"}
+
+
+def test_ruby_constants_are_looked_up_through_the_lexical_modules(tmp_path: Path) -> None:
+    """Inside `module Billing`, `Invoice` is `Billing::Invoice` where Billing defines one, else the
+    top-level `Invoice`; a compact `class Billing::Till` does not open Billing's scope."""
+    _write(
+        tmp_path,
+        {
+            "billing.rb": "module Billing\n  class Invoice\n  end\nend\n",
+            "invoice.rb": "class Invoice\nend\n",
+            "desk.rb": "module Billing\n  class Desk\n    def open\n      Invoice.new\n    end\n  end\nend\n"
+            "class Shop\n  def last\n    Invoice.new\n  end\nend\n"
+            "class Billing::Till\n  def sum\n    Invoice.new\n  end\nend\n",
+        },
+    )
+    found = refs(tmp_path, "Billing::Invoice", "Invoice")
+    nested = {(line, match) for _, line, _, match in uses(entry(found, "Billing::Invoice"))}
+    assert nested == {(4, "exact")}
+    every = {(line, match) for _, line, _, match in uses(entry(found, "Invoice"))}
+    assert every == {(4, "exact"), (10, "exact"), (15, "exact")}
+    assert entry(found, "Billing::Invoice")["totals"]["elsewhere"] >= 2  # lines 10 and 15
+
+
+def test_an_inherited_member_type_comes_before_the_package(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "billing/Invoice.java": "package billing;\npublic class Invoice {}\n",
+            "billing/Base.java": "package billing;\nclass Base {\n  static class Invoice {}\n}\n",
+            "billing/Desk.java": "package billing;\nclass Desk extends Base {\n  Invoice open() { return null; }\n}\n",
+        },
+    )
+    found = refs(tmp_path, "billing.Invoice", "Base.Invoice")
+    assert {row[3] for row in uses(entry(found, "Base.Invoice")) if row[0] == "billing/Desk.java"} == {
+        "exact"
+    }
+    assert not {row for row in uses(entry(found, "billing.Invoice")) if row[0] == "billing/Desk.java"}
+
+
+def test_csharp_looks_through_the_enclosing_namespaces(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "Invoice.cs": "namespace Acme;\npublic class Invoice {}\n",
+            "Other.cs": "namespace Other;\npublic class Invoice {}\n",
+            "App/Desk.cs": "namespace Acme.App;\nclass Desk {\n  Invoice Open() { return new Invoice(); }\n}\n",
+        },
+    )
+    found = refs(tmp_path, "Acme.Invoice", "Other.Invoice")
+    assert {(f, line, m) for f, line, _, m in uses(entry(found, "Acme.Invoice"))} == {
+        ("App/Desk.cs", 3, "exact")
+    }
+    assert not uses(entry(found, "Other.Invoice"))

@@ -104,10 +104,14 @@ class Matcher:
         self.links = [self._links_of(d) for d in self.definitions]
         """Per definition, the group of languages that can call it (`Language.links`)."""
         self.defining = ContainerIndex()
+        self.defining_types = ContainerIndex()
+        """The containers of the name's definitions as a type (a member type of a class)."""
         for parsed in found.parsed.values():
             for occurrence in parsed.uses.occurrences.get(query.name, []):
                 if occurrence.role == DEFINITION:
                     self.defining.add(occurrence.container, 0)
+                    if occurrence.kind in CLASS_KINDS:
+                        self.defining_types.add(occurrence.container, 0)
         self.wanted = list(dict.fromkeys(d.container for d in self.definitions if d.container is not None))
         self.related: dict[Path, bool] = {}
         nested_types = bool(self.definitions) and all(d.kind in NESTING_KINDS for d in self.definitions)
@@ -240,7 +244,7 @@ class Matcher:
         lang = parsed.lang if parsed is not None else ""
         name = self.query.name
         if lang != "php":
-            return ".".join((*qualifier, name))
+            return separator(lang).join((*qualifier, name))  # `Billing::Invoice` in Ruby and C++
         if self._is_member(definition):
             return "\\".join((*qualifier[:-1], f"{qualifier[-1]}::{name}"))
         return "\\".join((*qualifier, name))
@@ -280,11 +284,11 @@ class Matcher:
             if not defined and not known:
                 return NAME, -1
             if not defined:
-                member, target = False, self._own_package(occurrence, parsed)
+                member, target = False, self._scoped(occurrence)
         elif occurrence.global_fallback and self.defining.find(target) < 0:
             target = ()  # no function of that name in the namespace: PHP calls the global one
-        elif occurrence.in_package:
-            target = self._own_package(occurrence, parsed)
+        elif occurrence.scopes:
+            target = self._scoped(occurrence)
         if member:
             return self._member(occurrence, target, parsed)
         if not self.query.qualifier:
@@ -307,14 +311,20 @@ class Matcher:
             return EXACT, index
         return (EXACT, -1) if suffix(self.query.qualifier, target) else (ELSEWHERE, -1)
 
-    def _own_package(self, occurrence: Occurrence, parsed: Parsed | None) -> Path | None:
-        """The file's package for a free name it neither declares nor imports, where the package
-        defines the name (`Occurrence.in_package`); None where it does not: a wildcard or default
-        import may bring it."""
-        if not occurrence.in_package or parsed is None:
-            return None
-        package = parsed.uses.module
-        return package if self.defining.find(package) >= 0 else None
+    def _scoped(self, occurrence: Occurrence) -> Path | None:
+        """Where a name the file neither declares nor imports lives (`Occurrence.scopes`): the
+        first enclosing type whose known chain defines a type of that name (the class of the chain
+        that does), else the first package or namespace a file of which defines the name; None
+        where none does (a wildcard or default import may bring it)."""
+        for path, is_type in occurrence.scopes:
+            if is_type:
+                ancestors, _ = self._ancestors(path)
+                for ancestor in [path, *sorted(ancestors - {path})]:
+                    if self.defining_types.find(ancestor) >= 0:
+                        return ancestor
+            elif self.defining.find(path) >= 0:
+                return path
+        return None
 
     def _find(self, target: Path | None, parsed: Parsed | None) -> int:
         """The definition a module or namespace holds, directly, re-exported, or passed on whole by

@@ -183,7 +183,7 @@ FUNCTIONS = frozenset(
 )
 
 USES = Uses(
-    package_scope=True,
+    name_scopes="nested",
     supers=frozenset({"base"}),
     coalesce=frozenset({"??"}),
     same_value=frozenset({"parenthesized_expression", "postfix_unary_expression"}),

@@ -53,7 +53,7 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
-    package_scope=True,
+    name_scopes="package",
     supers=frozenset({"super"}),
     same_value=frozenset({"parenthesized_expression"}),
     casts={"cast_expression": "type"},

@@ -211,7 +211,7 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
-    package_scope=True,
+    name_scopes="package",
     supers=frozenset({"super_expression"}),
     coalesce=frozenset({"?:"}),
     same_value=frozenset({"parenthesized_expression", "unary_expression"}),

@@ -228,6 +228,7 @@ def is_label(node: Node) -> bool:
 
 
 USES = Uses(
+    name_scopes="nested",
     bare_calls=True,
     fields=frozenset({"instance_variable"}),
     calls={"call": "method"},

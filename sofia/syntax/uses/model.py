@@ -49,11 +49,13 @@ class Occurrence:
     """A member access (`x.name`, `$x->name`, `X::name`), as opposed to a top-level name."""
     global_fallback: bool = False
     """A PHP unqualified function call: the namespace's function if there is one, else the global."""
-    in_package: bool = False
-    """A name the file neither declares nor imports by name, in a language whose package sees its
-    own names (`Uses.package_scope`): the package's definition where it has one; else it is not
-    known (a wildcard or default import, `java.lang`). Also on a bare call a type's chain may
-    show to be a free name (`global_fallback`): Kotlin's `Invoice()` in a class of its package."""
+    scopes: tuple[tuple[Path, bool], ...] = ()
+    """Where a name the file neither declares nor imports by name is looked for, innermost first,
+    in a language that looks there before any wildcard or default import (`Uses.name_scopes`):
+    (a path, whether it is a type). A type is where its known chain defines a type of the name
+    (an inherited member type); a package or namespace where a file of it defines the name. Where
+    none does, the name is not known (a wildcard or default import, `java.lang`). Also on a bare
+    call a type's chain may show to be a free name (`global_fallback`): Kotlin's `Invoice()`."""
     through: Path | None = None
     """A definition's other container: the type its own container is reached through (`Foo`,
     for `Foo.Companion.create` of a Kotlin companion object, as Kotlin code calls it)."""

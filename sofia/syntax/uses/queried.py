@@ -264,13 +264,33 @@ class Analyzer(Base):
             return self.path_of(declared)[:-1]  # a type the file declares inside another or a namespace
         return None
 
-    def _top_level(self, start: int, kind: str, word: str) -> Occurrence:
-        """A use of a top-level name: where the file says it lives, else, where a package sees
-        its own names, the file's package first (`Occurrence.in_package`)."""
+    def _top_level(self, node: Node, kind: str, word: str) -> Occurrence:
+        """A use of a top-level name: where the file says it lives, else where the language looks
+        for it first (`Occurrence.scopes`)."""
         holder = self.holder_of(word)
-        if holder is None and self.tables.package_scope and self.module:
-            return Occurrence(start, 0, 0, USE, kind, self.module, in_package=True)
-        return Occurrence(start, 0, 0, USE, kind, holder)
+        scopes = self._scopes(node) if holder is None else ()
+        return Occurrence(node.start_byte, 0, 0, USE, kind, holder, scopes=scopes)
+
+    def _scopes(self, node: Node) -> tuple[tuple[Path, bool], ...]:
+        """The enclosing types, innermost first, then the file's package or namespaces
+        (`Uses.name_scopes`); none where the language names no such rule."""
+        rule = self.tables.name_scopes
+        if not rule:
+            return ()
+        found: list[tuple[Path, bool]] = []
+        declaration = self.enclosing_type(node)
+        while declaration is not None:
+            if declaration.kind in TYPE_KINDS and declaration.kind not in ("module", "namespace"):
+                found.append((self.path_of(declaration), True))
+            elif declaration.kind in TYPE_KINDS:
+                found.append((self.path_of(declaration), False))  # a Ruby module: a namespace
+            declaration = declaration.owner
+        module = self.module
+        if rule == "package":
+            found.append((module, False))
+        else:
+            found.extend((module[:depth], False) for depth in range(len(module), -1, -1))
+        return tuple(dict.fromkeys(found))
 
     def enclosing_type(self, node: Node) -> Declaration | None:
         """The innermost type declaration (or impl/extension scope) holding `node`."""
@@ -570,12 +590,12 @@ class Analyzer(Base):
                 return self.bare_call(node, word)
         relation = self._relation(node)
         if relation:
-            return self._top_level(start, relation, word)
+            return self._top_level(node, relation, word)
         made = self._made(node)
         if made:
-            return self._top_level(start, "new", word)
+            return self._top_level(node, "new", word)
         if node.type in tables.types or parent.type in tables.type_parents or parent.type in tables.wrappers:
-            return self._top_level(start, "type", word)
+            return self._top_level(node, "type", word)
         return self._plain(node, word)
 
     def definition(self, declaration: Declaration) -> Occurrence:
@@ -810,9 +830,9 @@ class Analyzer(Base):
                 member=True,
                 via_self=True,
                 global_fallback=True,
-                in_package=self.tables.package_scope and bool(self.module),
+                scopes=self._scopes(node),
             )
-        return self._top_level(start, "call", word)
+        return self._top_level(node, "call", word)
 
     def _plain(self, node: Node, word: str) -> Occurrence:
         """A plain mention: a local or parameter of that name where one is in scope, else a field
@@ -837,7 +857,7 @@ class Analyzer(Base):
             return Occurrence(
                 node.start_byte, 0, 0, USE, kind, self.path_of(enclosing), member=True, via_self=True
             )
-        return self._top_level(node.start_byte, "reference", word)
+        return self._top_level(node, "reference", word)
 
     def _constructs(self) -> bool:
         from sofia.syntax.registry import constructs_by_call

@@ -93,10 +93,13 @@ class Uses:
     """A source → the files it includes, as written (`#include <Lib/app.h>` → `Lib/app.h`): where
     the types whose members its bodies define declare their fields (C++'s class in a header, its
     methods in a `.cpp`). refs reads a field's type there when the file does not declare it."""
-    package_scope: bool = False
-    """A package's (or namespace's) own top-level names are visible in each of its files without
-    an import, and before any wildcard or default import (Java, Kotlin, Scala, C#): a bare
-    `Condition` in `java.util.concurrent.locks` is that package's class where it declares one."""
+    name_scopes: str = ""
+    """Where a name the file neither declares nor imports is looked for before any wildcard or
+    default import: the enclosing types, then `package` (the file's own package: Java, Kotlin,
+    Scala) or `nested` (the namespace and each one around it out to the top level: C#, Ruby's
+    modules). A bare `Condition` in `java.util.concurrent.locks` is that package's class where it
+    declares one; Ruby's `Invoice` inside `module Billing` is `Billing::Invoice` where Billing
+    defines one, else the top-level `Invoice`."""
     outer_members: bool = False
     """A bare name inside a nested type reaches the enclosing types' members when its own type
     declares none (Java's, C#'s, C++'s and Scala's nested and inner classes: `tabAt(i)` in
