@@ -62,3 +62,19 @@ def test_a_typedef_named_on_its_closing_brace_line_in_a_large_file(tmp_path: Pat
     line = 3 + filler.count("\n") + 2
     assert [(d["line"], d["kind"]) for d in item["definitions"]] == [(line, "type")]
     assert uses(item) == {("buf.c", line + 2 + filler.count("\n"), "type", "exact")}
+
+
+def test_a_struct_named_inside_its_typedef_is_not_the_typedefs_member(tmp_path: Path) -> None:
+    """`typedef struct cell_s {...} Cell;` puts the struct inside the typedef's bytes; the struct
+    is the file's own `cell_s`, not `Cell.cell_s`, and a same-named typedef is not its owner."""
+    (tmp_path / "cell.h").write_text(
+        "typedef struct cell_s {\n\tint v;\n} Cell;\n\ntypedef struct Word {\n\tint len;\n} Word;\n"
+    )
+    cell = entry(refs(tmp_path, "cell_s"), "cell_s")
+    assert [(d["line"], d["kind"], d["qname"]) for d in cell["definitions"]] == [(1, "struct", "cell_s")]
+    word = refs(tmp_path, "Word")
+    assert [(d["line"], d["kind"], d["qname"]) for d in entry(word, "Word")["definitions"]] == [
+        (5, "struct", "Word"),
+        (7, "type", "Word"),
+    ]
+    assert not any("qualify it" in note for note in word["notes"])

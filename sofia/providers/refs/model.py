@@ -102,15 +102,17 @@ def _holder(symbol: Symbol | None) -> Holder | None:
 
 
 def _innermost(symbols: Sequence[Symbol], start: int) -> Symbol | None:
-    """The innermost symbol whose declaration holds byte `start`."""
+    """The innermost symbol whose declaration holds byte `start`: of siblings that overlap (C's
+    `typedef struct cell_s {...} Cell;` is a struct inside its typedef's bytes, both file-level)
+    the narrowest, so the struct is `cell_s`, not `Cell.cell_s`."""
     found: Symbol | None = None
     level = symbols
     while True:
-        inner = next((s for s in level if s.start_byte <= start < s.end_byte), None)
-        if inner is None:
+        holding = [s for s in level if s.start_byte <= start < s.end_byte]
+        if not holding:
             return found
-        found = inner
-        level = inner.children
+        found = min(holding, key=lambda s: s.end_byte - s.start_byte)
+        level = found.children
 
 
 Outcome = Parsed | str
